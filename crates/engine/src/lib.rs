@@ -1,0 +1,29 @@
+//! Holdbay's protocol core for MCP revision 2026-07-28, in the sans-IO style.
+//!
+//! The engine never touches a socket or a clock. The caller asks it for a request to send
+//! ([`Client::discover`], [`Client::list_tools`]), performs the HTTP POST itself, and hands the
+//! response back piece by piece ([`ResponseReader::push_chunk`], then
+//! [`ResponseReader::finish`]). Every protocol decision (headers, `_meta`, ids, framing, status
+//! handling, result decoding) is made here, once, so the browser app, the native tests and the
+//! server all share it.
+//!
+//! Wire types are `rmcp::model`'s; each response is decoded as the result type of the method
+//! that was sent, never through rmcp's whole message enum.
+
+mod client;
+mod method;
+mod outgoing;
+pub mod protocol;
+mod response;
+mod sse;
+mod tool_pages;
+
+pub use client::{Client, ClientConfig};
+pub use method::{Discover, ListTools, McpMethod};
+pub use outgoing::OutgoingRequest;
+pub use response::{Limits, Reply, ResponseError, ResponseReader, ServerNote};
+pub use sse::{SseDecoder, SseError};
+pub use tool_pages::{MAX_TOOL_PAGES, ToolPages, ToolPagesError, tool_display_name};
+
+/// The `rmcp` wire model, re-exported so callers use the very types the engine decodes into.
+pub use rmcp::model;

@@ -1,0 +1,75 @@
+//! Constants of the 2026-07-28 Streamable HTTP binding.
+
+/// The protocol revision this client speaks.
+pub const PROTOCOL_VERSION: &str = "2026-07-28";
+
+/// Request header carrying the protocol version; it must equal the `_meta` value.
+pub const HEADER_PROTOCOL_VERSION: &str = "MCP-Protocol-Version";
+/// Request header mirroring the JSON-RPC method.
+pub const HEADER_METHOD: &str = "Mcp-Method";
+/// Request header mirroring `params.name`, `params.uri` or `params.taskId`.
+pub const HEADER_NAME: &str = "Mcp-Name";
+
+/// A client must list both media types it can read.
+pub const ACCEPT: &str = "application/json, text/event-stream";
+pub const CONTENT_TYPE_JSON: &str = "application/json";
+pub const CONTENT_TYPE_SSE: &str = "text/event-stream";
+
+/// The media type essence (`type/subtype`, lowercase) of a `Content-Type` value, so that
+/// `text/event-stream; charset=utf-8` matches `text/event-stream`.
+pub fn media_type_essence(content_type: &str) -> String {
+    content_type
+        .split(';')
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_ascii_lowercase()
+}
+
+/// The standard reason phrase of an HTTP status, for messages; browsers often leave
+/// `statusText` empty (always, over HTTP/2).
+pub fn reason_phrase(status: u16) -> &'static str {
+    match status {
+        200 => "OK",
+        202 => "Accepted",
+        204 => "No Content",
+        301 => "Moved Permanently",
+        302 => "Found",
+        304 => "Not Modified",
+        307 => "Temporary Redirect",
+        308 => "Permanent Redirect",
+        400 => "Bad Request",
+        401 => "Unauthorized",
+        403 => "Forbidden",
+        404 => "Not Found",
+        405 => "Method Not Allowed",
+        406 => "Not Acceptable",
+        408 => "Request Timeout",
+        409 => "Conflict",
+        413 => "Content Too Large",
+        415 => "Unsupported Media Type",
+        421 => "Misdirected Request",
+        429 => "Too Many Requests",
+        500 => "Internal Server Error",
+        501 => "Not Implemented",
+        502 => "Bad Gateway",
+        503 => "Service Unavailable",
+        504 => "Gateway Timeout",
+        _ => "",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn media_type_essence_ignores_parameters_and_case() {
+        assert_eq!(
+            media_type_essence("Text/Event-Stream; charset=utf-8"),
+            "text/event-stream"
+        );
+        assert_eq!(media_type_essence("application/json"), "application/json");
+        assert_eq!(media_type_essence(""), "");
+    }
+}

@@ -1,0 +1,98 @@
+//! Why a response could not be turned into a result, in words a user can act on.
+
+use rmcp::model::{ErrorData, RequestId};
+
+use crate::protocol::reason_phrase;
+
+/// Every way a response can fail. Each message names what happened and, where it helps,
+/// what the server sent.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ResponseError {
+    /// A non-2xx status without a JSON-RPC error body.
+    #[error("the server answered HTTP {status}{}{}", status_suffix(*status), excerpt_suffix(body_excerpt))]
+    HttpStatus { status: u16, body_excerpt: String },
+
+    /// A JSON-RPC error response (any HTTP status).
+    #[error("the server returned error {code}: {message}{}", http_suffix(*status))]
+    Rpc {
+        status: u16,
+        code: i32,
+        message: String,
+        error: ErrorData,
+    },
+
+    #[error("the response body is larger than the limit of {limit} bytes")]
+    BodyTooLarge { limit: usize },
+
+    #[error("the response is not valid JSON: {detail}")]
+    MalformedJson { detail: String },
+
+    #[error("the response is not a JSON-RPC response: {detail}")]
+    NotJsonRpc { detail: String },
+
+    #[error("{0}")]
+    MalformedSse(#[from] crate::sse::SseError),
+
+    #[error("the response answers request {got}, but request {expected} was sent")]
+    WrongId { expected: String, got: String },
+
+    #[error("the event stream ended without a response to request {expected}")]
+    NoResponse { expected: String },
+
+    #[error(
+        "the server answered with Content-Type {content_type:?}; expected application/json or text/event-stream"
+    )]
+    UnexpectedContentType { content_type: String },
+
+    #[error("the server sent resultType {result_type:?}, which is not valid for {method}")]
+    UnexpectedResultType {
+        method: &'static str,
+        result_type: String,
+    },
+
+    #[error("the {method} result does not match the schema: {detail}")]
+    InvalidResult {
+        method: &'static str,
+        detail: String,
+    },
+}
+
+impl ResponseError {
+    /// The HTTP status the failure came with, when there was one to blame.
+    pub fn http_status(&self) -> Option<u16> {
+        match self {
+            Self::HttpStatus { status, .. } | Self::Rpc { status, .. } => Some(*status),
+            _ => None,
+        }
+    }
+}
+
+pub(crate) fn id_text(id: &RequestId) -> String {
+    match id {
+        RequestId::Number(n) => n.to_string(),
+        RequestId::String(s) => format!("{s:?}"),
+    }
+}
+
+fn status_suffix(status: u16) -> String {
+    match reason_phrase(status) {
+        "" => String::new(),
+        phrase => format!(" {phrase}"),
+    }
+}
+
+fn http_suffix(status: u16) -> String {
+    if (200..300).contains(&status) {
+        String::new()
+    } else {
+        format!(" (HTTP {status}{})", status_suffix(status))
+    }
+}
+
+fn excerpt_suffix(excerpt: &str) -> String {
+    if excerpt.is_empty() {
+        String::new()
+    } else {
+        format!(": {excerpt}")
+    }
+}

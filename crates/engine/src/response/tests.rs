@@ -1,0 +1,211 @@
+use serde_json::json;
+
+use super::*;
+use crate::{Client, ClientConfig, Discover, OutgoingRequest};
+
+/// The 2026-07-28 wire reference's §12.1 discover result (JSON response).
+const DISCOVER_JSON: &str = r#"{
+  "jsonrpc": "2.0",
+  "id": 1,
+  "result": {
+    "resultType": "complete",
+    "supportedVersions": ["2026-07-28", "2025-11-25"],
+    "capabilities": {
+      "tools": { "listChanged": true },
+      "resources": { "subscribe": true, "listChanged": true },
+      "prompts": {},
+      "completions": {},
+      "extensions": { "io.modelcontextprotocol/tasks": {} }
+    },
+    "instructions": "Weather and deployment tools.",
+    "ttlMs": 3600000,
+    "cacheScope": "public",
+    "_meta": { "io.modelcontextprotocol/serverInfo": { "name": "ExampleServer", "version": "1.4.0" } }
+  }
+}"#;
+
+fn discover() -> OutgoingRequest<Discover> {
+    Client::default().discover()
+}
+
+fn read(
+    status: u16,
+    content_type: &str,
+    body: &[u8],
+) -> Result<Reply<rmcp::model::DiscoverResult>, ResponseError> {
+    let request = discover();
+    let mut reader = request.reader(status, Some(content_type));
+    reader.push_chunk(body);
+    reader.finish()
+}
+
+#[test]
+fn json_discover_result_decodes_into_rmcp_types() {
+    let reply = read(200, "application/json", DISCOVER_JSON.as_bytes()).expect("valid discover");
+    let info = reply.result.server_info().expect("serverInfo in _meta");
+    assert_eq!(info.name, "ExampleServer");
+    assert_eq!(info.version, "1.4.0");
+    assert_eq!(reply.result.supported_versions.len(), 2);
+    assert_eq!(reply.result.ttl_ms, 3_600_000);
+    assert!(reply.notes.is_empty());
+}
+
+#[test]
+fn sse_discover_result_decodes_after_notifications_and_keepalives() {
+    let compact: serde_json::Value = serde_json::from_str(DISCOVER_JSON).expect("fixture is JSON");
+    let body = format!(
+        ": keepalive\n\ndata: {{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{{\"level\":\"info\",\"data\":\"hi\"}}}}\n\nevent: message\ndata: {compact}\n\n"
+    );
+    let request = discover();
+    let mut reader = request.reader(200, Some("text/event-stream; charset=utf-8"));
+    for chunk in body.as_bytes().chunks(7) {
+        reader.push_chunk(chunk);
+    }
+    let reply = reader.finish().expect("valid SSE discover");
+    assert_eq!(reply.notifications.len(), 1);
+    assert_eq!(
+        reply.result.server_info().map(|i| i.name).as_deref(),
+        Some("ExampleServer")
+    );
+}
+
+#[test]
+fn missing_result_type_is_complete_and_noted() {
+    let body = json!({"jsonrpc":"2.0","id":1,"result":{
+        "supportedVersions":["2026-07-28"],"capabilities":{}}});
+    let reply = read(200, "application/json", body.to_string().as_bytes()).expect("older server");
+    assert_eq!(
+        reply.notes,
+        vec![
+            ServerNote::ResultTypeMissing,
+            ServerNote::TtlMissing,
+            ServerNote::CacheScopeMissing
+        ]
+    );
+    assert_eq!(reply.result.ttl_ms, 0);
+    assert_eq!(reply.result.cache_scope, rmcp::model::CacheScope::Private);
+}
+
+#[test]
+fn http_404_without_body_names_the_status() {
+    let error = read(404, "text/html", b"<h1>Not Found</h1>").expect_err("404");
+    assert_eq!(error.http_status(), Some(404));
+    assert_eq!(
+        error.to_string(),
+        "the server answered HTTP 404 Not Found: <h1>Not Found</h1>"
+    );
+    let error = read(404, "", b"").expect_err("404");
+    assert_eq!(error.to_string(), "the server answered HTTP 404 Not Found");
+}
+
+#[test]
+fn json_rpc_error_is_reported_with_code_and_status() {
+    let body = br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2025-11-25"],"requested":"2026-07-28"}}}"#;
+    let error = read(400, "application/json", body).expect_err("-32022");
+    match &error {
+        ResponseError::Rpc { code, status, .. } => assert_eq!((*code, *status), (-32022, 400)),
+        other => panic!("expected an Rpc error, got {other:?}"),
+    }
+    assert_eq!(
+        error.to_string(),
+        "the server returned error -32022: Unsupported protocol version (HTTP 400 Bad Request)"
+    );
+}
+
+#[test]
+fn error_without_id_is_still_an_rpc_error() {
+    let body = br#"{"jsonrpc":"2.0","error":{"code":-32700,"message":"Parse error"}}"#;
+    assert!(matches!(
+        read(400, "application/json", body),
+        Err(ResponseError::Rpc { code: -32700, .. })
+    ));
+}
+
+#[test]
+fn a_response_with_another_id_is_rejected() {
+    let body = DISCOVER_JSON.replacen("\"id\": 1", "\"id\": 99", 1);
+    let error = read(200, "application/json", body.as_bytes()).expect_err("wrong id");
+    assert_eq!(
+        error,
+        ResponseError::WrongId {
+            expected: "1".into(),
+            got: "99".into()
+        }
+    );
+}
+
+#[test]
+fn a_string_id_does_not_match_a_numeric_one() {
+    let body = DISCOVER_JSON.replacen("\"id\": 1", "\"id\": \"1\"", 1);
+    assert!(matches!(
+        read(200, "application/json", body.as_bytes()),
+        Err(ResponseError::WrongId { .. })
+    ));
+}
+
+#[test]
+fn a_body_over_the_limit_is_an_error() {
+    let config = ClientConfig {
+        limits: Limits { max_body_bytes: 64 },
+        ..ClientConfig::default()
+    };
+    let request = Client::new(config).discover();
+    let mut reader = request.reader(200, Some("application/json"));
+    for chunk in DISCOVER_JSON.as_bytes().chunks(10) {
+        reader.push_chunk(chunk);
+    }
+    assert_eq!(
+        reader.finish().expect_err("too large"),
+        ResponseError::BodyTooLarge { limit: 64 }
+    );
+}
+
+#[test]
+fn success_with_an_unknown_media_type_is_an_error() {
+    let error = read(200, "text/html", b"<html></html>").expect_err("html");
+    assert!(matches!(error, ResponseError::UnexpectedContentType { .. }));
+}
+
+#[test]
+fn truncated_json_is_malformed() {
+    let error = read(200, "application/json", &DISCOVER_JSON.as_bytes()[..40]).expect_err("cut");
+    assert!(matches!(error, ResponseError::MalformedJson { .. }));
+}
+
+#[test]
+fn an_event_stream_without_the_response_is_an_error() {
+    let body = b"data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",\"params\":{\"progressToken\":1,\"progress\":1}}\n\n";
+    assert_eq!(
+        read(200, "text/event-stream", body).expect_err("no response"),
+        ResponseError::NoResponse {
+            expected: "1".into()
+        }
+    );
+}
+
+#[test]
+fn input_required_is_not_valid_for_discover() {
+    let body = json!({"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required",
+        "inputRequests":{},"requestState":"x"}});
+    assert_eq!(
+        read(200, "application/json", body.to_string().as_bytes()).expect_err("mrtr on discover"),
+        ResponseError::UnexpectedResultType {
+            method: "server/discover",
+            result_type: "input_required".into()
+        }
+    );
+}
+
+#[test]
+fn a_result_of_the_wrong_shape_names_the_method() {
+    let body = json!({"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","ttlMs":0,
+        "cacheScope":"public","capabilities":{}}});
+    let error =
+        read(200, "application/json", body.to_string().as_bytes()).expect_err("no versions");
+    assert!(
+        error
+            .to_string()
+            .starts_with("the server/discover result does not match the schema"),
+        "{error}"
+    );
+}

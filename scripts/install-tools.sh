@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Installs what building and testing Holdbay needs on a fresh Debian 12 machine (as root).
+# Idempotent: anything already present at the pinned version is skipped.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+cd "$HOLDBAY_ROOT"
+
+TRUNK_VERSION=0.21.14          # 0.22 needs rustc >= 1.96.1
+BINARYEN_VERSION=132.0.0       # wasm-opt; Debian's binaryen 108 corrupts wasm-bindgen output
+# wasm-bindgen-cli must equal the wasm-bindgen crate in Cargo.lock.
+WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+
+has() { # has COMMAND TEXT: COMMAND --version prints TEXT
+  command -v "$1" >/dev/null 2>&1 && "$1" --version 2>/dev/null | grep -qF -- "$2"
+}
+step() { printf '== install: %s\n' "$*"; }
+
+if ! [ -x /usr/bin/chromium ] || ! [ -x /usr/bin/chromedriver ]; then
+  step "chromium and chromium-driver (apt)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q
+  apt-get install -y -q --no-install-recommends chromium chromium-driver
+fi
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  step "rustup target wasm32-unknown-unknown"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if ! has trunk "trunk $TRUNK_VERSION"; then
+  step "trunk $TRUNK_VERSION (cargo install, ~9 min cold)"
+  cargo install trunk --version "$TRUNK_VERSION" --locked
+fi
+
+if ! has wasm-bindgen "wasm-bindgen $WASM_BINDGEN_VERSION"; then
+  step "wasm-bindgen-cli $WASM_BINDGEN_VERSION (cargo install, ~4 min cold)"
+  # No --locked: its lockfile pins a webpki-roots release the registry does not serve.
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
+fi
+
+if ! has "$HOLDBAY_ROOT/.tools/node_modules/.bin/wasm-opt" "version_${BINARYEN_VERSION%%.*}"; then
+  step "wasm-opt from npm binaryen@$BINARYEN_VERSION"
+  npm install --prefix "$HOLDBAY_ROOT/.tools" --no-save --no-package-lock --no-audit --no-fund \
+    "binaryen@$BINARYEN_VERSION"
+fi

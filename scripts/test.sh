@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Command 2: install what is missing, then run every test layer and the code checks:
+#   native (engine + server over real HTTP), browser (wasm-bindgen-test in headless Chromium),
+#   end-to-end (Playwright + Chromium against the real `holdbay serve`).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+cd "$HOLDBAY_ROOT"
+bash scripts/install-tools.sh
+
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+step() { printf '\n== %s\n' "$*"; }
+
+step "checks: cargo fmt, clippy (native and wasm32)"
+cargo fmt --all --check
+cargo clippy --workspace --all-targets --quiet -- -D warnings
+cargo clippy --target wasm32-unknown-unknown -p holdbay --all-targets --quiet -- -D warnings
+
+step "native: cargo test (engine, server)"
+cargo test -p holdbay-engine -p holdbay-server 2>&1 | tee "$logs/native"
+
+step "browser: cargo test --target wasm32-unknown-unknown (headless Chromium)"
+cargo test --target wasm32-unknown-unknown -p holdbay --tests 2>&1 | tee "$logs/browser"
+
+step "end-to-end: release app + holdbay serve + Playwright"
+trunk build --release
+bash scripts/wasm-size.sh
+cargo build -p holdbay-server --quiet
+(cd tests/e2e && { [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund; } && npm test) \
+  2>&1 | tee "$logs/e2e"
+
+# One line per layer, then the total, from the runners' own summaries.
+cargo_counts() { # passed and failed, summed over every "test result:" line
+  awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } }
+       END { printf "%d %d\n", p, f }' "$1"
+}
+node_counts() {
+  awk '/^ℹ pass / { p = $3 } /^ℹ fail / { f = $3 } END { printf "%d %d\n", p, f }' "$1"
+}
+read -r native_pass native_fail < <(cargo_counts "$logs/native")
+read -r browser_pass browser_fail < <(cargo_counts "$logs/browser")
+read -r e2e_pass e2e_fail < <(node_counts "$logs/e2e")
+step "summary"
+printf 'native: %d passed, %d failed\n' "$native_pass" "$native_fail"
+printf 'browser: %d passed, %d failed\n' "$browser_pass" "$browser_fail"
+printf 'e2e: %d passed, %d failed\n' "$e2e_pass" "$e2e_fail"
+printf 'total: %d passed, %d failed\n' "$((native_pass + browser_pass + e2e_pass))" \
+  "$((native_fail + browser_fail + e2e_fail))"

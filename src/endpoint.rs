@@ -1,0 +1,31 @@
+//! Which MCP endpoint the page talks to: `?server=URL`, else the same origin's `/mcp`.
+
+use web_sys::{Url, UrlSearchParams};
+
+/// The endpoint named by the current page, or a message saying why the URL is unusable.
+pub fn from_page() -> Result<String, String> {
+    let location = web_sys::window().ok_or("no browser window")?.location();
+    let href = location.href().map_err(|_| "cannot read the page URL")?;
+    let search = location.search().unwrap_or_default();
+    let requested = UrlSearchParams::new_with_str(&search)
+        .ok()
+        .and_then(|params| params.get("server"));
+    resolve(requested.as_deref(), &href)
+}
+
+/// Resolve a `server` parameter (absent: same-origin `/mcp`) against the page URL. Only
+/// `http:` and `https:` endpoints make sense for Streamable HTTP.
+pub fn resolve(requested: Option<&str>, page_href: &str) -> Result<String, String> {
+    let requested = requested
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .unwrap_or("/mcp");
+    let url = Url::new_with_base(requested, page_href)
+        .map_err(|_| format!("{requested:?} is not a valid server URL"))?;
+    match url.protocol().as_str() {
+        "http:" | "https:" => Ok(url.href()),
+        other => Err(format!(
+            "the server URL must use http: or https:, not {other} ({requested:?})"
+        )),
+    }
+}

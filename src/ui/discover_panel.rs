@@ -1,0 +1,123 @@
+//! What `server/discover` said: identity, versions, capabilities, instructions.
+
+use holdbay_engine::model::DiscoverResult;
+use holdbay_engine::protocol::PROTOCOL_VERSION;
+use leptos::prelude::*;
+use serde_json::Value;
+
+/// One advertised capability, with the flags it sets to `true`.
+#[derive(Debug, Clone, PartialEq)]
+struct CapabilityChip {
+    name: String,
+    flags: Vec<String>,
+    is_extension: bool,
+}
+
+/// Flatten the capabilities object for display, extensions listed by id.
+fn capability_chips(capabilities: &Value) -> Vec<CapabilityChip> {
+    let Some(map) = capabilities.as_object() else {
+        return Vec::new();
+    };
+    let mut chips = Vec::new();
+    for (name, value) in map {
+        let nested = value.as_object();
+        if name == "extensions" || name == "experimental" {
+            for id in nested.into_iter().flat_map(|m| m.keys()) {
+                chips.push(CapabilityChip {
+                    name: id.clone(),
+                    flags: Vec::new(),
+                    is_extension: true,
+                });
+            }
+            continue;
+        }
+        let flags = nested
+            .into_iter()
+            .flat_map(|m| m.iter())
+            .filter(|(_, v)| v.as_bool() == Some(true))
+            .map(|(flag, _)| flag.clone())
+            .collect();
+        chips.push(CapabilityChip {
+            name: name.clone(),
+            flags,
+            is_extension: false,
+        });
+    }
+    chips
+}
+
+#[component]
+pub fn DiscoverPanel(result: DiscoverResult) -> impl IntoView {
+    let info = result.server_info();
+    let name = info
+        .as_ref()
+        .map(|i| i.title.clone().unwrap_or_else(|| i.name.clone()))
+        .unwrap_or_else(|| "(the server did not name itself)".to_owned());
+    let id_name = info.as_ref().map(|i| i.name.clone()).unwrap_or_default();
+    let version = info.as_ref().map(|i| i.version.clone()).unwrap_or_default();
+    let versions: Vec<String> = result
+        .supported_versions
+        .iter()
+        .map(|v| v.to_string())
+        .collect();
+    let chips = capability_chips(&serde_json::to_value(&result.capabilities).unwrap_or_default());
+    let cache = format!(
+        "fresh for {} ms, {} cache",
+        result.ttl_ms,
+        match result.cache_scope {
+            holdbay_engine::model::CacheScope::Public => "public",
+            _ => "private",
+        }
+    );
+
+    view! {
+        <section class="panel" id="discover-panel">
+            <h2>"Server"</h2>
+            <p class="server-identity">
+                <span id="server-name">{name}</span>
+                " "
+                <span class="server-id">{id_name}</span>
+                " "
+                <span id="server-version">{version}</span>
+            </p>
+            <dl class="facts">
+                <dt>"Protocol versions"</dt>
+                <dd id="supported-versions">
+                    {versions
+                        .into_iter()
+                        .map(|v| {
+                            let ours = v == PROTOCOL_VERSION;
+                            view! { <span class="chip" class:ours=ours>{v}</span> }
+                        })
+                        .collect_view()}
+                </dd>
+                <dt>"Capabilities"</dt>
+                <dd id="capabilities">
+                    {if chips.is_empty() {
+                        view! { <span class="quiet">"none"</span> }.into_any()
+                    } else {
+                        chips
+                            .into_iter()
+                            .map(|chip| {
+                                let flags = (!chip.flags.is_empty())
+                                    .then(|| format!(" ({})", chip.flags.join(", ")));
+                                view! {
+                                    <span class="chip capability" class:extension=chip.is_extension>
+                                        {chip.name}
+                                        <small>{flags}</small>
+                                    </span>
+                                }
+                            })
+                            .collect_view()
+                            .into_any()
+                    }}
+                </dd>
+                <dt>"Caching"</dt>
+                <dd class="quiet">{cache}</dd>
+            </dl>
+            {result
+                .instructions
+                .map(|text| view! { <p class="instructions" id="instructions">{text}</p> })}
+        </section>
+    }
+}

@@ -1,0 +1,35 @@
+//! The server's tools, as `tools/list` gave them.
+
+use holdbay_engine::model::Tool;
+use holdbay_engine::tool_display_name;
+use leptos::prelude::*;
+
+#[component]
+pub fn ToolsPanel(tools: Vec<Tool>) -> impl IntoView {
+    let count = tools.len();
+    let empty = tools.is_empty();
+    view! {
+        <section class="panel" id="tools-panel">
+            <h2>"Tools " <span class="count" id="tool-count">{count}</span></h2>
+            {empty.then(|| view! { <p class="quiet">"The server lists no tools."</p> })}
+            <ul class="tool-list">
+                {tools
+                    .into_iter()
+                    .map(|tool| {
+                        let display = tool_display_name(&tool).to_owned();
+                        let name = tool.name.to_string();
+                        let shown_title = (display != name).then_some(display);
+                        let description = tool.description.as_deref().map(str::to_owned);
+                        view! {
+                            <li class="tool">
+                                <code class="tool-name">{name}</code>
+                                {shown_title.map(|t| view! { <span class="tool-title">{t}</span> })}
+                                {description.map(|d| view! { <p class="tool-description">{d}</p> })}
+                            </li>
+                        }
+                    })
+                    .collect_view()}
+            </ul>
+        </section>
+    }
+}

@@ -1,13 +1,22 @@
-//! The client's identity and the commands that build requests.
+//! The client's identity, its view of the server's tools, and the builder of every request.
 
+use std::collections::BTreeMap;
 use std::marker::PhantomData;
 
+use rmcp::model::TASKS_EXTENSION_ID;
 use rmcp::model::{
-    ClientCapabilities, DiscoverRequestParams, Implementation, JsonRpcRequest,
-    PaginatedRequestParams, ProtocolVersion, Request, RequestId, RequestMetaObject,
+    CallToolRequestParams, CancelTaskParams, ClientCapabilities, DiscoverRequestParams,
+    GetTaskParams, Implementation, InputResponses, JsonObject, JsonRpcRequest,
+    PaginatedRequestParams, ProgressToken, ProtocolVersion, Request, RequestId, RequestMetaObject,
+    Tool, UpdateTaskParams,
 };
 
-use crate::method::{Discover, ListTools, McpMethod};
+use crate::findings::Finding;
+use crate::headers::{
+    HeaderArgumentError, HeaderParam, encode_header_value, header_params, keep_valid_tools,
+    param_headers,
+};
+use crate::method::{CallTool, CancelTask, Discover, GetTask, ListTools, McpMethod, UpdateTask};
 use crate::outgoing::OutgoingRequest;
 use crate::protocol;
 use crate::response::Limits;
@@ -21,16 +30,34 @@ pub struct ClientConfig {
     pub limits: Limits,
 }
 
+/// What the engine handles: form and URL elicitation, and the tasks extension. Nothing
+/// deprecated (sampling, roots) unless the caller adds it.
+pub fn default_capabilities() -> ClientCapabilities {
+    serde_json::from_value(serde_json::json!({
+        "elicitation": {"form": {}, "url": {}},
+        "extensions": {TASKS_EXTENSION_ID: {}}
+    }))
+    .unwrap_or_default()
+}
+
 impl Default for ClientConfig {
     fn default() -> Self {
         Self {
             client_info: Implementation::new("holdbay", env!("CARGO_PKG_VERSION"))
                 .with_title("Holdbay"),
-            // Nothing optional is handled yet: no elicitation, no tasks.
-            capabilities: ClientCapabilities::default(),
+            capabilities: default_capabilities(),
             limits: Limits::default(),
         }
     }
+}
+
+/// Per-request choices.
+#[derive(Debug, Clone, Default)]
+pub struct RequestOptions {
+    /// Ask for `notifications/progress` on this request's stream.
+    pub progress_token: Option<ProgressToken>,
+    /// For `tools/call`: declare the tasks extension, accepting a task as the answer.
+    pub accept_task: bool,
 }
 
 /// Builds requests with fresh ids and the 2026-07-28 `_meta` envelope and headers.
@@ -38,25 +65,89 @@ impl Default for ClientConfig {
 pub struct Client {
     config: ClientConfig,
     next_id: i64,
+    /// Mirrored-argument headers by tool name, from the last `tools/list`.
+    tool_headers: BTreeMap<String, Vec<HeaderParam>>,
 }
 
 impl Client {
     pub fn new(config: ClientConfig) -> Self {
-        Self { config, next_id: 1 }
+        Self {
+            config,
+            next_id: 1,
+            tool_headers: BTreeMap::new(),
+        }
     }
 
     pub fn config(&self) -> &ClientConfig {
         &self.config
     }
 
+    /// Learn the server's tools (from `tools/list`). Tools with invalid `x-mcp-header`
+    /// annotations are dropped, each with a finding; the kept tools are returned.
+    pub fn learn_tools(&mut self, tools: Vec<Tool>) -> (Vec<Tool>, Vec<Finding>) {
+        let (kept, findings) = keep_valid_tools(tools);
+        for tool in &kept {
+            let params = header_params(tool).unwrap_or_default();
+            self.tool_headers.insert(tool.name.to_string(), params);
+        }
+        (kept, findings)
+    }
+
     /// `server/discover`.
     pub fn discover(&mut self) -> OutgoingRequest<Discover> {
-        self.build(DiscoverRequestParams {})
+        self.request(DiscoverRequestParams {}, &RequestOptions::default())
     }
 
     /// One page of `tools/list`; `cursor` is the previous page's opaque `nextCursor`.
     pub fn list_tools(&mut self, cursor: Option<String>) -> OutgoingRequest<ListTools> {
-        self.build(PaginatedRequestParams::default().with_cursor(cursor))
+        self.request(
+            PaginatedRequestParams::default().with_cursor(cursor),
+            &RequestOptions::default(),
+        )
+    }
+
+    /// `tools/call`, with `Mcp-Param-*` headers for the arguments the tool's schema marks.
+    pub fn call_tool(
+        &mut self,
+        name: &str,
+        arguments: Option<JsonObject>,
+        options: &RequestOptions,
+    ) -> Result<OutgoingRequest<CallTool>, HeaderArgumentError> {
+        let mut params = CallToolRequestParams::new(name.to_owned());
+        if let Some(arguments) = arguments {
+            params = params.with_arguments(arguments);
+        }
+        self.check_tool_arguments(&params)?;
+        Ok(self.request(params, options))
+    }
+
+    /// `tasks/get`.
+    pub fn get_task(&mut self, task_id: &str) -> OutgoingRequest<GetTask> {
+        self.request(GetTaskParams::new(task_id), &task_options())
+    }
+
+    /// `tasks/update` with answers keyed exactly as the server sent them.
+    pub fn update_task(
+        &mut self,
+        task_id: &str,
+        responses: InputResponses,
+    ) -> OutgoingRequest<UpdateTask> {
+        self.request(UpdateTaskParams::new(task_id, responses), &task_options())
+    }
+
+    /// `tasks/cancel`.
+    pub fn cancel_task(&mut self, task_id: &str) -> OutgoingRequest<CancelTask> {
+        self.request(CancelTaskParams::new(task_id), &task_options())
+    }
+
+    fn check_tool_arguments(
+        &self,
+        params: &CallToolRequestParams,
+    ) -> Result<(), HeaderArgumentError> {
+        if let Some(mirrored) = self.tool_headers.get(params.name.as_ref()) {
+            param_headers(mirrored, params.arguments.as_ref())?;
+        }
+        Ok(())
     }
 
     fn fresh_id(&mut self) -> RequestId {
@@ -65,36 +156,91 @@ impl Client {
         RequestId::Number(id)
     }
 
-    fn build<M: McpMethod>(&mut self, params: M::Params) -> OutgoingRequest<M> {
+    /// The capabilities this request declares.
+    fn capabilities_for<M: McpMethod>(&self, options: &RequestOptions) -> ClientCapabilities {
+        let mut capabilities = self.config.capabilities.clone();
+        let declare_tasks = !M::MAY_CREATE_TASK || options.accept_task;
+        if !declare_tasks && let Some(extensions) = capabilities.extensions.as_mut() {
+            extensions.remove(TASKS_EXTENSION_ID);
+            if extensions.is_empty() {
+                capabilities.extensions = None;
+            }
+        }
+        capabilities
+    }
+
+    /// Build any request: a fresh id, `_meta`, and the headers the method needs.
+    pub fn request<M: McpMethod>(
+        &mut self,
+        params: M::Params,
+        options: &RequestOptions,
+    ) -> OutgoingRequest<M> {
         let id = self.fresh_id();
-        let mut request: Request<M::Name, M::Params> = Request::new(params);
-        request
+        let capabilities = self.capabilities_for::<M>(options);
+        let declares_tasks = capabilities
             .extensions
-            .insert(RequestMetaObject::with_client_context(
-                ProtocolVersion::V_2026_07_28,
-                self.config.client_info.clone(),
-                self.config.capabilities.clone(),
-            ));
+            .as_ref()
+            .is_some_and(|e| e.contains_key(TASKS_EXTENSION_ID));
+        let mut headers = vec![
+            (
+                "Content-Type".to_owned(),
+                protocol::CONTENT_TYPE_JSON.to_owned(),
+            ),
+            ("Accept".to_owned(), protocol::ACCEPT.to_owned()),
+            (
+                protocol::HEADER_PROTOCOL_VERSION.to_owned(),
+                protocol::PROTOCOL_VERSION.to_owned(),
+            ),
+            (protocol::HEADER_METHOD.to_owned(), M::name().to_owned()),
+        ];
+        if let Some(name) = M::routing_name(&params) {
+            headers.push((protocol::HEADER_NAME.to_owned(), encode_header_value(&name)));
+        }
+        headers.extend(self.mirrored_headers::<M>(&params));
+
+        let mut meta = RequestMetaObject::with_client_context(
+            ProtocolVersion::V_2026_07_28,
+            self.config.client_info.clone(),
+            capabilities,
+        );
+        if let Some(token) = options.progress_token.clone() {
+            meta.set_progress_token(token);
+        }
+        let mut request: Request<M::Name, M::Params> = Request::new(params.clone());
+        request.extensions.insert(meta);
         let body = serde_json::to_string(&JsonRpcRequest::new(id.clone(), request))
             // Serializing rmcp's own request types into a String has no failure mode short of
             // a bug in those types; an empty body would be rejected loudly by any server.
             .unwrap_or_default();
-        let headers = vec![
-            ("Content-Type", protocol::CONTENT_TYPE_JSON.to_owned()),
-            ("Accept", protocol::ACCEPT.to_owned()),
-            (
-                protocol::HEADER_PROTOCOL_VERSION,
-                protocol::PROTOCOL_VERSION.to_owned(),
-            ),
-            (protocol::HEADER_METHOD, M::name().to_owned()),
-        ];
         OutgoingRequest {
             id,
             headers,
             body,
+            params,
+            options: options.clone(),
+            declares_tasks,
             limits: self.config.limits,
             method: PhantomData,
         }
+    }
+
+    /// `Mcp-Param-*` for tools/call; arguments were checked when the call was made.
+    fn mirrored_headers<M: McpMethod>(&self, params: &M::Params) -> Vec<(String, String)> {
+        let Some((tool, arguments)) = M::tool_call(params) else {
+            return Vec::new();
+        };
+        self.tool_headers
+            .get(tool)
+            .and_then(|mirrored| param_headers(mirrored, arguments).ok())
+            .unwrap_or_default()
+    }
+}
+
+/// tasks/* always declare the extension: servers answer -32021 otherwise.
+fn task_options() -> RequestOptions {
+    RequestOptions {
+        accept_task: true,
+        ..RequestOptions::default()
     }
 }
 
@@ -105,82 +251,4 @@ impl Default for Client {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::{Value, json};
-
-    fn body_of<M: McpMethod>(request: &OutgoingRequest<M>) -> Value {
-        serde_json::from_str(request.body()).expect("the engine builds valid JSON")
-    }
-
-    #[test]
-    fn discover_carries_the_meta_envelope() {
-        let mut client = Client::default();
-        let request = client.discover();
-        let body = body_of(&request);
-        assert_eq!(body["jsonrpc"], "2.0");
-        assert_eq!(body["method"], "server/discover");
-        let meta = &body["params"]["_meta"];
-        assert_eq!(
-            meta["io.modelcontextprotocol/protocolVersion"],
-            "2026-07-28"
-        );
-        assert_eq!(
-            meta["io.modelcontextprotocol/clientInfo"]["name"],
-            "holdbay"
-        );
-        assert_eq!(
-            meta["io.modelcontextprotocol/clientCapabilities"],
-            json!({})
-        );
-    }
-
-    #[test]
-    fn discover_headers_mirror_method_and_version() {
-        let mut client = Client::default();
-        let request = client.discover();
-        let header = |name: &str| {
-            request
-                .headers()
-                .iter()
-                .find(|(n, _)| n.eq_ignore_ascii_case(name))
-                .map(|(_, v)| v.as_str())
-        };
-        assert_eq!(header("content-type"), Some("application/json"));
-        assert_eq!(
-            header("accept"),
-            Some("application/json, text/event-stream")
-        );
-        assert_eq!(header("mcp-protocol-version"), Some("2026-07-28"));
-        assert_eq!(header("mcp-method"), Some("server/discover"));
-        assert_eq!(header("mcp-name"), None);
-    }
-
-    #[test]
-    fn every_request_gets_a_fresh_non_null_id() {
-        let mut client = Client::default();
-        let ids: Vec<Value> = (0..5)
-            .map(|i| {
-                if i % 2 == 0 {
-                    body_of(&client.discover())["id"].clone()
-                } else {
-                    body_of(&client.list_tools(None))["id"].clone()
-                }
-            })
-            .collect();
-        for (i, id) in ids.iter().enumerate() {
-            assert!(id.is_number(), "id {id} must be a number");
-            assert!(!ids[..i].contains(id), "id {id} was reused");
-        }
-    }
-
-    #[test]
-    fn list_tools_sends_the_cursor_only_when_given() {
-        let mut client = Client::default();
-        let first = body_of(&client.list_tools(None));
-        assert!(first["params"].get("cursor").is_none());
-        let next = body_of(&client.list_tools(Some(String::new())));
-        // An empty string is a valid cursor and must be sent as-is.
-        assert_eq!(next["params"]["cursor"], "");
-    }
-}
+mod tests;

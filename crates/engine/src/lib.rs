@@ -11,18 +11,28 @@
 //! that was sent, never through rmcp's whole message enum.
 
 mod client;
+mod findings;
+pub mod headers;
 mod method;
+mod mrtr;
 mod outgoing;
 pub mod protocol;
 mod response;
 mod sse;
+mod task;
 mod tool_pages;
 
-pub use client::{Client, ClientConfig};
-pub use method::{Discover, ListTools, McpMethod};
+pub use client::{Client, ClientConfig, RequestOptions, default_capabilities};
+pub use findings::{Finding, Rule, Severity};
+pub use method::{
+    CallTool, CancelTask, Discover, GetPrompt, GetTask, ListTools, McpMethod, ReadResource,
+    UpdateTask,
+};
+pub use mrtr::{Bounds, LogicalRequest, MrtrError, Round, Step};
 pub use outgoing::OutgoingRequest;
-pub use response::{Limits, Reply, ResponseError, ResponseReader, ServerNote};
+pub use response::{Limits, Outcome, Reply, ResponseError, ResponseReader};
 pub use sse::{SseDecoder, SseError};
+pub use task::{TaskError, TaskEvent, TaskTracker};
 pub use tool_pages::{MAX_TOOL_PAGES, ToolPages, ToolPagesError, tool_display_name};
 
 /// The `rmcp` wire model, re-exported so callers use the very types the engine decodes into.

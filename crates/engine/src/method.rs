@@ -2,8 +2,12 @@
 //! response is decoded by the method that was sent.
 
 use rmcp::model::{
-    ConstString, DiscoverRequestMethod, DiscoverRequestParams, DiscoverResult,
-    ListToolsRequestMethod, ListToolsResult, PaginatedRequestParams,
+    CallToolRequestMethod, CallToolRequestParams, CallToolResult, CancelTaskMethod,
+    CancelTaskParams, ConstString, DiscoverRequestMethod, DiscoverRequestParams, DiscoverResult,
+    GetPromptRequestMethod, GetPromptRequestParams, GetPromptResult, GetTaskMethod, GetTaskParams,
+    GetTaskResult, InputResponses, JsonObject, ListToolsRequestMethod, ListToolsResult,
+    PaginatedRequestParams, ReadResourceRequestMethod, ReadResourceRequestParams,
+    ReadResourceResult, TaskAckResult, UpdateTaskMethod, UpdateTaskParams,
 };
 use serde::{Serialize, de::DeserializeOwned};
 
@@ -12,15 +16,41 @@ pub trait McpMethod {
     /// rmcp's constant method name (`server/discover`, …).
     type Name: ConstString + Serialize;
     /// The params, without `_meta` (the engine adds it).
-    type Params: Serialize;
+    type Params: Serialize + Clone;
     /// The `complete` result.
     type Output: DeserializeOwned;
     /// Whether the result is a `CacheableResult` (`ttlMs`/`cacheScope` required in 2026-07-28).
-    const CACHEABLE: bool;
+    const CACHEABLE: bool = false;
+    /// Whether the server may answer `input_required` (MRTR).
+    const MRTR: bool = false;
+    /// Whether the server may answer `task` (when the request declared the extension).
+    const MAY_CREATE_TASK: bool = false;
+    /// `tasks/get`: a snapshot that some servers mislabel `resultType: "task"`.
+    const TASK_SNAPSHOT: bool = false;
 
     /// The method name as sent on the wire.
     fn name() -> &'static str {
         <Self::Name as ConstString>::VALUE
+    }
+
+    /// The `Mcp-Name` header value, for the methods that require it.
+    fn routing_name(_params: &Self::Params) -> Option<String> {
+        None
+    }
+
+    /// For `tools/call`: the tool and its arguments, whose marked values become headers.
+    fn tool_call(_params: &Self::Params) -> Option<(&str, Option<&JsonObject>)> {
+        None
+    }
+
+    /// The params of an MRTR retry: the original params plus this round's answers and the
+    /// server's `requestState`, unchanged (absent stays absent).
+    fn with_round(
+        params: &Self::Params,
+        _responses: InputResponses,
+        _request_state: Option<String>,
+    ) -> Self::Params {
+        params.clone()
     }
 }
 
@@ -44,4 +74,131 @@ impl McpMethod for ListTools {
     type Params = PaginatedRequestParams;
     type Output = ListToolsResult;
     const CACHEABLE: bool = true;
+}
+
+/// `tools/call`: may ask for input (MRTR) or become a task.
+#[derive(Debug, Clone, Copy)]
+pub struct CallTool;
+
+impl McpMethod for CallTool {
+    type Name = CallToolRequestMethod;
+    type Params = CallToolRequestParams;
+    type Output = CallToolResult;
+    const MRTR: bool = true;
+    const MAY_CREATE_TASK: bool = true;
+
+    fn routing_name(params: &Self::Params) -> Option<String> {
+        Some(params.name.to_string())
+    }
+
+    fn tool_call(params: &Self::Params) -> Option<(&str, Option<&JsonObject>)> {
+        Some((params.name.as_ref(), params.arguments.as_ref()))
+    }
+
+    fn with_round(
+        params: &Self::Params,
+        responses: InputResponses,
+        request_state: Option<String>,
+    ) -> Self::Params {
+        let mut retry = params.clone();
+        retry.input_responses = Some(responses);
+        retry.request_state = request_state;
+        retry
+    }
+}
+
+/// `prompts/get`: may ask for input (MRTR).
+#[derive(Debug, Clone, Copy)]
+pub struct GetPrompt;
+
+impl McpMethod for GetPrompt {
+    type Name = GetPromptRequestMethod;
+    type Params = GetPromptRequestParams;
+    type Output = GetPromptResult;
+    const MRTR: bool = true;
+
+    fn routing_name(params: &Self::Params) -> Option<String> {
+        Some(params.name.clone())
+    }
+
+    fn with_round(
+        params: &Self::Params,
+        responses: InputResponses,
+        request_state: Option<String>,
+    ) -> Self::Params {
+        let mut retry = params.clone();
+        retry.input_responses = Some(responses);
+        retry.request_state = request_state;
+        retry
+    }
+}
+
+/// `resources/read`: may ask for input (MRTR); cacheable.
+#[derive(Debug, Clone, Copy)]
+pub struct ReadResource;
+
+impl McpMethod for ReadResource {
+    type Name = ReadResourceRequestMethod;
+    type Params = ReadResourceRequestParams;
+    type Output = ReadResourceResult;
+    const CACHEABLE: bool = true;
+    const MRTR: bool = true;
+
+    fn routing_name(params: &Self::Params) -> Option<String> {
+        Some(params.uri.clone())
+    }
+
+    fn with_round(
+        params: &Self::Params,
+        responses: InputResponses,
+        request_state: Option<String>,
+    ) -> Self::Params {
+        let mut retry = params.clone();
+        retry.input_responses = Some(responses);
+        retry.request_state = request_state;
+        retry
+    }
+}
+
+/// `tasks/get` (tasks extension): the task's current state.
+#[derive(Debug, Clone, Copy)]
+pub struct GetTask;
+
+impl McpMethod for GetTask {
+    type Name = GetTaskMethod;
+    type Params = GetTaskParams;
+    type Output = GetTaskResult;
+    const TASK_SNAPSHOT: bool = true;
+
+    fn routing_name(params: &Self::Params) -> Option<String> {
+        Some(params.task_id.clone())
+    }
+}
+
+/// `tasks/update` (tasks extension): answers to a task's input requests.
+#[derive(Debug, Clone, Copy)]
+pub struct UpdateTask;
+
+impl McpMethod for UpdateTask {
+    type Name = UpdateTaskMethod;
+    type Params = UpdateTaskParams;
+    type Output = TaskAckResult;
+
+    fn routing_name(params: &Self::Params) -> Option<String> {
+        Some(params.task_id.clone())
+    }
+}
+
+/// `tasks/cancel` (tasks extension): a polite request to stop.
+#[derive(Debug, Clone, Copy)]
+pub struct CancelTask;
+
+impl McpMethod for CancelTask {
+    type Name = CancelTaskMethod;
+    type Params = CancelTaskParams;
+    type Output = TaskAckResult;
+
+    fn routing_name(params: &Self::Params) -> Option<String> {
+        Some(params.task_id.clone())
+    }
 }

@@ -4,6 +4,7 @@ use std::marker::PhantomData;
 
 use rmcp::model::RequestId;
 
+use crate::client::RequestOptions;
 use crate::method::McpMethod;
 use crate::response::{Limits, ResponseReader};
 
@@ -12,8 +13,12 @@ use crate::response::{Limits, ResponseReader};
 #[derive(Debug, Clone)]
 pub struct OutgoingRequest<M: McpMethod> {
     pub(crate) id: RequestId,
-    pub(crate) headers: Vec<(&'static str, String)>,
+    pub(crate) headers: Vec<(String, String)>,
     pub(crate) body: String,
+    /// The params without `_meta`, kept so a retry can resend them unchanged.
+    pub(crate) params: M::Params,
+    pub(crate) options: RequestOptions,
+    pub(crate) declares_tasks: bool,
     pub(crate) limits: Limits,
     pub(crate) method: PhantomData<M>,
 }
@@ -30,7 +35,7 @@ impl<M: McpMethod> OutgoingRequest<M> {
     }
 
     /// The HTTP request headers, names as the spec spells them.
-    pub fn headers(&self) -> &[(&'static str, String)] {
+    pub fn headers(&self) -> &[(String, String)] {
         &self.headers
     }
 
@@ -39,9 +44,25 @@ impl<M: McpMethod> OutgoingRequest<M> {
         &self.body
     }
 
+    /// The params as sent (without `_meta`).
+    pub fn params(&self) -> &M::Params {
+        &self.params
+    }
+
+    /// Whether this request declared the tasks extension.
+    pub fn declares_tasks(&self) -> bool {
+        self.declares_tasks
+    }
+
     /// Start reading the HTTP response to this request, once its status and
     /// `Content-Type` are known.
     pub fn reader(&self, status: u16, content_type: Option<&str>) -> ResponseReader<M> {
-        ResponseReader::new(self.id.clone(), status, content_type, self.limits)
+        ResponseReader::new(
+            self.id.clone(),
+            self.declares_tasks,
+            status,
+            content_type,
+            self.limits,
+        )
     }
 }

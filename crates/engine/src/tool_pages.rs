@@ -115,7 +115,7 @@ mod tests {
             result: serde_json::from_value(result.clone()).expect("valid page"),
             raw_result: result,
             notifications: vec![],
-            notes: vec![],
+            findings: vec![],
         }
     }
 

@@ -2,6 +2,7 @@
 
 use rmcp::model::{ErrorData, RequestId};
 
+use crate::findings::{Finding, Rule};
 use crate::protocol::reason_phrase;
 
 /// Every way a response can fail. Each message names what happened and, where it helps,
@@ -44,10 +45,11 @@ pub enum ResponseError {
     )]
     UnexpectedContentType { content_type: String },
 
-    #[error("the server sent resultType {result_type:?}, which is not valid for {method}")]
+    #[error("the server sent resultType {result_type:?}, which is not valid for {method}{}", rule_suffix(*rule))]
     UnexpectedResultType {
         method: &'static str,
         result_type: String,
+        rule: Rule,
     },
 
     #[error("the {method} result does not match the schema: {detail}")]
@@ -58,6 +60,25 @@ pub enum ResponseError {
 }
 
 impl ResponseError {
+    /// The finding this failure is evidence of, when the server broke a rule.
+    pub fn finding(&self) -> Option<Finding> {
+        let rule = match self {
+            Self::WrongId { .. } => Rule::WrongResponseId,
+            Self::UnexpectedResultType { rule, .. } => *rule,
+            Self::InvalidResult { .. } => Rule::MalformedResult,
+            _ => return None,
+        };
+        Some(Finding::new(rule, self.to_string(), None))
+    }
+
+    /// JSON-RPC error code, for error responses.
+    pub fn rpc_code(&self) -> Option<i32> {
+        match self {
+            Self::Rpc { code, .. } => Some(*code),
+            _ => None,
+        }
+    }
+
     /// The HTTP status the failure came with, when there was one to blame.
     pub fn http_status(&self) -> Option<u16> {
         match self {
@@ -94,5 +115,19 @@ fn excerpt_suffix(excerpt: &str) -> String {
         String::new()
     } else {
         format!(": {excerpt}")
+    }
+}
+
+fn rule_suffix(rule: Rule) -> &'static str {
+    match rule {
+        Rule::InputRequiredNotAllowed => {
+            " (input_required is only valid for tools/call, prompts/get and resources/read)"
+        }
+        Rule::InputRequiredEmpty => " (it has neither inputRequests nor requestState)",
+        Rule::TaskWithoutExtension => {
+            " (the request did not declare the io.modelcontextprotocol/tasks extension)"
+        }
+        Rule::TaskOnWrongMethod => " (only tools/call may create a task)",
+        _ => "",
     }
 }

@@ -4,12 +4,15 @@ mod error;
 
 use std::marker::PhantomData;
 
-use rmcp::model::{ErrorData, JsonObject, RequestId, ResultType};
+use rmcp::model::{
+    CreateTaskResult, ErrorData, InputRequiredResult, JsonObject, RequestId, ResultType,
+};
 use serde_json::Value;
 
 pub use error::ResponseError;
 use error::id_text;
 
+use crate::findings::{Finding, Rule};
 use crate::method::McpMethod;
 use crate::protocol::{CONTENT_TYPE_JSON, CONTENT_TYPE_SSE, media_type_essence};
 use crate::sse::SseDecoder;
@@ -29,19 +32,16 @@ impl Default for Limits {
     }
 }
 
-/// Something the server did that a strict reading of 2026-07-28 would not, but that the
-/// engine could tolerate (the spec says how). Later these become findings on a report card.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum ServerNote {
-    /// `resultType` was absent; treated as `complete` (an older server).
-    ResultTypeMissing,
-    /// A cacheable result lacked `ttlMs`; treated as 0 (stale at once).
-    TtlMissing,
-    /// A cacheable result lacked `cacheScope`; treated as `private`.
-    CacheScopeMissing,
+/// What a request-with-rounds method answered: the final result, a request for input (MRTR),
+/// or a task handle (tasks extension).
+#[derive(Debug, Clone)]
+pub enum Outcome<T> {
+    Complete(T),
+    InputRequired(InputRequiredResult),
+    Task(CreateTaskResult),
 }
 
-/// A decoded `complete` result with what came with it.
+/// A decoded result with what came with it.
 #[derive(Debug, Clone)]
 pub struct Reply<T> {
     pub result: T,
@@ -49,7 +49,8 @@ pub struct Reply<T> {
     pub raw_result: Value,
     /// Notifications that came on the response's event stream before the result.
     pub notifications: Vec<Value>,
-    pub notes: Vec<ServerNote>,
+    /// What the server did that strains the spec (tolerated here).
+    pub findings: Vec<Finding>,
 }
 
 enum Body {
@@ -69,6 +70,7 @@ enum Body {
 /// push the body chunks as they arrive, then call [`ResponseReader::finish`].
 pub struct ResponseReader<M: McpMethod> {
     request_id: RequestId,
+    declares_tasks: bool,
     status: u16,
     limits: Limits,
     received: usize,
@@ -82,6 +84,7 @@ const EXCERPT_CHARS: usize = 200;
 impl<M: McpMethod> ResponseReader<M> {
     pub(crate) fn new(
         request_id: RequestId,
+        declares_tasks: bool,
         status: u16,
         content_type: Option<&str>,
         limits: Limits,
@@ -100,6 +103,7 @@ impl<M: McpMethod> ResponseReader<M> {
         };
         Self {
             request_id,
+            declares_tasks,
             status,
             limits,
             received: 0,
@@ -141,8 +145,33 @@ impl<M: McpMethod> ResponseReader<M> {
         self.failure.is_some()
     }
 
-    /// The whole body has arrived: decode the response.
-    pub fn finish(mut self) -> Result<Reply<M::Output>, ResponseError> {
+    /// The whole body has arrived: decode a method whose only valid answer is `complete`.
+    pub fn finish(self) -> Result<Reply<M::Output>, ResponseError> {
+        let method = M::name();
+        let reply = self.finish_outcome()?;
+        match reply.result {
+            Outcome::Complete(result) => Ok(Reply {
+                result,
+                raw_result: reply.raw_result,
+                notifications: reply.notifications,
+                findings: reply.findings,
+            }),
+            // `decode_outcome` only lets these through for methods that allow them.
+            Outcome::InputRequired(_) | Outcome::Task(_) => {
+                Err(ResponseError::UnexpectedResultType {
+                    method,
+                    result_type: reply.raw_result["resultType"]
+                        .as_str()
+                        .unwrap_or_default()
+                        .to_owned(),
+                    rule: Rule::UnknownResultType,
+                })
+            }
+        }
+    }
+
+    /// The whole body has arrived: decode the response, whichever `resultType` it has.
+    pub fn finish_outcome(mut self) -> Result<Reply<Outcome<M::Output>>, ResponseError> {
         if let Some(failure) = self.failure.take() {
             return Err(failure);
         }
@@ -213,7 +242,7 @@ impl<M: McpMethod> ResponseReader<M> {
                 body_excerpt: String::new(),
             });
         }
-        decode_complete::<M>(result, notifications)
+        decode_outcome::<M>(result, self.declares_tasks, notifications)
     }
 }
 
@@ -314,54 +343,123 @@ fn json_kind(value: &Value) -> &'static str {
     }
 }
 
-/// Apply the spec's defaults for fields older servers omit, then decode a `complete` result.
-fn decode_complete<M: McpMethod>(
+/// Dispatch on `resultType` (absent means `complete`), check it is valid for the method and
+/// request, apply the spec's defaults for fields older servers omit, then decode.
+fn decode_outcome<M: McpMethod>(
     mut result: JsonObject,
+    declares_tasks: bool,
     notifications: Vec<Value>,
-) -> Result<Reply<M::Output>, ResponseError> {
+) -> Result<Reply<Outcome<M::Output>>, ResponseError> {
     let raw_result = Value::Object(result.clone());
-    let mut notes = Vec::new();
+    let mut findings = Vec::new();
+    let method = M::name();
     let result_type = match result.get("resultType") {
         None => {
-            notes.push(ServerNote::ResultTypeMissing);
+            findings.push(Finding::new(
+                Rule::ResultTypeMissing,
+                format!(
+                    "the {method} result has no resultType (an older server); read as complete"
+                ),
+                Some(raw_result.clone()),
+            ));
             result.insert("resultType".into(), ResultType::COMPLETE.as_str().into());
             ResultType::COMPLETE.as_str().to_owned()
         }
         Some(Value::String(result_type)) => result_type.clone(),
         Some(other) => {
             return Err(ResponseError::InvalidResult {
-                method: M::name(),
+                method,
                 detail: format!("resultType is {}, not a string", json_kind(other)),
             });
         }
     };
-    if result_type != ResultType::COMPLETE.as_str() {
-        return Err(ResponseError::UnexpectedResultType {
-            method: M::name(),
-            result_type,
-        });
-    }
-    if M::CACHEABLE {
-        if !result.contains_key("ttlMs") {
-            notes.push(ServerNote::TtlMissing);
-            result.insert("ttlMs".into(), 0.into());
+    let invalid = |detail: String| ResponseError::InvalidResult { method, detail };
+    // tasks/get snapshots are `complete`; some servers label them `task` (a known
+    // inconsistency in the tasks sources): read by status, note it.
+    let result_type = if M::TASK_SNAPSHOT && result_type == ResultType::TASK.as_str() {
+        findings.push(Finding::new(
+            Rule::TaskOnWrongMethod,
+            format!("the {method} result says resultType \"task\"; snapshots are \"complete\""),
+            Some(raw_result.clone()),
+        ));
+        result.insert("resultType".into(), ResultType::COMPLETE.as_str().into());
+        ResultType::COMPLETE.as_str().to_owned()
+    } else {
+        result_type
+    };
+    let outcome = match result_type.as_str() {
+        "complete" => {
+            if result.contains_key("requestState") {
+                findings.push(Finding::new(
+                    Rule::RequestStateOnNonMrtrResult,
+                    format!("the complete {method} result carries requestState, which only input_required results may"),
+                    Some(raw_result.clone()),
+                ));
+            }
+            if M::CACHEABLE && !(result.contains_key("ttlMs") && result.contains_key("cacheScope"))
+            {
+                findings.push(Finding::new(
+                    Rule::CacheHintsMissing,
+                    format!("the {method} result lacks ttlMs or cacheScope; read as 0 ms, private"),
+                    Some(raw_result.clone()),
+                ));
+                result.entry("ttlMs").or_insert(0.into());
+                result.entry("cacheScope").or_insert("private".into());
+            }
+            Outcome::Complete(
+                serde_json::from_value(Value::Object(result))
+                    .map_err(|e| invalid(e.to_string()))?,
+            )
         }
-        if !result.contains_key("cacheScope") {
-            notes.push(ServerNote::CacheScopeMissing);
-            result.insert("cacheScope".into(), "private".into());
+        "input_required" if M::MRTR => {
+            let has_requests = result.get("inputRequests").is_some_and(|v| !v.is_null());
+            let has_state = result.get("requestState").is_some_and(|v| !v.is_null());
+            if !has_requests && !has_state {
+                return Err(ResponseError::UnexpectedResultType {
+                    method,
+                    result_type,
+                    rule: Rule::InputRequiredEmpty,
+                });
+            }
+            Outcome::InputRequired(
+                serde_json::from_value(Value::Object(result))
+                    .map_err(|e| invalid(e.to_string()))?,
+            )
         }
-    }
-    let decoded = serde_json::from_value(Value::Object(result)).map_err(|error| {
-        ResponseError::InvalidResult {
-            method: M::name(),
-            detail: error.to_string(),
+        "input_required" => {
+            return Err(ResponseError::UnexpectedResultType {
+                method,
+                result_type,
+                rule: Rule::InputRequiredNotAllowed,
+            });
         }
-    })?;
+        "task" if M::MAY_CREATE_TASK && declares_tasks => Outcome::Task(
+            serde_json::from_value(Value::Object(result)).map_err(|e| invalid(e.to_string()))?,
+        ),
+        "task" => {
+            return Err(ResponseError::UnexpectedResultType {
+                method,
+                result_type,
+                rule: if M::MAY_CREATE_TASK {
+                    Rule::TaskWithoutExtension
+                } else {
+                    Rule::TaskOnWrongMethod
+                },
+            });
+        }
+        _ => {
+            return Err(ResponseError::UnexpectedResultType {
+                method,
+                result_type,
+                rule: Rule::UnknownResultType,
+            });
+        }
+    };
     Ok(Reply {
-        result: decoded,
+        result: outcome,
         raw_result,
         notifications,
-        notes,
+        findings,
     })
 }
 

@@ -1,6 +1,7 @@
 use serde_json::json;
 
 use super::*;
+use crate::findings::Rule;
 use crate::{Client, ClientConfig, Discover, OutgoingRequest};
 
 /// The 2026-07-28 wire reference's §12.1 discover result (JSON response).
@@ -47,7 +48,7 @@ fn json_discover_result_decodes_into_rmcp_types() {
     assert_eq!(info.version, "1.4.0");
     assert_eq!(reply.result.supported_versions.len(), 2);
     assert_eq!(reply.result.ttl_ms, 3_600_000);
-    assert!(reply.notes.is_empty());
+    assert!(reply.findings.is_empty());
 }
 
 #[test]
@@ -74,13 +75,10 @@ fn missing_result_type_is_complete_and_noted() {
     let body = json!({"jsonrpc":"2.0","id":1,"result":{
         "supportedVersions":["2026-07-28"],"capabilities":{}}});
     let reply = read(200, "application/json", body.to_string().as_bytes()).expect("older server");
+    let rules: Vec<_> = reply.findings.iter().map(|f| f.rule).collect();
     assert_eq!(
-        reply.notes,
-        vec![
-            ServerNote::ResultTypeMissing,
-            ServerNote::TtlMissing,
-            ServerNote::CacheScopeMissing
-        ]
+        rules,
+        vec![Rule::ResultTypeMissing, Rule::CacheHintsMissing]
     );
     assert_eq!(reply.result.ttl_ms, 0);
     assert_eq!(reply.result.cache_scope, rmcp::model::CacheScope::Private);
@@ -191,7 +189,8 @@ fn input_required_is_not_valid_for_discover() {
         read(200, "application/json", body.to_string().as_bytes()).expect_err("mrtr on discover"),
         ResponseError::UnexpectedResultType {
             method: "server/discover",
-            result_type: "input_required".into()
+            result_type: "input_required".into(),
+            rule: Rule::InputRequiredNotAllowed,
         }
     );
 }

@@ -1,0 +1,109 @@
+//! Structured findings: what a server did that breaks (or strains) a rule of the 2026-07-28
+//! reference. The app turns these into a server report card.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// How strong the rule is that the server broke.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// A MUST was broken; the engine rejected or worked around the message.
+    Must,
+    /// A SHOULD was broken.
+    Should,
+    /// Legal but notable, e.g. the shape of an older protocol revision.
+    Info,
+}
+
+/// The rules the engine checks, each with a stable id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Rule {
+    /// `resultType` absent: an older server; treated as `complete`.
+    ResultTypeMissing,
+    /// A cacheable result without `ttlMs` or `cacheScope`.
+    CacheHintsMissing,
+    /// A `resultType` the client does not recognise.
+    UnknownResultType,
+    /// `input_required` on a method other than tools/call, prompts/get, resources/read.
+    InputRequiredNotAllowed,
+    /// An `input_required` result with neither `inputRequests` nor `requestState`.
+    InputRequiredEmpty,
+    /// `task` on a request that did not declare the tasks extension.
+    TaskWithoutExtension,
+    /// `task` on a method other than tools/call.
+    TaskOnWrongMethod,
+    /// `requestState` on a result that is not `input_required`.
+    RequestStateOnNonMrtrResult,
+    /// A task in a terminal state reported a different status later.
+    TerminalTaskChanged,
+    /// A task status the state machine does not allow (e.g. a reply about another task).
+    TaskMismatch,
+    /// A tool whose `x-mcp-header` annotations are invalid; the tool is dropped.
+    InvalidMcpHeaderAnnotation,
+    /// A response whose id is not the request's.
+    WrongResponseId,
+    /// A listen stream whose first message was not the acknowledgement.
+    ListenNotAcknowledgedFirst,
+    /// The acknowledged subscription filter differs from the one requested.
+    ListenFilterNarrowed,
+    /// A notification on a listen stream without the right `subscriptionId`.
+    ListenWrongSubscriptionId,
+    /// A notification type that was not subscribed to arrived on a listen stream.
+    ListenUnrequestedNotification,
+    /// A result that does not match its schema.
+    MalformedResult,
+}
+
+impl Rule {
+    /// The stable id shown on the report card (`result-type-missing`, …).
+    pub fn id(self) -> String {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default()
+    }
+
+    pub fn severity(self) -> Severity {
+        match self {
+            Rule::ResultTypeMissing | Rule::CacheHintsMissing => Severity::Info,
+            Rule::ListenFilterNarrowed => Severity::Info,
+            Rule::ListenUnrequestedNotification => Severity::Should,
+            _ => Severity::Must,
+        }
+    }
+}
+
+/// One observation about the server, with the message it came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Finding {
+    pub rule: Rule,
+    pub severity: Severity,
+    /// One line, for people.
+    pub explanation: String,
+    /// The JSON it came from (a result, a notification), when there is one.
+    pub message: Option<Value>,
+}
+
+impl Finding {
+    pub fn new(rule: Rule, explanation: impl Into<String>, message: Option<Value>) -> Self {
+        Self {
+            rule,
+            severity: rule.severity(),
+            explanation: explanation.into(),
+            message,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rule_ids_are_kebab_case() {
+        assert_eq!(Rule::ResultTypeMissing.id(), "result-type-missing");
+        assert_eq!(Rule::TerminalTaskChanged.id(), "terminal-task-changed");
+    }
+}

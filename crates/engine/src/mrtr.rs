@@ -1,0 +1,248 @@
+//! Multi round-trip requests: one logical request, its rounds, and the bounds on them.
+//!
+//! The server answers `input_required` with `inputRequests` and an opaque `requestState`.
+//! The client gathers one answer per key and retries the same method and params with a new
+//! id, `inputResponses` and the unchanged `requestState`, until a `complete` (or `task`).
+
+use rmcp::model::{CreateTaskResult, InputRequests, InputResponses, RequestId};
+use serde_json::Value;
+
+use crate::client::Client;
+use crate::method::McpMethod;
+use crate::outgoing::OutgoingRequest;
+use crate::response::{Outcome, Reply};
+
+/// Limits on one logical request; exceeding one ends it with an error naming the bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Bounds {
+    /// Rounds, the first request included.
+    pub max_rounds: u32,
+    /// Milliseconds from the first request to the latest retry.
+    pub max_elapsed_ms: u64,
+    /// Bytes of one retry's JSON body.
+    pub max_payload_bytes: usize,
+}
+
+impl Default for Bounds {
+    fn default() -> Self {
+        Self {
+            max_rounds: 10,
+            max_elapsed_ms: 10 * 60 * 1000,
+            max_payload_bytes: 1024 * 1024,
+        }
+    }
+}
+
+/// Why a logical request cannot go on.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum MrtrError {
+    #[error("stopped after {rounds} rounds: the bound max_rounds is {limit}")]
+    TooManyRounds { rounds: u32, limit: u32 },
+    #[error("stopped after {elapsed_ms} ms: the bound max_elapsed_ms is {limit} ms")]
+    TooLong { elapsed_ms: u64, limit: u64 },
+    #[error("the retry would be {bytes} bytes: the bound max_payload_bytes is {limit}")]
+    PayloadTooLarge { bytes: usize, limit: usize },
+    #[error("the server did not ask for {key:?} in this round")]
+    UnknownKey { key: String },
+    #[error("no answer yet for {missing:?}")]
+    Unanswered { missing: Vec<String> },
+    #[error("the request is not waiting for input")]
+    NotWaitingForInput,
+}
+
+/// One round: what was sent, and the server's `input_required` answer to it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Round {
+    /// 1 for the first request.
+    pub number: u32,
+    pub request_id: RequestId,
+    /// The JSON body that was sent.
+    pub request_body: String,
+    /// The server's input requests, keyed as it sent them.
+    pub input_requests: Option<InputRequests>,
+    /// The server's state, exactly as received; echoed unchanged on the retry.
+    pub request_state: Option<String>,
+    /// The answers given so far for this round.
+    pub answers: InputResponses,
+    /// The `result` object as received.
+    pub raw_result: Option<Value>,
+}
+
+/// What the logical request needs next.
+#[derive(Debug, Clone)]
+pub enum Step<T> {
+    /// The final result.
+    Complete(T),
+    /// Answer every key of [`LogicalRequest::pending_inputs`], then [`LogicalRequest::retry`].
+    NeedsInput,
+    /// The server sent only `requestState` (e.g. load shedding): retry when ready.
+    RetryWithoutInput,
+    /// The server turned the call into a task.
+    Task(CreateTaskResult),
+}
+
+/// One logical request and all its rounds.
+#[derive(Debug, Clone)]
+pub struct LogicalRequest<M: McpMethod> {
+    original: M::Params,
+    options: crate::client::RequestOptions,
+    bounds: Bounds,
+    started_at_ms: u64,
+    rounds: Vec<Round>,
+    waiting_for_input: bool,
+}
+
+impl<M: McpMethod> LogicalRequest<M> {
+    /// Track `first` (already built by the client) as round 1.
+    pub fn start(first: &OutgoingRequest<M>, bounds: Bounds, now_ms: u64) -> Self {
+        Self {
+            original: first.params.clone(),
+            options: first.options.clone(),
+            bounds,
+            started_at_ms: now_ms,
+            rounds: vec![round(1, first)],
+            waiting_for_input: false,
+        }
+    }
+
+    /// Every round so far, oldest first.
+    pub fn rounds(&self) -> &[Round] {
+        &self.rounds
+    }
+
+    pub fn bounds(&self) -> Bounds {
+        self.bounds
+    }
+
+    /// Take in the reply to the latest round.
+    pub fn handle(&mut self, reply: Reply<Outcome<M::Output>>) -> Step<M::Output> {
+        let latest = self.rounds.last_mut();
+        match reply.result {
+            Outcome::Complete(result) => {
+                self.waiting_for_input = false;
+                if let Some(latest) = latest {
+                    latest.raw_result = Some(reply.raw_result);
+                }
+                Step::Complete(result)
+            }
+            Outcome::Task(task) => {
+                self.waiting_for_input = false;
+                if let Some(latest) = latest {
+                    latest.raw_result = Some(reply.raw_result);
+                }
+                Step::Task(task)
+            }
+            Outcome::InputRequired(input) => {
+                self.waiting_for_input = true;
+                let needs_input = input.input_requests.as_ref().is_some_and(|r| !r.is_empty());
+                if let Some(latest) = latest {
+                    latest.input_requests = input.input_requests;
+                    latest.request_state = input.request_state;
+                    latest.raw_result = Some(reply.raw_result);
+                }
+                if needs_input {
+                    Step::NeedsInput
+                } else {
+                    Step::RetryWithoutInput
+                }
+            }
+        }
+    }
+
+    /// The input requests of the latest round that have no answer yet.
+    pub fn pending_inputs(&self) -> Vec<String> {
+        let Some(latest) = self.rounds.last() else {
+            return Vec::new();
+        };
+        latest
+            .input_requests
+            .iter()
+            .flat_map(|requests| requests.keys())
+            .filter(|key| !latest.answers.contains_key(*key))
+            .cloned()
+            .collect()
+    }
+
+    /// Answer one key of the latest round (an `ElicitResult` for elicitation: accept with
+    /// content, decline or cancel). A key may be re-answered until the retry is sent.
+    pub fn answer(&mut self, key: &str, response: Value) -> Result<(), MrtrError> {
+        if !self.waiting_for_input {
+            return Err(MrtrError::NotWaitingForInput);
+        }
+        let latest = self
+            .rounds
+            .last_mut()
+            .ok_or(MrtrError::NotWaitingForInput)?;
+        let asked = latest
+            .input_requests
+            .as_ref()
+            .is_some_and(|requests| requests.contains_key(key));
+        if !asked {
+            return Err(MrtrError::UnknownKey {
+                key: key.to_owned(),
+            });
+        }
+        latest.answers.insert(key.to_owned(), response);
+        Ok(())
+    }
+
+    /// Build the next round: a new id, the original params, this round's answers and the
+    /// `requestState` echoed exactly (omitted when the server sent none).
+    pub fn retry(
+        &mut self,
+        client: &mut Client,
+        now_ms: u64,
+    ) -> Result<OutgoingRequest<M>, MrtrError> {
+        if !self.waiting_for_input {
+            return Err(MrtrError::NotWaitingForInput);
+        }
+        let missing = self.pending_inputs();
+        if !missing.is_empty() {
+            return Err(MrtrError::Unanswered { missing });
+        }
+        let rounds = self.rounds.len() as u32;
+        if rounds >= self.bounds.max_rounds {
+            return Err(MrtrError::TooManyRounds {
+                rounds,
+                limit: self.bounds.max_rounds,
+            });
+        }
+        let elapsed_ms = now_ms.saturating_sub(self.started_at_ms);
+        if elapsed_ms > self.bounds.max_elapsed_ms {
+            return Err(MrtrError::TooLong {
+                elapsed_ms,
+                limit: self.bounds.max_elapsed_ms,
+            });
+        }
+        let (answers, state) = match self.rounds.last() {
+            Some(latest) => (latest.answers.clone(), latest.request_state.clone()),
+            None => return Err(MrtrError::NotWaitingForInput),
+        };
+        let params = M::with_round(&self.original, answers, state);
+        let request = client.request::<M>(params, &self.options);
+        if request.body.len() > self.bounds.max_payload_bytes {
+            return Err(MrtrError::PayloadTooLarge {
+                bytes: request.body.len(),
+                limit: self.bounds.max_payload_bytes,
+            });
+        }
+        self.waiting_for_input = false;
+        self.rounds.push(round(rounds + 1, &request));
+        Ok(request)
+    }
+}
+
+fn round<M: McpMethod>(number: u32, request: &OutgoingRequest<M>) -> Round {
+    Round {
+        number,
+        request_id: request.id.clone(),
+        request_body: request.body.clone(),
+        input_requests: None,
+        request_state: None,
+        answers: InputResponses::new(),
+        raw_result: None,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,234 @@
+use serde_json::{Value, json};
+
+use super::*;
+use crate::client::RequestOptions;
+use crate::method::CallTool;
+
+fn body(request: &OutgoingRequest<CallTool>) -> Value {
+    serde_json::from_str(request.body()).expect("JSON body")
+}
+
+/// The server's answer to `request`, as real wire JSON through the engine's reader.
+fn answer(
+    request: &OutgoingRequest<CallTool>,
+    result: Value,
+) -> Reply<Outcome<rmcp::model::CallToolResult>> {
+    let id = body(request)["id"].clone();
+    let wire = json!({"jsonrpc": "2.0", "id": id, "result": result});
+    let mut reader = request.reader(200, Some("application/json"));
+    reader.push_chunk(wire.to_string().as_bytes());
+    reader.finish_outcome().expect("valid reply")
+}
+
+fn confirm_round(state: Option<&str>) -> Value {
+    let mut result = json!({"resultType": "input_required", "inputRequests": {"confirm": {
+        "method": "elicitation/create",
+        "params": {"mode": "form", "message": "Sure?", "requestedSchema": {
+            "type": "object", "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}}}}});
+    if let Some(state) = state {
+        result["requestState"] = json!(state);
+    }
+    result
+}
+
+fn start(
+    client: &mut Client,
+    bounds: Bounds,
+) -> (LogicalRequest<CallTool>, OutgoingRequest<CallTool>) {
+    let args = json!({"path": "report.txt"});
+    let first = client
+        .call_tool(
+            "delete",
+            args.as_object().cloned(),
+            &RequestOptions::default(),
+        )
+        .expect("call");
+    (LogicalRequest::start(&first, bounds, 0), first)
+}
+
+#[test]
+fn retry_echoes_request_state_byte_for_byte() {
+    let mut client = Client::default();
+    let (mut call, first) = start(&mut client, Bounds::default());
+    // Raw JSON text with quotes, as the conformance mock sends it.
+    let state = r#"{"nonce":"a\"b","originalId":101} ünïcode"#;
+    assert!(matches!(
+        call.handle(answer(&first, confirm_round(Some(state)))),
+        Step::NeedsInput
+    ));
+    call.answer(
+        "confirm",
+        json!({"action": "accept", "content": {"ok": true}}),
+    )
+    .expect("asked");
+    let retry = call.retry(&mut client, 1).expect("all answered");
+    let sent = body(&retry);
+    assert_eq!(sent["params"]["requestState"], state);
+    assert_eq!(
+        sent["params"]["inputResponses"]["confirm"]["action"],
+        "accept"
+    );
+}
+
+#[test]
+fn retry_is_a_new_request_with_the_original_params() {
+    let mut client = Client::default();
+    let (mut call, first) = start(&mut client, Bounds::default());
+    call.handle(answer(&first, confirm_round(Some("s"))));
+    call.answer("confirm", json!({"action": "decline"}))
+        .expect("asked");
+    let retry = call.retry(&mut client, 1).expect("retry");
+    let (a, b) = (body(&first), body(&retry));
+    assert_ne!(a["id"], b["id"]);
+    assert_eq!(b["method"], "tools/call");
+    assert_eq!(b["params"]["name"], a["params"]["name"]);
+    assert_eq!(b["params"]["arguments"], a["params"]["arguments"]);
+    assert_eq!(
+        b["params"]["_meta"], a["params"]["_meta"],
+        "full _meta again"
+    );
+    assert_eq!(call.rounds().len(), 2);
+}
+
+#[test]
+fn retry_omits_request_state_when_the_server_sent_none() {
+    let mut client = Client::default();
+    let (mut call, first) = start(&mut client, Bounds::default());
+    call.handle(answer(&first, confirm_round(None)));
+    call.answer("confirm", json!({"action": "cancel"}))
+        .expect("asked");
+    let retry = call.retry(&mut client, 1).expect("retry");
+    assert!(body(&retry)["params"].get("requestState").is_none());
+}
+
+#[test]
+fn a_request_state_only_round_may_retry_at_once() {
+    let mut client = Client::default();
+    let (mut call, first) = start(&mut client, Bounds::default());
+    let step = call.handle(answer(
+        &first,
+        json!({"resultType": "input_required", "requestState": "busy"}),
+    ));
+    assert!(matches!(step, Step::RetryWithoutInput));
+    let retry = call.retry(&mut client, 1).expect("nothing to answer");
+    assert_eq!(body(&retry)["params"]["requestState"], "busy");
+    assert_eq!(body(&retry)["params"]["inputResponses"], json!({}));
+}
+
+#[test]
+fn every_key_must_be_answered_before_the_retry() {
+    let mut client = Client::default();
+    let (mut call, first) = start(&mut client, Bounds::default());
+    call.handle(answer(&first, confirm_round(Some("s"))));
+    assert_eq!(
+        call.retry(&mut client, 1).expect_err("unanswered"),
+        MrtrError::Unanswered {
+            missing: vec!["confirm".into()]
+        }
+    );
+    assert_eq!(
+        call.answer("other", json!({"action": "accept"})),
+        Err(MrtrError::UnknownKey {
+            key: "other".into()
+        })
+    );
+}
+
+#[test]
+fn rounds_stop_at_the_bound_with_an_error_naming_it() {
+    let mut client = Client::default();
+    let bounds = Bounds {
+        max_rounds: 3,
+        ..Bounds::default()
+    };
+    let (mut call, mut latest) = start(&mut client, bounds);
+    let mut outcome = Ok(());
+    for round in 0..5 {
+        call.handle(answer(&latest, confirm_round(Some(&round.to_string()))));
+        call.answer(
+            "confirm",
+            json!({"action": "accept", "content": {"ok": true}}),
+        )
+        .expect("asked");
+        match call.retry(&mut client, round) {
+            Ok(next) => latest = next,
+            Err(error) => {
+                outcome = Err(error);
+                break;
+            }
+        }
+    }
+    let error = outcome.expect_err("the bound stops it");
+    assert_eq!(
+        error,
+        MrtrError::TooManyRounds {
+            rounds: 3,
+            limit: 3
+        }
+    );
+    assert!(error.to_string().contains("max_rounds"));
+    assert_eq!(call.rounds().len(), 3);
+}
+
+#[test]
+fn elapsed_time_is_bounded() {
+    let mut client = Client::default();
+    let bounds = Bounds {
+        max_elapsed_ms: 1000,
+        ..Bounds::default()
+    };
+    let (mut call, first) = start(&mut client, bounds);
+    call.handle(answer(&first, confirm_round(Some("s"))));
+    call.answer("confirm", json!({"action": "decline"}))
+        .expect("asked");
+    let error = call.retry(&mut client, 5000).expect_err("too late");
+    assert!(error.to_string().contains("max_elapsed_ms"), "{error}");
+}
+
+#[test]
+fn payload_size_is_bounded() {
+    let mut client = Client::default();
+    let bounds = Bounds {
+        max_payload_bytes: 600,
+        ..Bounds::default()
+    };
+    let (mut call, first) = start(&mut client, bounds);
+    call.handle(answer(&first, confirm_round(Some(&"x".repeat(700)))));
+    call.answer("confirm", json!({"action": "decline"}))
+        .expect("asked");
+    let error = call.retry(&mut client, 1).expect_err("too big");
+    assert!(
+        matches!(error, MrtrError::PayloadTooLarge { limit: 600, .. }),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_task_answer_ends_the_rounds() {
+    let mut client = Client::default();
+    let first = client
+        .call_tool(
+            "deploy",
+            None,
+            &RequestOptions {
+                accept_task: true,
+                ..Default::default()
+            },
+        )
+        .expect("call");
+    let mut call = LogicalRequest::start(&first, Bounds::default(), 0);
+    let step = call.handle(answer(
+        &first,
+        json!({"resultType": "task", "taskId": "t1",
+        "status": "working", "createdAt": "2026-11-29T00:00:00Z",
+        "lastUpdatedAt": "2026-11-29T00:00:00Z", "ttlMs": 60000, "pollIntervalMs": 500}),
+    ));
+    let Step::Task(task) = step else {
+        panic!("expected a task")
+    };
+    assert_eq!(task.task.task_id, "t1");
+    assert_eq!(
+        call.retry(&mut client, 1).expect_err("no retry"),
+        MrtrError::NotWaitingForInput
+    );
+}

@@ -19,6 +19,9 @@ cargo clippy --target wasm32-unknown-unknown -p holdbay --all-targets --quiet --
 step "native: cargo test (engine, server)"
 cargo test -p holdbay-engine -p holdbay-server 2>&1 | tee "$logs/native"
 
+step "fuzz smoke: the engine's response path under libFuzzer (stable, ${FUZZ_SECONDS:=20} s)"
+FUZZ_SECONDS=$FUZZ_SECONDS bash crates/engine/fuzz/smoke.sh
+
 step "browser: cargo test --target wasm32-unknown-unknown (headless Chromium)"
 cargo test --target wasm32-unknown-unknown -p holdbay --tests 2>&1 | tee "$logs/browser"
 

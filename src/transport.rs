@@ -49,6 +49,8 @@ pub async fn exchange<M: McpMethod>(
 
     let content_type = response.headers().get("content-type").ok().flatten();
     let mut reader = request.reader(response.status(), content_type.as_deref());
+    let challenge = response.headers().get("www-authenticate").ok().flatten();
+    reader.set_www_authenticate(challenge.as_deref());
     let interrupted = |detail: String| ExchangeError::BodyInterrupted {
         url: url.to_owned(),
         detail,

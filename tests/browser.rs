@@ -198,3 +198,27 @@ fn an_unusable_server_url_is_refused_with_a_reason() {
     holdbay::mount_app_to(host.clone(), Err(refused));
     assert!(text(&host, ".error-message").contains("http: or https:"));
 }
+
+#[wasm_bindgen_test]
+fn tools_with_invalid_header_annotations_are_hidden_with_a_reason() {
+    let host = fresh_host("hidden-tools-host");
+    let body = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","ttlMs":0,
+        "cacheScope":"private","tools":[
+        {"name":"ok","inputSchema":{"type":"object"}},
+        {"name":"bad","inputSchema":{"type":"object","properties":{
+            "n":{"type":"number","x-mcp-header":"N"}}}}]}}"#;
+    let mut client = Client::default();
+    let page: ListToolsResult = decode(client.list_tools(None), body);
+    let (tools, findings) = client.learn_tools(page.tools);
+    let hidden: Vec<String> = findings.into_iter().map(|f| f.explanation).collect();
+    leptos::mount::mount_to(
+        host.clone(),
+        move || view! { <ToolsPanel tools=tools hidden=hidden /> },
+    )
+    .forget();
+
+    assert_eq!(text(&host, "#tool-count"), "1");
+    assert_eq!(text(&host, ".tool-name"), "ok");
+    let why = text(&host, "#hidden-tools");
+    assert!(why.contains("\"bad\"") && why.contains("number"), "{why}");
+}

@@ -8,6 +8,13 @@ use leptos::task::spawn_local;
 use super::{DiscoverPanel, ErrorNotice, ToolsPanel};
 use crate::transport::exchange;
 
+/// The tools the app offers, and why any others were hidden.
+#[derive(Debug, Clone)]
+struct Toolbox {
+    tools: Vec<Tool>,
+    hidden: Vec<String>,
+}
+
 /// Where one step of the connection stands.
 #[derive(Debug, Clone)]
 enum Step<T> {
@@ -20,7 +27,7 @@ enum Step<T> {
 pub fn App(endpoint: Result<String, String>) -> impl IntoView {
     let discovery = RwSignal::new(Step::<DiscoverResult>::Waiting);
     // `None`: the server does not advertise tools.
-    let tools = RwSignal::new(Step::<Option<Vec<Tool>>>::Waiting);
+    let tools = RwSignal::new(Step::<Option<Toolbox>>::Waiting);
     let connecting = endpoint.is_ok();
     if let Ok(url) = &endpoint {
         spawn_local(connect(url.clone(), discovery, tools));
@@ -49,7 +56,9 @@ pub fn App(endpoint: Result<String, String>) -> impl IntoView {
                 }}
                 {move || match tools.get() {
                     Step::Waiting => ().into_any(),
-                    Step::Done(Some(tools)) => view! { <ToolsPanel tools=tools /> }.into_any(),
+                    Step::Done(Some(Toolbox { tools, hidden })) => {
+                        view! { <ToolsPanel tools=tools hidden=hidden /> }.into_any()
+                    }
                     Step::Done(None) => {
                         view! { <p class="quiet" id="no-tools">"This server does not advertise tools."</p> }
                             .into_any()
@@ -67,7 +76,7 @@ pub fn App(endpoint: Result<String, String>) -> impl IntoView {
 async fn connect(
     url: String,
     discovery: RwSignal<Step<DiscoverResult>>,
-    tools: RwSignal<Step<Option<Vec<Tool>>>>,
+    tools: RwSignal<Step<Option<Toolbox>>>,
 ) {
     let mut client = Client::default();
     let discovered = match exchange(&url, &client.discover()).await {
@@ -93,5 +102,11 @@ async fn connect(
             return;
         }
     }
-    tools.set(Step::Done(Some(pages.into_tools())));
+    // Tools with invalid x-mcp-header annotations must not be offered; say which were hidden.
+    let (kept, findings) = client.learn_tools(pages.into_tools());
+    let hidden = findings.into_iter().map(|f| f.explanation).collect();
+    tools.set(Step::Done(Some(Toolbox {
+        tools: kept,
+        hidden,
+    })));
 }

@@ -4,8 +4,9 @@ use holdbay_engine::model::Tool;
 use holdbay_engine::tool_display_name;
 use leptos::prelude::*;
 
+/// `hidden` explains each tool left out because the spec forbids offering it.
 #[component]
-pub fn ToolsPanel(tools: Vec<Tool>) -> impl IntoView {
+pub fn ToolsPanel(tools: Vec<Tool>, #[prop(optional)] hidden: Vec<String>) -> impl IntoView {
     let count = tools.len();
     let empty = tools.is_empty();
     view! {
@@ -30,6 +31,14 @@ pub fn ToolsPanel(tools: Vec<Tool>) -> impl IntoView {
                     })
                     .collect_view()}
             </ul>
+            {(!hidden.is_empty())
+                .then(|| {
+                    view! {
+                        <ul class="hidden-tools" id="hidden-tools">
+                            {hidden.into_iter().map(|why| view! { <li>{why}</li> }).collect_view()}
+                        </ul>
+                    }
+                })}
         </section>
     }
 }

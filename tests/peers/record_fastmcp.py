@@ -29,8 +29,10 @@ from pathlib import Path
 PROTOCOL_VERSION = "2026-07-28"
 CLIENT_INFO = {"name": "holdbay", "title": "Holdbay", "version": "0.1.0"}
 # Capabilities Holdbay declares on tools/call and tasks/*; discover and lists declare none.
+# Holdbay declares the same capabilities on every request (tools/call without the tasks
+# extension is the one exception, when it does not accept a task).
 CALL_CAPS = {"elicitation": {"form": {}, "url": {}}, "extensions": {"io.modelcontextprotocol/tasks": {}}}
-NO_CAPS: dict = {}
+NO_CAPS: dict = CALL_CAPS
 NAMED_METHODS = {"tools/call": "name", "tasks/get": "taskId", "tasks/update": "taskId", "tasks/cancel": "taskId"}
 
 POLL_CAP_S = 1.5  # never wait longer than this between tasks/get polls

@@ -16,6 +16,7 @@ use crate::headers::{
     HeaderArgumentError, HeaderParam, encode_header_value, header_params, keep_valid_tools,
     param_headers,
 };
+use crate::listen::{Listen, ListenFilter, ListenParams};
 use crate::method::{CallTool, CancelTask, Discover, GetTask, ListTools, McpMethod, UpdateTask};
 use crate::outgoing::OutgoingRequest;
 use crate::protocol;
@@ -135,6 +136,16 @@ impl Client {
         self.request(UpdateTaskParams::new(task_id, responses), &task_options())
     }
 
+    /// `subscriptions/listen` (declares the tasks extension, needed for `taskIds`).
+    pub fn listen(&mut self, filter: ListenFilter) -> OutgoingRequest<Listen> {
+        self.request(
+            ListenParams {
+                notifications: filter,
+            },
+            &task_options(),
+        )
+    }
+
     /// `tasks/cancel`.
     pub fn cancel_task(&mut self, task_id: &str) -> OutgoingRequest<CancelTask> {
         self.request(CancelTaskParams::new(task_id), &task_options())
@@ -148,6 +159,15 @@ impl Client {
             param_headers(mirrored, params.arguments.as_ref())?;
         }
         Ok(())
+    }
+
+    /// A progress token unique among this client's requests (each MRTR retry wants its own).
+    pub fn progress_token(&mut self) -> ProgressToken {
+        let n = self.next_id;
+        self.next_id += 1;
+        ProgressToken(rmcp::model::NumberOrString::String(
+            format!("holdbay-progress-{n}").into(),
+        ))
     }
 
     fn fresh_id(&mut self) -> RequestId {

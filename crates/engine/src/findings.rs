@@ -97,6 +97,17 @@ impl Finding {
     }
 }
 
+impl std::fmt::Display for Finding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let level = match self.severity {
+            Severity::Must => "MUST",
+            Severity::Should => "SHOULD",
+            Severity::Info => "info",
+        };
+        write!(f, "[{} {level}] {}", self.rule.id(), self.explanation)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -105,5 +116,18 @@ mod tests {
     fn rule_ids_are_kebab_case() {
         assert_eq!(Rule::ResultTypeMissing.id(), "result-type-missing");
         assert_eq!(Rule::TerminalTaskChanged.id(), "terminal-task-changed");
+    }
+
+    #[test]
+    fn findings_read_as_one_line() {
+        let finding = Finding::new(
+            Rule::WrongResponseId,
+            "the response answers request 9",
+            None,
+        );
+        assert_eq!(
+            finding.to_string(),
+            "[wrong-response-id MUST] the response answers request 9"
+        );
     }
 }

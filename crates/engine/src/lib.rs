@@ -1,35 +1,48 @@
 //! Holdbay's protocol core for MCP revision 2026-07-28, in the sans-IO style.
 //!
 //! The engine never touches a socket or a clock. The caller asks it for a request to send
-//! ([`Client::discover`], [`Client::list_tools`]), performs the HTTP POST itself, and hands the
-//! response back piece by piece ([`ResponseReader::push_chunk`], then
-//! [`ResponseReader::finish`]). Every protocol decision (headers, `_meta`, ids, framing, status
-//! handling, result decoding) is made here, once, so the browser app, the native tests and the
-//! server all share it.
+//! ([`Client`]), performs the HTTP POST itself, and hands the response back piece by piece
+//! ([`ResponseReader::push_chunk`], then [`ResponseReader::finish_outcome`]). Time is an
+//! argument (milliseconds on the caller's clock), so every state machine is deterministic:
+//!
+//! - [`LogicalRequest`] tracks one request and its MRTR rounds, within [`Bounds`];
+//! - [`TaskTracker`] tracks one task of the tasks extension (polls, input, terminal states);
+//! - [`Subscription`] reads one `subscriptions/listen` stream;
+//! - [`ResultCache`] honours `ttlMs`/`cacheScope`;
+//! - a [`Finding`] records what the server did against the spec.
+//!
+//! Every protocol decision (headers, `_meta`, ids, framing, status handling, result decoding)
+//! is made here, once, so the browser app, the native tests and the server all share it.
 //!
 //! Wire types are `rmcp::model`'s; each response is decoded as the result type of the method
 //! that was sent, never through rmcp's whole message enum.
 
+mod cache;
 mod client;
 mod findings;
 pub mod headers;
+mod listen;
 mod method;
 mod mrtr;
 mod outgoing;
+mod progress;
 pub mod protocol;
 mod response;
 mod sse;
 mod task;
 mod tool_pages;
 
+pub use cache::{AuthContext, ResultCache};
 pub use client::{Client, ClientConfig, RequestOptions, default_capabilities};
 pub use findings::{Finding, Rule, Severity};
+pub use listen::{Listen, ListenEvent, ListenFilter, ListenParams, Subscription};
 pub use method::{
     CallTool, CancelTask, Discover, GetPrompt, GetTask, ListTools, McpMethod, ReadResource,
     UpdateTask,
 };
-pub use mrtr::{Bounds, LogicalRequest, MrtrError, Round, Step};
+pub use mrtr::{Bounds, ErrorStep, LogicalRequest, MrtrError, Round, Step};
 pub use outgoing::OutgoingRequest;
+pub use progress::progress_updates;
 pub use response::{Limits, Outcome, Reply, ResponseError, ResponseReader};
 pub use sse::{SseDecoder, SseError};
 pub use task::{TaskError, TaskEvent, TaskTracker};

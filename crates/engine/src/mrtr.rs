@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::client::Client;
 use crate::method::McpMethod;
 use crate::outgoing::OutgoingRequest;
-use crate::response::{Outcome, Reply};
+use crate::response::{Outcome, Reply, ResponseError};
 
 /// Limits on one logical request; exceeding one ends it with an error naming the bound.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,6 +48,20 @@ pub enum MrtrError {
     Unanswered { missing: Vec<String> },
     #[error("the request is not waiting for input")]
     NotWaitingForInput,
+    #[error("the request was cancelled")]
+    Cancelled,
+    #[error("the headers were already corrected once; the server still rejects them")]
+    AlreadyResent,
+}
+
+/// What to do after an error response to the latest round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorStep {
+    /// `-32020` on `tools/call`: list the tools again ([`crate::Client::learn_tools`]), then
+    /// [`LogicalRequest::resend`] once.
+    RelistToolsAndResend,
+    /// The logical request has failed.
+    Fail,
 }
 
 /// One round: what was sent, and the server's `input_required` answer to it.
@@ -79,6 +93,8 @@ pub enum Step<T> {
     RetryWithoutInput,
     /// The server turned the call into a task.
     Task(CreateTaskResult),
+    /// The request was cancelled; this late reply is ignored.
+    Cancelled,
 }
 
 /// One logical request and all its rounds.
@@ -90,6 +106,10 @@ pub struct LogicalRequest<M: McpMethod> {
     started_at_ms: u64,
     rounds: Vec<Round>,
     waiting_for_input: bool,
+    /// The params of the latest round, for a resend after `-32020`.
+    latest_params: M::Params,
+    resent: bool,
+    cancelled: bool,
 }
 
 impl<M: McpMethod> LogicalRequest<M> {
@@ -102,6 +122,9 @@ impl<M: McpMethod> LogicalRequest<M> {
             started_at_ms: now_ms,
             rounds: vec![round(1, first)],
             waiting_for_input: false,
+            latest_params: first.params.clone(),
+            resent: false,
+            cancelled: false,
         }
     }
 
@@ -116,6 +139,9 @@ impl<M: McpMethod> LogicalRequest<M> {
 
     /// Take in the reply to the latest round.
     pub fn handle(&mut self, reply: Reply<Outcome<M::Output>>) -> Step<M::Output> {
+        if self.cancelled {
+            return Step::Cancelled;
+        }
         let latest = self.rounds.last_mut();
         match reply.result {
             Outcome::Complete(result) => {
@@ -227,8 +253,50 @@ impl<M: McpMethod> LogicalRequest<M> {
             });
         }
         self.waiting_for_input = false;
+        self.latest_params = request.params.clone();
         self.rounds.push(round(rounds + 1, &request));
         Ok(request)
+    }
+
+    /// Decide what an error response to the latest round means.
+    pub fn handle_error(&mut self, error: &ResponseError) -> ErrorStep {
+        let header_mismatch = error.rpc_code() == Some(rmcp::model::ErrorCode::HEADER_MISMATCH.0);
+        let is_tool_call = M::tool_call(&self.latest_params).is_some();
+        if header_mismatch && is_tool_call && !self.resent && !self.cancelled {
+            ErrorStep::RelistToolsAndResend
+        } else {
+            ErrorStep::Fail
+        }
+    }
+
+    /// Send the latest round again (new id, headers rebuilt from the re-listed tools). Only
+    /// once per logical request.
+    pub fn resend(&mut self, client: &mut Client) -> Result<OutgoingRequest<M>, MrtrError> {
+        if self.cancelled {
+            return Err(MrtrError::Cancelled);
+        }
+        if self.resent {
+            return Err(MrtrError::AlreadyResent);
+        }
+        self.resent = true;
+        let request = client.request::<M>(self.latest_params.clone(), &self.options);
+        if let Some(latest) = self.rounds.last_mut() {
+            latest.request_id = request.id.clone();
+            latest.request_body = request.body.clone();
+        }
+        Ok(request)
+    }
+
+    /// Cancel: on HTTP that means closing the response stream of the returned request id.
+    /// A reply that still arrives is ignored.
+    pub fn cancel(&mut self) -> Option<RequestId> {
+        self.cancelled = true;
+        self.waiting_for_input = false;
+        self.rounds.last().map(|latest| latest.request_id.clone())
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled
     }
 }
 

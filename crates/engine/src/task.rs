@@ -82,6 +82,13 @@ pub struct TaskTracker {
     pub result: Option<JsonObject>,
     pub error: Option<JsonObject>,
     pub cancel_requested: bool,
+    /// A listen stream pushes this task's snapshots; polling only as a slow safety net.
+    #[serde(default)]
+    pub pushed: bool,
+    /// The terminal snapshot (with its result or error) has been taken in. A task created
+    /// already `completed` or `failed` still needs one `tasks/get` to fetch its outcome.
+    #[serde(default)]
+    pub settled: bool,
 }
 
 impl TaskTracker {
@@ -106,20 +113,28 @@ impl TaskTracker {
             result: None,
             error: None,
             cancel_requested: false,
+            pushed: false,
+            // A cancelled task has nothing left to fetch.
+            settled: task.status == TaskStatus::Cancelled,
         };
         tracker.next_poll_at_ms = now_ms.saturating_add(tracker.poll_interval());
         tracker
     }
 
-    /// The server's interval, clamped to [`MIN_POLL_MS`, `MAX_POLL_MS`].
+    /// The server's interval, clamped to [`MIN_POLL_MS`, `MAX_POLL_MS`] (the maximum while a
+    /// listen stream pushes the task's snapshots).
     pub fn poll_interval(&self) -> u64 {
+        if self.pushed {
+            return MAX_POLL_MS;
+        }
         self.poll_interval_ms
             .unwrap_or(DEFAULT_POLL_MS)
             .clamp(MIN_POLL_MS, MAX_POLL_MS)
     }
 
+    /// Ended, and its outcome known: nothing more will change or be polled.
     pub fn is_terminal(&self) -> bool {
-        self.status.is_terminal()
+        self.status.is_terminal() && self.settled
     }
 
     /// Past `createdAt + ttlMs` without resolution: the server may have purged it.
@@ -145,6 +160,17 @@ impl TaskTracker {
         client.get_task(&self.task_id)
     }
 
+    /// A listen stream now covers this task (`true`), or it dropped (`false`): polling falls
+    /// back to the server's interval at once.
+    pub fn set_pushed(&mut self, pushed: bool, now_ms: u64) {
+        self.pushed = pushed;
+        self.next_poll_at_ms = if pushed {
+            now_ms.saturating_add(MAX_POLL_MS)
+        } else {
+            now_ms
+        };
+    }
+
     /// A poll failed in transport: back off (doubling, capped at [`MAX_POLL_MS`]).
     pub fn poll_failed(&mut self, now_ms: u64) {
         self.consecutive_failures = self.consecutive_failures.saturating_add(1);
@@ -159,7 +185,6 @@ impl TaskTracker {
         snapshot: &DetailedTask,
         message: Option<Value>,
     ) -> Vec<TaskEvent> {
-        self.consecutive_failures = 0;
         let mut events = Vec::new();
         let task = &snapshot.task;
         if task.task_id != self.task_id {
@@ -173,7 +198,11 @@ impl TaskTracker {
             )));
             return events;
         }
-        if self.is_terminal() {
+        self.consecutive_failures = 0;
+        // Created terminal but not yet fetched: the snapshot must agree on the status.
+        let unsettled_terminal = self.status.is_terminal() && !self.settled;
+        if self.is_terminal() || (unsettled_terminal && task.status != self.status) {
+            self.settled = true;
             if task.status != self.status {
                 events.push(TaskEvent::Finding(Finding::new(
                     Rule::TerminalTaskChanged,
@@ -186,6 +215,7 @@ impl TaskTracker {
             }
             return events;
         }
+        self.settled = task.status.is_terminal();
         if task.status != self.status {
             events.push(TaskEvent::StatusChanged {
                 from: self.status,

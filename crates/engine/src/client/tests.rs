@@ -187,3 +187,11 @@ fn progress_token_goes_in_meta() {
     let call = client.call_tool("t", None, &options).expect("call");
     assert_eq!(body_of(&call)["params"]["_meta"]["progressToken"], "p1");
 }
+
+#[test]
+fn progress_tokens_are_unique() {
+    let mut client = Client::default();
+    let a = client.progress_token();
+    let b = client.progress_token();
+    assert_ne!(a, b);
+}

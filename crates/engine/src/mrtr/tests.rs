@@ -232,3 +232,54 @@ fn a_task_answer_ends_the_rounds() {
         MrtrError::NotWaitingForInput
     );
 }
+
+fn rpc_error(code: i32) -> ResponseError {
+    ResponseError::Rpc {
+        status: 400,
+        code,
+        message: "m".into(),
+        error: rmcp::model::ErrorData::new(rmcp::model::ErrorCode(code), "m", None),
+    }
+}
+
+#[test]
+fn header_mismatch_relists_and_resends_once() {
+    let mut client = Client::default();
+    let (mut call, first) = start(&mut client, Bounds::default());
+    assert_eq!(
+        call.handle_error(&rpc_error(-32020)),
+        ErrorStep::RelistToolsAndResend
+    );
+    let resent = call.resend(&mut client).expect("first resend");
+    assert_ne!(body(&resent)["id"], body(&first)["id"]);
+    assert_eq!(
+        body(&resent)["params"]["arguments"],
+        body(&first)["params"]["arguments"]
+    );
+    assert_eq!(call.rounds().len(), 1, "a resend is the same round");
+    assert_eq!(call.handle_error(&rpc_error(-32020)), ErrorStep::Fail);
+    assert_eq!(
+        call.resend(&mut client).expect_err("once"),
+        MrtrError::AlreadyResent
+    );
+}
+
+#[test]
+fn other_errors_fail_the_request() {
+    let mut client = Client::default();
+    let (mut call, _) = start(&mut client, Bounds::default());
+    assert_eq!(call.handle_error(&rpc_error(-32602)), ErrorStep::Fail);
+}
+
+#[test]
+fn a_reply_after_cancel_is_ignored() {
+    let mut client = Client::default();
+    let (mut call, first) = start(&mut client, Bounds::default());
+    let closed = call.cancel().expect("the stream to close");
+    assert_eq!(closed, first.id().clone());
+    let step = call.handle(answer(
+        &first,
+        json!({"resultType": "complete", "content": []}),
+    ));
+    assert!(matches!(step, Step::Cancelled));
+}

@@ -22,6 +22,10 @@ pub enum ResponseError {
         error: ErrorData,
     },
 
+    /// 401 or 403 with a `WWW-Authenticate` challenge: the OAuth flow starts from it.
+    #[error("the server requires authorization (HTTP {status}{}): WWW-Authenticate: {challenge}", status_suffix(*status))]
+    Unauthorized { status: u16, challenge: String },
+
     #[error("the response body is larger than the limit of {limit} bytes")]
     BodyTooLarge { limit: usize },
 
@@ -82,7 +86,9 @@ impl ResponseError {
     /// The HTTP status the failure came with, when there was one to blame.
     pub fn http_status(&self) -> Option<u16> {
         match self {
-            Self::HttpStatus { status, .. } | Self::Rpc { status, .. } => Some(*status),
+            Self::HttpStatus { status, .. }
+            | Self::Rpc { status, .. }
+            | Self::Unauthorized { status, .. } => Some(*status),
             _ => None,
         }
     }

@@ -7,6 +7,7 @@ use std::marker::PhantomData;
 use rmcp::model::{
     CreateTaskResult, ErrorData, InputRequiredResult, JsonObject, RequestId, ResultType,
 };
+use serde::Deserialize;
 use serde_json::Value;
 
 pub use error::ResponseError;
@@ -76,6 +77,7 @@ pub struct ResponseReader<M: McpMethod> {
     received: usize,
     body: Body,
     failure: Option<ResponseError>,
+    www_authenticate: Option<String>,
     method: PhantomData<M>,
 }
 
@@ -109,8 +111,15 @@ impl<M: McpMethod> ResponseReader<M> {
             received: 0,
             body,
             failure: None,
+            www_authenticate: None,
             method: PhantomData,
         }
+    }
+
+    /// The response's `WWW-Authenticate` header, if it had one (the browser exposes it only
+    /// when the server's CORS allows). Surfaced on 401 and 403.
+    pub fn set_www_authenticate(&mut self, value: Option<&str>) {
+        self.www_authenticate = value.map(str::to_owned);
     }
 
     /// Feed the next piece of the body, split anywhere.
@@ -176,6 +185,11 @@ impl<M: McpMethod> ResponseReader<M> {
             return Err(failure);
         }
         let status = self.status;
+        if matches!(status, 401 | 403)
+            && let Some(challenge) = self.www_authenticate.take()
+        {
+            return Err(ResponseError::Unauthorized { status, challenge });
+        }
         let success = (200..300).contains(&status);
         let (message, notifications) = match self.body {
             Body::Json(bytes) => match serde_json::from_slice::<Value>(&bytes) {
@@ -346,23 +360,29 @@ fn json_kind(value: &Value) -> &'static str {
 /// Dispatch on `resultType` (absent means `complete`), check it is valid for the method and
 /// request, apply the spec's defaults for fields older servers omit, then decode.
 fn decode_outcome<M: McpMethod>(
-    mut result: JsonObject,
+    result: JsonObject,
     declares_tasks: bool,
     notifications: Vec<Value>,
 ) -> Result<Reply<Outcome<M::Output>>, ResponseError> {
-    let raw_result = Value::Object(result.clone());
+    // Kept as received; typed decoding reads it by reference. Only a result that needs the
+    // spec's defaults filled in (older servers) is copied.
+    let raw_result = Value::Object(result);
+    let received = raw_result.as_object();
+    let field = |name: &str| received.and_then(|object| object.get(name));
     let mut findings = Vec::new();
+    let mut defaults: Vec<(&'static str, Value)> = Vec::new();
     let method = M::name();
-    let result_type = match result.get("resultType") {
+    let finding =
+        |rule: Rule, explanation: String| Finding::new(rule, explanation, Some(raw_result.clone()));
+    let mut result_type = match field("resultType") {
         None => {
-            findings.push(Finding::new(
+            findings.push(finding(
                 Rule::ResultTypeMissing,
                 format!(
                     "the {method} result has no resultType (an older server); read as complete"
                 ),
-                Some(raw_result.clone()),
             ));
-            result.insert("resultType".into(), ResultType::COMPLETE.as_str().into());
+            defaults.push(("resultType", ResultType::COMPLETE.as_str().into()));
             ResultType::COMPLETE.as_str().to_owned()
         }
         Some(Value::String(result_type)) => result_type.clone(),
@@ -373,87 +393,82 @@ fn decode_outcome<M: McpMethod>(
             });
         }
     };
-    let invalid = |detail: String| ResponseError::InvalidResult { method, detail };
     // tasks/get snapshots are `complete`; some servers label them `task` (a known
     // inconsistency in the tasks sources): read by status, note it.
-    let result_type = if M::TASK_SNAPSHOT && result_type == ResultType::TASK.as_str() {
-        findings.push(Finding::new(
+    if M::TASK_SNAPSHOT && result_type == ResultType::TASK.as_str() {
+        findings.push(finding(
             Rule::TaskOnWrongMethod,
             format!("the {method} result says resultType \"task\"; snapshots are \"complete\""),
-            Some(raw_result.clone()),
         ));
-        result.insert("resultType".into(), ResultType::COMPLETE.as_str().into());
-        ResultType::COMPLETE.as_str().to_owned()
-    } else {
-        result_type
+        defaults.push(("resultType", ResultType::COMPLETE.as_str().into()));
+        result_type = ResultType::COMPLETE.as_str().to_owned();
+    }
+    let unexpected = |result_type: String, rule: Rule| ResponseError::UnexpectedResultType {
+        method,
+        result_type,
+        rule,
     };
-    let outcome = match result_type.as_str() {
+    match result_type.as_str() {
         "complete" => {
-            if result.contains_key("requestState") {
-                findings.push(Finding::new(
+            if field("requestState").is_some() {
+                findings.push(finding(
                     Rule::RequestStateOnNonMrtrResult,
                     format!("the complete {method} result carries requestState, which only input_required results may"),
-                    Some(raw_result.clone()),
                 ));
             }
-            if M::CACHEABLE && !(result.contains_key("ttlMs") && result.contains_key("cacheScope"))
-            {
-                findings.push(Finding::new(
+            if M::CACHEABLE && (field("ttlMs").is_none() || field("cacheScope").is_none()) {
+                findings.push(finding(
                     Rule::CacheHintsMissing,
                     format!("the {method} result lacks ttlMs or cacheScope; read as 0 ms, private"),
-                    Some(raw_result.clone()),
                 ));
-                result.entry("ttlMs").or_insert(0.into());
-                result.entry("cacheScope").or_insert("private".into());
+                if field("ttlMs").is_none() {
+                    defaults.push(("ttlMs", 0.into()));
+                }
+                if field("cacheScope").is_none() {
+                    defaults.push(("cacheScope", "private".into()));
+                }
             }
-            Outcome::Complete(
-                serde_json::from_value(Value::Object(result))
-                    .map_err(|e| invalid(e.to_string()))?,
-            )
         }
         "input_required" if M::MRTR => {
-            let has_requests = result.get("inputRequests").is_some_and(|v| !v.is_null());
-            let has_state = result.get("requestState").is_some_and(|v| !v.is_null());
-            if !has_requests && !has_state {
-                return Err(ResponseError::UnexpectedResultType {
-                    method,
-                    result_type,
-                    rule: Rule::InputRequiredEmpty,
-                });
+            let present = |name| field(name).is_some_and(|v| !v.is_null());
+            if !present("inputRequests") && !present("requestState") {
+                return Err(unexpected(result_type, Rule::InputRequiredEmpty));
             }
-            Outcome::InputRequired(
-                serde_json::from_value(Value::Object(result))
-                    .map_err(|e| invalid(e.to_string()))?,
-            )
         }
-        "input_required" => {
-            return Err(ResponseError::UnexpectedResultType {
-                method,
-                result_type,
-                rule: Rule::InputRequiredNotAllowed,
-            });
+        "input_required" => return Err(unexpected(result_type, Rule::InputRequiredNotAllowed)),
+        "task" if M::MAY_CREATE_TASK && declares_tasks => {}
+        "task" if M::MAY_CREATE_TASK => {
+            return Err(unexpected(result_type, Rule::TaskWithoutExtension));
         }
-        "task" if M::MAY_CREATE_TASK && declares_tasks => Outcome::Task(
-            serde_json::from_value(Value::Object(result)).map_err(|e| invalid(e.to_string()))?,
-        ),
-        "task" => {
-            return Err(ResponseError::UnexpectedResultType {
-                method,
-                result_type,
-                rule: if M::MAY_CREATE_TASK {
-                    Rule::TaskWithoutExtension
-                } else {
-                    Rule::TaskOnWrongMethod
-                },
-            });
+        "task" => return Err(unexpected(result_type, Rule::TaskOnWrongMethod)),
+        _ => return Err(unexpected(result_type, Rule::UnknownResultType)),
+    }
+    let patched = (!defaults.is_empty()).then(|| {
+        let mut patched = raw_result.clone();
+        if let Some(object) = patched.as_object_mut() {
+            object.extend(
+                defaults
+                    .into_iter()
+                    .map(|(name, value)| (name.to_owned(), value)),
+            );
         }
-        _ => {
-            return Err(ResponseError::UnexpectedResultType {
-                method,
-                result_type,
-                rule: Rule::UnknownResultType,
-            });
+        patched
+    });
+    let source = patched.as_ref().unwrap_or(&raw_result);
+    let invalid = |error: serde_json::Error| ResponseError::InvalidResult {
+        method,
+        detail: error.to_string(),
+    };
+    // The constant guards let the compiler drop the MRTR and task decoders (rmcp's large
+    // input-request unions) from methods that never see them: it matters for wasm size.
+    let outcome = match result_type.as_str() {
+        "input_required" if M::MRTR => {
+            Outcome::InputRequired(Deserialize::deserialize(source).map_err(invalid)?)
         }
+        "task" if M::MAY_CREATE_TASK => {
+            Outcome::Task(Deserialize::deserialize(source).map_err(invalid)?)
+        }
+        _ => Outcome::Complete(Deserialize::deserialize(source).map_err(invalid)?),
     };
     Ok(Reply {
         result: outcome,

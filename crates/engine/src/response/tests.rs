@@ -208,3 +208,135 @@ fn a_result_of_the_wrong_shape_names_the_method() {
         "{error}"
     );
 }
+
+#[test]
+fn unauthorized_surfaces_the_challenge() {
+    let request = discover();
+    let mut reader = request.reader(401, None);
+    reader.set_www_authenticate(Some(
+        r#"Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource", scope="files:read""#,
+    ));
+    let error = reader.finish().expect_err("401");
+    let ResponseError::Unauthorized { status, challenge } = &error else {
+        panic!("expected Unauthorized, got {error:?}");
+    };
+    assert_eq!(*status, 401);
+    assert!(challenge.contains("resource_metadata="));
+    assert!(
+        error.to_string().contains("HTTP 401 Unauthorized"),
+        "{error}"
+    );
+}
+
+#[test]
+fn forbidden_without_a_challenge_is_a_status_error() {
+    assert_eq!(
+        read(403, "", b"").expect_err("403").http_status(),
+        Some(403)
+    );
+}
+
+#[test]
+fn server_errors_name_the_status() {
+    let error = read(503, "text/plain", b"overloaded").expect_err("503");
+    assert_eq!(
+        error.to_string(),
+        "the server answered HTTP 503 Service Unavailable: overloaded"
+    );
+}
+
+#[test]
+fn unknown_method_404_carries_the_json_rpc_error() {
+    let body = br#"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"Method not found"}}"#;
+    let error = read(404, "application/json", body).expect_err("404");
+    assert_eq!(
+        (error.rpc_code(), error.http_status()),
+        (Some(-32601), Some(404))
+    );
+}
+
+#[test]
+fn task_results_need_the_extension_on_that_request() {
+    use crate::client::RequestOptions;
+    let task = json!({"resultType": "task", "taskId": "t", "status": "working",
+        "createdAt": "2026-11-29T00:00:00Z", "lastUpdatedAt": "2026-11-29T00:00:00Z", "ttlMs": null});
+    let mut client = Client::default();
+    let undeclared = client
+        .call_tool("t", None, &RequestOptions::default())
+        .expect("call");
+    let mut reader = undeclared.reader(200, Some("application/json"));
+    reader.push_chunk(
+        json!({"jsonrpc": "2.0", "id": 1, "result": task})
+            .to_string()
+            .as_bytes(),
+    );
+    let error = reader.finish_outcome().expect_err("undeclared");
+    assert_eq!(
+        error.finding().map(|f| f.rule),
+        Some(Rule::TaskWithoutExtension)
+    );
+    // A task answer to discover is invalid whatever was declared.
+    let error = read(
+        200,
+        "application/json",
+        json!({"jsonrpc": "2.0", "id": 1, "result": task})
+            .to_string()
+            .as_bytes(),
+    )
+    .expect_err("discover");
+    assert_eq!(
+        error.finding().map(|f| f.rule),
+        Some(Rule::TaskOnWrongMethod)
+    );
+}
+
+#[test]
+fn an_unknown_result_type_is_invalid_with_a_finding() {
+    let body = json!({"jsonrpc":"2.0","id":1,"result":{"resultType":"streaming","supportedVersions":[],
+        "capabilities":{},"ttlMs":0,"cacheScope":"public"}});
+    let error = read(200, "application/json", body.to_string().as_bytes()).expect_err("unknown");
+    assert_eq!(
+        error.finding().map(|f| f.rule),
+        Some(Rule::UnknownResultType)
+    );
+}
+
+#[test]
+fn request_state_on_a_complete_result_is_a_finding() {
+    let body = json!({"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","supportedVersions":[],
+        "capabilities":{},"ttlMs":0,"cacheScope":"public","requestState":"leftover"}});
+    let reply = read(200, "application/json", body.to_string().as_bytes()).expect("tolerated");
+    assert_eq!(reply.findings[0].rule, Rule::RequestStateOnNonMrtrResult);
+}
+
+#[test]
+fn a_tasks_get_labelled_task_is_read_by_status() {
+    let mut client = Client::default();
+    let get = client.get_task("t");
+    let mut reader = get.reader(200, Some("application/json"));
+    reader.push_chunk(
+        json!({"jsonrpc":"2.0","id":1,"result":{"resultType":"task","taskId":"t",
+        "status":"working","createdAt":"x","lastUpdatedAt":"x","ttlMs":null}})
+        .to_string()
+        .as_bytes(),
+    );
+    let reply = reader.finish().expect("tolerated");
+    assert_eq!(reply.result.task.task.task_id, "t");
+    assert_eq!(reply.findings.len(), 1);
+}
+
+#[test]
+fn an_empty_input_required_is_invalid() {
+    use crate::client::RequestOptions;
+    let mut client = Client::default();
+    let call = client
+        .call_tool("t", None, &RequestOptions::default())
+        .expect("call");
+    let mut reader = call.reader(200, Some("application/json"));
+    reader.push_chunk(br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required"}}"#);
+    let error = reader.finish_outcome().expect_err("empty");
+    assert_eq!(
+        error.finding().map(|f| f.rule),
+        Some(Rule::InputRequiredEmpty)
+    );
+}

@@ -192,3 +192,46 @@ fn the_tracker_survives_a_reload() {
     let restored: TaskTracker = serde_json::from_str(&stored).expect("deserializes");
     assert_eq!(restored, tracker);
 }
+
+#[test]
+fn a_listen_stream_slows_polling_and_a_drop_restores_it() {
+    let mut tracker = TaskTracker::from_created(&created(Some(1000), None), 0);
+    tracker.set_pushed(true, 100);
+    assert_eq!(tracker.next_poll_at(), Some(100 + MAX_POLL_MS));
+    tracker.set_pushed(false, 5000);
+    assert!(tracker.is_poll_due(5000), "the fallback polls at once");
+    assert_eq!(tracker.poll_interval(), 1000);
+}
+
+#[test]
+fn a_task_created_already_completed_is_fetched_once() {
+    let mut done = created(Some(1000), None);
+    done.task.status = TaskStatus::Completed;
+    let mut tracker = TaskTracker::from_created(&done, 0);
+    assert!(!tracker.is_terminal(), "its result is not known yet");
+    assert_eq!(tracker.next_poll_at(), Some(1000));
+    let events = tracker.handle_snapshot(
+        &snapshot(
+            "completed",
+            json!({"result": {"content": [], "resultType": "complete"}}),
+        ),
+        None,
+    );
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, TaskEvent::Completed { .. }))
+    );
+    assert!(tracker.is_terminal() && tracker.result.is_some());
+    assert_eq!(tracker.next_poll_at(), None);
+}
+
+#[test]
+fn a_snapshot_for_another_task_does_not_reset_the_backoff() {
+    let mut tracker = TaskTracker::from_created(&created(Some(1000), None), 0);
+    tracker.poll_failed(0);
+    let mut other = snapshot("working", json!({}));
+    other.task.task_id = "t2".into();
+    tracker.handle_snapshot(&other, None);
+    assert_eq!(tracker.consecutive_failures, 1);
+}

@@ -1,0 +1,377 @@
+//! `subscriptions/listen`: one open event stream, acknowledged first, carrying only the
+//! notifications that were asked for, each tagged with the listen request's id.
+
+use rmcp::model::{
+    DetailedTask, RequestId, SubscriptionsListenRequestMethod, SubscriptionsListenResult,
+    TaskStatusNotificationParams,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::findings::{Finding, Rule};
+use crate::method::McpMethod;
+use crate::outgoing::OutgoingRequest;
+use crate::protocol::{CONTENT_TYPE_SSE, media_type_essence};
+use crate::response::{ResponseError, ResponseReader};
+use crate::sse::SseDecoder;
+
+const SUBSCRIPTION_ID_KEY: &str = "io.modelcontextprotocol/subscriptionId";
+
+/// What to be told about. rmcp's `SubscriptionFilter` lacks the tasks extension's `taskIds`,
+/// so the engine carries its own, field for field.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListenFilter {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tools_list_changed: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub prompts_list_changed: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resources_list_changed: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resource_subscriptions: Option<Vec<String>>,
+    /// Tasks extension: push `notifications/tasks` for these tasks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub task_ids: Option<Vec<String>>,
+}
+
+impl ListenFilter {
+    /// Push updates for these tasks.
+    pub fn tasks(task_ids: impl IntoIterator<Item = String>) -> Self {
+        Self {
+            task_ids: Some(task_ids.into_iter().collect()),
+            ..Self::default()
+        }
+    }
+
+    fn allows_task(&self, task_id: &str) -> bool {
+        self.task_ids.iter().flatten().any(|id| id == task_id)
+    }
+}
+
+/// `subscriptions/listen` params.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ListenParams {
+    pub notifications: ListenFilter,
+}
+
+/// `subscriptions/listen`: its answer is a stream, ended (gracefully) by a result.
+#[derive(Debug, Clone, Copy)]
+pub struct Listen;
+
+impl McpMethod for Listen {
+    type Name = SubscriptionsListenRequestMethod;
+    type Params = ListenParams;
+    type Output = SubscriptionsListenResult;
+}
+
+/// What a listen stream delivered.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ListenEvent {
+    /// The server agreed to this filter (maybe less than asked).
+    Acknowledged {
+        filter: ListenFilter,
+    },
+    /// A task's full state, as `tasks/get` would return it: update the tracker, no poll.
+    TaskSnapshot {
+        task: DetailedTask,
+        message: Value,
+    },
+    ToolsListChanged,
+    PromptsListChanged,
+    ResourcesListChanged,
+    ResourceUpdated {
+        uri: String,
+    },
+    /// The server ended the stream with its result.
+    Ended,
+    /// The stream closed without the result: reconnect, and poll tasks meanwhile.
+    Dropped,
+    /// The listen request itself failed (e.g. a JSON error instead of a stream).
+    Failed(ResponseError),
+    Finding(Finding),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    AwaitingAcknowledgement,
+    Active,
+    Over,
+}
+
+enum Body {
+    Stream(SseDecoder),
+    /// Not an event stream: an error response, read as one.
+    Other(ResponseReader<Listen>),
+}
+
+/// One open `subscriptions/listen` stream.
+pub struct Subscription {
+    id: RequestId,
+    id_value: Value,
+    requested: ListenFilter,
+    acknowledged: Option<ListenFilter>,
+    state: State,
+    body: Body,
+}
+
+impl std::fmt::Debug for Subscription {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Subscription")
+            .field("id", &self.id)
+            .field("requested", &self.requested)
+            .field("acknowledged", &self.acknowledged)
+            .field("state", &self.state)
+            .finish()
+    }
+}
+
+impl Subscription {
+    /// Start reading the response to `request` once its status and media type are known.
+    pub fn open(
+        request: &OutgoingRequest<Listen>,
+        status: u16,
+        content_type: Option<&str>,
+    ) -> Self {
+        Self::open_parts(
+            request.id.clone(),
+            request.params.notifications.clone(),
+            status,
+            content_type,
+            request.limits,
+        )
+    }
+
+    /// The same, from the listen request's id and filter (e.g. a request sent by another
+    /// client, replayed).
+    pub fn open_parts(
+        id: RequestId,
+        requested: ListenFilter,
+        status: u16,
+        content_type: Option<&str>,
+        limits: crate::response::Limits,
+    ) -> Self {
+        let is_stream = (200..300).contains(&status)
+            && media_type_essence(content_type.unwrap_or_default()) == CONTENT_TYPE_SSE;
+        let body = if is_stream {
+            Body::Stream(SseDecoder::new())
+        } else {
+            Body::Other(ResponseReader::new(
+                id.clone(),
+                true,
+                status,
+                content_type,
+                limits,
+            ))
+        };
+        Self {
+            id_value: id.clone().into_json_value(),
+            id,
+            requested,
+            acknowledged: None,
+            state: State::AwaitingAcknowledgement,
+            body,
+        }
+    }
+
+    /// The listen request's id, which every notification on the stream must carry.
+    pub fn id(&self) -> &RequestId {
+        &self.id
+    }
+
+    /// What the server agreed to, once it has.
+    pub fn acknowledged(&self) -> Option<&ListenFilter> {
+        self.acknowledged.as_ref()
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.state == State::Over
+    }
+
+    /// Feed the next chunk of the stream.
+    pub fn handle_chunk(&mut self, chunk: &[u8]) -> Vec<ListenEvent> {
+        let messages = match &mut self.body {
+            Body::Other(reader) => {
+                reader.push_chunk(chunk);
+                return Vec::new();
+            }
+            Body::Stream(decoder) => decoder.push(chunk),
+        };
+        self.take_messages(messages)
+    }
+
+    /// The stream ended.
+    pub fn handle_end(&mut self) -> Vec<ListenEvent> {
+        let body = std::mem::replace(&mut self.body, Body::Stream(SseDecoder::new()));
+        let mut events = match body {
+            Body::Other(reader) => {
+                self.state = State::Over;
+                return vec![match reader.finish() {
+                    Err(error) => ListenEvent::Failed(error),
+                    // A JSON result instead of a stream: the server ended at once.
+                    Ok(_) => ListenEvent::Ended,
+                }];
+            }
+            Body::Stream(mut decoder) => {
+                let messages = decoder.finish();
+                self.take_messages(messages)
+            }
+        };
+        if self.state != State::Over {
+            self.state = State::Over;
+            events.push(ListenEvent::Dropped);
+        }
+        events
+    }
+
+    fn take_messages(
+        &mut self,
+        messages: Result<Vec<String>, crate::sse::SseError>,
+    ) -> Vec<ListenEvent> {
+        let messages = match messages {
+            Ok(messages) => messages,
+            Err(error) => {
+                self.state = State::Over;
+                return vec![ListenEvent::Failed(error.into()), ListenEvent::Dropped];
+            }
+        };
+        let mut events = Vec::new();
+        for text in messages {
+            if self.state == State::Over {
+                break;
+            }
+            match serde_json::from_str::<Value>(&text) {
+                Ok(message) => self.take_message(message, &mut events),
+                Err(error) => events.push(ListenEvent::Failed(ResponseError::MalformedJson {
+                    detail: format!("in a listen event: {error}"),
+                })),
+            }
+        }
+        events
+    }
+
+    fn finding(rule: Rule, explanation: String, message: &Value) -> ListenEvent {
+        ListenEvent::Finding(Finding::new(rule, explanation, Some(message.clone())))
+    }
+
+    fn take_message(&mut self, message: Value, events: &mut Vec<ListenEvent>) {
+        let Some(method) = message
+            .get("method")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+        else {
+            // A response: the graceful end (or an error) of the listen request.
+            self.state = State::Over;
+            if message.get("error").is_some() {
+                let status = 200;
+                let error = serde_json::from_value(message["error"].clone()).unwrap_or_default();
+                let rmcp::model::ErrorData {
+                    code,
+                    message: text,
+                    ..
+                } = &error;
+                events.push(ListenEvent::Failed(ResponseError::Rpc {
+                    status,
+                    code: code.0,
+                    message: text.to_string(),
+                    error,
+                }));
+            } else {
+                events.push(ListenEvent::Ended);
+            }
+            return;
+        };
+        let tagged = message
+            .pointer("/params/_meta")
+            .and_then(|meta| meta.get(SUBSCRIPTION_ID_KEY));
+        if tagged != Some(&self.id_value) {
+            // Not for this subscription (or untagged): never act on it.
+            events.push(Self::finding(
+                Rule::ListenWrongSubscriptionId,
+                format!(
+                    "{method} on the listen stream carries subscriptionId {}, expected {}",
+                    tagged.map_or_else(|| "(none)".to_owned(), Value::to_string),
+                    self.id_value
+                ),
+                &message,
+            ));
+            return;
+        }
+        if self.state == State::AwaitingAcknowledgement {
+            if method != "notifications/subscriptions/acknowledged" {
+                events.push(Self::finding(
+                    Rule::ListenNotAcknowledgedFirst,
+                    format!("{method} arrived before notifications/subscriptions/acknowledged"),
+                    &message,
+                ));
+                return;
+            }
+            let filter: ListenFilter = message
+                .pointer("/params/notifications")
+                .cloned()
+                .and_then(|v| serde_json::from_value(v).ok())
+                .unwrap_or_default();
+            if filter != self.requested {
+                events.push(Self::finding(
+                    Rule::ListenFilterNarrowed,
+                    "the server acknowledged a different filter than the one requested".into(),
+                    &message,
+                ));
+            }
+            self.state = State::Active;
+            self.acknowledged = Some(filter.clone());
+            events.push(ListenEvent::Acknowledged { filter });
+            return;
+        }
+        let allowed = self.acknowledged.clone().unwrap_or_default();
+        let unrequested = |events: &mut Vec<ListenEvent>| {
+            events.push(Self::finding(
+                Rule::ListenUnrequestedNotification,
+                format!("{method} arrived on a listen stream that did not subscribe to it"),
+                &message,
+            ));
+        };
+        match method.as_str() {
+            "notifications/tasks" => {
+                let params = message.get("params").cloned().unwrap_or_default();
+                match serde_json::from_value::<TaskStatusNotificationParams>(params) {
+                    Ok(params) if allowed.allows_task(&params.task.task.task_id) => {
+                        events.push(ListenEvent::TaskSnapshot {
+                            task: params.task,
+                            message: message.clone(),
+                        });
+                    }
+                    Ok(_) => unrequested(events),
+                    Err(error) => events.push(Self::finding(
+                        Rule::MalformedResult,
+                        format!("notifications/tasks does not match the schema: {error}"),
+                        &message,
+                    )),
+                }
+            }
+            "notifications/tools/list_changed" if allowed.tools_list_changed == Some(true) => {
+                events.push(ListenEvent::ToolsListChanged);
+            }
+            "notifications/prompts/list_changed" if allowed.prompts_list_changed == Some(true) => {
+                events.push(ListenEvent::PromptsListChanged);
+            }
+            "notifications/resources/list_changed"
+                if allowed.resources_list_changed == Some(true) =>
+            {
+                events.push(ListenEvent::ResourcesListChanged);
+            }
+            "notifications/resources/updated" if allowed.resource_subscriptions.is_some() => {
+                let uri = message
+                    .pointer("/params/uri")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned();
+                events.push(ListenEvent::ResourceUpdated { uri });
+            }
+            _ => unrequested(events),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,132 @@
+use serde_json::json;
+
+use super::*;
+use crate::client::Client;
+
+fn open(filter: ListenFilter) -> (Subscription, RequestId) {
+    let mut client = Client::default();
+    let request = client.listen(filter);
+    let id = request.id().clone();
+    (
+        Subscription::open(&request, 200, Some("text/event-stream")),
+        id,
+    )
+}
+
+fn event(message: Value) -> Vec<u8> {
+    format!("event: message\ndata: {message}\n\n").into_bytes()
+}
+
+fn ack(id: &RequestId, filter: Value) -> Vec<u8> {
+    event(
+        json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+        "params": {"notifications": filter, "_meta": {SUBSCRIPTION_ID_KEY: id.clone().into_json_value()}}}),
+    )
+}
+
+fn task_note(id: &RequestId, task_id: &str, status: &str) -> Vec<u8> {
+    event(
+        json!({"jsonrpc": "2.0", "method": "notifications/tasks", "params": {
+        "taskId": task_id, "status": status, "createdAt": "2026-11-29T10:00:00Z",
+        "lastUpdatedAt": "2026-11-29T10:00:01Z", "ttlMs": null,
+        "_meta": {SUBSCRIPTION_ID_KEY: id.clone().into_json_value()}}}),
+    )
+}
+
+#[test]
+fn acknowledgement_comes_first_then_task_snapshots_flow() {
+    let (mut sub, id) = open(ListenFilter::tasks(["t1".to_owned()]));
+    let events = sub.handle_chunk(&ack(&id, json!({"taskIds": ["t1"]})));
+    assert_eq!(
+        events,
+        vec![ListenEvent::Acknowledged {
+            filter: ListenFilter::tasks(["t1".to_owned()])
+        }]
+    );
+    let events = sub.handle_chunk(&task_note(&id, "t1", "working"));
+    assert!(
+        matches!(&events[0], ListenEvent::TaskSnapshot { task, .. } if task.task.task_id == "t1")
+    );
+}
+
+#[test]
+fn a_notification_before_the_acknowledgement_is_a_finding() {
+    let (mut sub, id) = open(ListenFilter::tasks(["t1".to_owned()]));
+    let events = sub.handle_chunk(&task_note(&id, "t1", "working"));
+    assert!(
+        matches!(&events[0], ListenEvent::Finding(f) if f.rule == Rule::ListenNotAcknowledgedFirst)
+    );
+}
+
+#[test]
+fn a_narrowed_filter_is_noted_and_honoured() {
+    let (mut sub, id) = open(ListenFilter {
+        tools_list_changed: Some(true),
+        task_ids: Some(vec!["t1".into()]),
+        ..ListenFilter::default()
+    });
+    let events = sub.handle_chunk(&ack(&id, json!({"toolsListChanged": true})));
+    assert!(matches!(&events[0], ListenEvent::Finding(f) if f.rule == Rule::ListenFilterNarrowed));
+    // Task updates were not agreed to: a pushed one is unrequested.
+    let events = sub.handle_chunk(&task_note(&id, "t1", "working"));
+    assert!(
+        matches!(&events[0], ListenEvent::Finding(f) if f.rule == Rule::ListenUnrequestedNotification)
+    );
+}
+
+#[test]
+fn messages_for_another_subscription_are_not_acted_on() {
+    let (mut sub, id) = open(ListenFilter::tasks(["t1".to_owned()]));
+    sub.handle_chunk(&ack(&id, json!({"taskIds": ["t1"]})));
+    let other = RequestId::Number(999);
+    let events = sub.handle_chunk(&task_note(&other, "t1", "completed"));
+    assert!(
+        matches!(&events[0], ListenEvent::Finding(f) if f.rule == Rule::ListenWrongSubscriptionId)
+    );
+    assert_eq!(events.len(), 1);
+}
+
+#[test]
+fn the_graceful_result_ends_the_stream_and_a_bare_close_is_a_drop() {
+    let (mut sub, id) = open(ListenFilter::tasks(["t1".to_owned()]));
+    sub.handle_chunk(&ack(&id, json!({"taskIds": ["t1"]})));
+    let end = event(
+        json!({"jsonrpc": "2.0", "id": id.clone().into_json_value(), "result": {
+        "resultType": "complete", "_meta": {SUBSCRIPTION_ID_KEY: id.clone().into_json_value()}}}),
+    );
+    assert_eq!(sub.handle_chunk(&end), vec![ListenEvent::Ended]);
+    assert!(sub.handle_end().is_empty());
+
+    let (mut dropped, id) = open(ListenFilter::tasks(["t1".to_owned()]));
+    dropped.handle_chunk(&ack(&id, json!({"taskIds": ["t1"]})));
+    assert_eq!(dropped.handle_end(), vec![ListenEvent::Dropped]);
+}
+
+#[test]
+fn a_json_error_instead_of_a_stream_fails_the_listen() {
+    let mut client = Client::default();
+    let request = client.listen(ListenFilter::tasks(["t1".to_owned()]));
+    let mut sub = Subscription::open(&request, 400, Some("application/json"));
+    let body = json!({"jsonrpc": "2.0", "id": request.id().clone().into_json_value(),
+        "error": {"code": -32021, "message": "tasks extension required"}});
+    sub.handle_chunk(body.to_string().as_bytes());
+    let events = sub.handle_end();
+    assert!(matches!(
+        &events[0],
+        ListenEvent::Failed(ResponseError::Rpc { code: -32021, .. })
+    ));
+}
+
+#[test]
+fn list_changed_is_delivered_when_subscribed() {
+    let (mut sub, id) = open(ListenFilter {
+        tools_list_changed: Some(true),
+        ..ListenFilter::default()
+    });
+    sub.handle_chunk(&ack(&id, json!({"toolsListChanged": true})));
+    let note = event(
+        json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed",
+        "params": {"_meta": {SUBSCRIPTION_ID_KEY: id.clone().into_json_value()}}}),
+    );
+    assert_eq!(sub.handle_chunk(&note), vec![ListenEvent::ToolsListChanged]);
+}

@@ -1,0 +1,96 @@
+//! Replaying recorded exchanges: the engine builds each request, the test checks it against
+//! the recording, then feeds the recorded response back through the engine.
+#![allow(dead_code)]
+
+use holdbay_engine::{McpMethod, Outcome, OutgoingRequest, Reply, ResponseError};
+use serde::Deserialize;
+use serde_json::Value;
+
+#[derive(Debug, Deserialize)]
+pub struct Transcript {
+    pub source: String,
+    pub scenario: String,
+    pub exchanges: Vec<Exchange>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Exchange {
+    pub request: RecordedRequest,
+    pub response: RecordedResponse,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct RecordedRequest {
+    pub headers: serde_json::Map<String, Value>,
+    pub body: Value,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct RecordedResponse {
+    pub status: u16,
+    pub content_type: Option<String>,
+    pub body: String,
+}
+
+impl Transcript {
+    /// `tests/transcripts/<path>`.
+    pub fn load(path: &str) -> Self {
+        let file = format!("{}/tests/transcripts/{path}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}"));
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{file}: {e}"))
+    }
+
+    pub fn exchange(&self, index: usize) -> &Exchange {
+        self.exchanges
+            .get(index)
+            .unwrap_or_else(|| panic!("{}: no exchange {index}", self.scenario))
+    }
+}
+
+/// Our client's version changes; the recording's does not. Compare without it.
+fn without_client_version(mut body: Value) -> Value {
+    if let Some(info) = body
+        .pointer_mut("/params/_meta/io.modelcontextprotocol~1clientInfo")
+        .and_then(Value::as_object_mut)
+    {
+        info.remove("version");
+    }
+    body
+}
+
+/// The engine's request must be the one that was recorded: same body (JSON equality),
+/// same headers (names case-insensitive, values exact).
+pub fn assert_sent_as_recorded<M: McpMethod>(ours: &OutgoingRequest<M>, recorded: &Exchange) {
+    let body: Value = serde_json::from_str(ours.body()).expect("the engine builds JSON");
+    assert_eq!(
+        without_client_version(body),
+        without_client_version(recorded.request.body.clone()),
+        "request body differs from the recording"
+    );
+    for (name, value) in &recorded.request.headers {
+        let ours_value = ours
+            .headers()
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str());
+        assert_eq!(ours_value, value.as_str(), "header {name}");
+    }
+    assert_eq!(
+        ours.headers().len(),
+        recorded.request.headers.len(),
+        "header count"
+    );
+}
+
+/// Feed the recorded response to the engine, in small chunks as a network would.
+pub fn replay<M: McpMethod>(
+    ours: &OutgoingRequest<M>,
+    recorded: &Exchange,
+) -> Result<Reply<Outcome<M::Output>>, ResponseError> {
+    let response = &recorded.response;
+    let mut reader = ours.reader(response.status, response.content_type.as_deref());
+    for chunk in response.body.as_bytes().chunks(61) {
+        reader.push_chunk(chunk);
+    }
+    reader.finish_outcome()
+}

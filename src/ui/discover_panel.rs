@@ -53,7 +53,12 @@ pub fn DiscoverPanel(result: DiscoverResult) -> impl IntoView {
         .as_ref()
         .map(|i| i.title.clone().unwrap_or_else(|| i.name.clone()))
         .unwrap_or_else(|| "(the server did not name itself)".to_owned());
-    let id_name = info.as_ref().map(|i| i.name.clone()).unwrap_or_default();
+    // The machine name too, when a title hides it.
+    let id_name = info
+        .as_ref()
+        .map(|i| i.name.clone())
+        .filter(|id| *id != name)
+        .unwrap_or_default();
     let version = info.as_ref().map(|i| i.version.clone()).unwrap_or_default();
     let versions: Vec<String> = result
         .supported_versions

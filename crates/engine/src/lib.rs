@@ -38,7 +38,7 @@ pub use findings::{Finding, Rule, Severity};
 pub use listen::{Listen, ListenEvent, ListenFilter, ListenParams, Subscription};
 pub use method::{
     CallTool, CancelTask, Discover, GetPrompt, GetTask, ListTools, McpMethod, ReadResource,
-    UpdateTask,
+    RoundFields, UpdateTask,
 };
 pub use mrtr::{Bounds, ErrorStep, LogicalRequest, MrtrError, Round, Step};
 pub use outgoing::OutgoingRequest;

@@ -11,12 +11,36 @@ use rmcp::model::{
 };
 use serde::{Serialize, de::DeserializeOwned};
 
+/// Params that can carry an MRTR round's answers (`inputResponses`, `requestState`). Only the
+/// three MRTR methods' params have the fields; for the others a round changes nothing.
+pub trait RoundFields {
+    fn set_round(&mut self, _responses: InputResponses, _request_state: Option<String>) {}
+}
+
+macro_rules! round_fields {
+    (carry: $($with:ty),*; ignore: $($without:ty),*) => {
+        $(impl RoundFields for $with {
+            fn set_round(&mut self, responses: InputResponses, request_state: Option<String>) {
+                self.input_responses = Some(responses);
+                self.request_state = request_state;
+            }
+        })*
+        $(impl RoundFields for $without {})*
+    };
+}
+
+round_fields!(
+    carry: CallToolRequestParams, GetPromptRequestParams, ReadResourceRequestParams;
+    ignore: DiscoverRequestParams, PaginatedRequestParams, GetTaskParams, UpdateTaskParams,
+        CancelTaskParams, crate::listen::ListenParams
+);
+
 /// One client → server request method of MCP 2026-07-28.
 pub trait McpMethod {
     /// rmcp's constant method name (`server/discover`, …).
     type Name: ConstString + Serialize;
     /// The params, without `_meta` (the engine adds it).
-    type Params: Serialize + Clone;
+    type Params: Serialize + Clone + RoundFields;
     /// The `complete` result.
     type Output: DeserializeOwned;
     /// Whether the result is a `CacheableResult` (`ttlMs`/`cacheScope` required in 2026-07-28).
@@ -47,10 +71,12 @@ pub trait McpMethod {
     /// server's `requestState`, unchanged (absent stays absent).
     fn with_round(
         params: &Self::Params,
-        _responses: InputResponses,
-        _request_state: Option<String>,
+        responses: InputResponses,
+        request_state: Option<String>,
     ) -> Self::Params {
-        params.clone()
+        let mut retry = params.clone();
+        retry.set_round(responses, request_state);
+        retry
     }
 }
 
@@ -94,17 +120,6 @@ impl McpMethod for CallTool {
     fn tool_call(params: &Self::Params) -> Option<(&str, Option<&JsonObject>)> {
         Some((params.name.as_ref(), params.arguments.as_ref()))
     }
-
-    fn with_round(
-        params: &Self::Params,
-        responses: InputResponses,
-        request_state: Option<String>,
-    ) -> Self::Params {
-        let mut retry = params.clone();
-        retry.input_responses = Some(responses);
-        retry.request_state = request_state;
-        retry
-    }
 }
 
 /// `prompts/get`: may ask for input (MRTR).
@@ -119,17 +134,6 @@ impl McpMethod for GetPrompt {
 
     fn routing_name(params: &Self::Params) -> Option<String> {
         Some(params.name.clone())
-    }
-
-    fn with_round(
-        params: &Self::Params,
-        responses: InputResponses,
-        request_state: Option<String>,
-    ) -> Self::Params {
-        let mut retry = params.clone();
-        retry.input_responses = Some(responses);
-        retry.request_state = request_state;
-        retry
     }
 }
 
@@ -146,17 +150,6 @@ impl McpMethod for ReadResource {
 
     fn routing_name(params: &Self::Params) -> Option<String> {
         Some(params.uri.clone())
-    }
-
-    fn with_round(
-        params: &Self::Params,
-        responses: InputResponses,
-        request_state: Option<String>,
-    ) -> Self::Params {
-        let mut retry = params.clone();
-        retry.input_responses = Some(responses);
-        retry.request_state = request_state;
-        retry
     }
 }
 

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Exchange, Transcript, replay};
+use common::{Exchange, Transcript, assert_headers_as_recorded, replay};
 use holdbay_engine::model::{ClientCapabilities, Implementation, RequestId, TaskStatus};
 use holdbay_engine::{
     Bounds, Client, ClientConfig, ListenEvent, ListenFilter, LogicalRequest, McpMethod, Outcome,
@@ -36,18 +36,8 @@ fn without_id(mut body: Value) -> Value {
 fn assert_same_request<M: McpMethod>(ours: &OutgoingRequest<M>, recorded: &Exchange) {
     let body: Value = serde_json::from_str(ours.body()).expect("JSON");
     assert_eq!(without_id(body), without_id(recorded.request.body.clone()));
-    for (name, value) in &recorded.request.headers {
-        // Host, Origin and Authorization are the browser's and the auth layer's, not the engine's.
-        if ["host", "origin", "authorization"].contains(&name.to_ascii_lowercase().as_str()) {
-            continue;
-        }
-        let ours_value = ours
-            .headers()
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str());
-        assert_eq!(ours_value, value.as_str(), "header {name}");
-    }
+    // Host, Origin and Authorization are the browser's and the auth layer's, not the engine's.
+    assert_headers_as_recorded(ours, recorded, &["host", "origin", "authorization"]);
 }
 
 /// The examples' responses carry the examples' ids; answer under our request's id.

@@ -67,14 +67,7 @@ pub fn assert_sent_as_recorded<M: McpMethod>(ours: &OutgoingRequest<M>, recorded
         without_client_version(recorded.request.body.clone()),
         "request body differs from the recording"
     );
-    for (name, value) in &recorded.request.headers {
-        let ours_value = ours
-            .headers()
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, v)| v.as_str());
-        assert_eq!(ours_value, value.as_str(), "header {name}");
-    }
+    assert_headers_as_recorded(ours, recorded, &[]);
     assert_eq!(
         ours.headers().len(),
         recorded.request.headers.len(),
@@ -93,4 +86,23 @@ pub fn replay<M: McpMethod>(
         reader.push_chunk(chunk);
     }
     reader.finish_outcome()
+}
+
+/// Every recorded header but the `ignored` ones (lowercase names) was sent with the same value.
+pub fn assert_headers_as_recorded<M: McpMethod>(
+    ours: &OutgoingRequest<M>,
+    recorded: &Exchange,
+    ignored: &[&str],
+) {
+    for (name, value) in &recorded.request.headers {
+        if ignored.contains(&name.to_ascii_lowercase().as_str()) {
+            continue;
+        }
+        let ours_value = ours
+            .headers()
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str());
+        assert_eq!(ours_value, value.as_str(), "header {name}");
+    }
 }

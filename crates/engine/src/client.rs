@@ -13,8 +13,7 @@ use rmcp::model::{
 
 use crate::findings::Finding;
 use crate::headers::{
-    HeaderArgumentError, HeaderParam, encode_header_value, header_params, keep_valid_tools,
-    param_headers,
+    HeaderArgumentError, HeaderParam, encode_header_value, keep_valid_tools, param_headers,
 };
 use crate::listen::{Listen, ListenFilter, ListenParams};
 use crate::method::{CallTool, CancelTask, Discover, GetTask, ListTools, McpMethod, UpdateTask};
@@ -87,10 +86,13 @@ impl Client {
     /// annotations are dropped, each with a finding; the kept tools are returned.
     pub fn learn_tools(&mut self, tools: Vec<Tool>) -> (Vec<Tool>, Vec<Finding>) {
         let (kept, findings) = keep_valid_tools(tools);
-        for tool in &kept {
-            let params = header_params(tool).unwrap_or_default();
-            self.tool_headers.insert(tool.name.to_string(), params);
-        }
+        let kept = kept
+            .into_iter()
+            .map(|(tool, params)| {
+                self.tool_headers.insert(tool.name.to_string(), params);
+                tool
+            })
+            .collect();
         (kept, findings)
     }
 
@@ -118,8 +120,8 @@ impl Client {
         if let Some(arguments) = arguments {
             params = params.with_arguments(arguments);
         }
-        self.check_tool_arguments(&params)?;
-        Ok(self.request(params, options))
+        let mirrored = self.mirrored_headers::<CallTool>(&params)?;
+        Ok(self.build(params, options, mirrored))
     }
 
     /// `tasks/get`.
@@ -149,16 +151,6 @@ impl Client {
     /// `tasks/cancel`.
     pub fn cancel_task(&mut self, task_id: &str) -> OutgoingRequest<CancelTask> {
         self.request(CancelTaskParams::new(task_id), &task_options())
-    }
-
-    fn check_tool_arguments(
-        &self,
-        params: &CallToolRequestParams,
-    ) -> Result<(), HeaderArgumentError> {
-        if let Some(mirrored) = self.tool_headers.get(params.name.as_ref()) {
-            param_headers(mirrored, params.arguments.as_ref())?;
-        }
-        Ok(())
     }
 
     /// A progress token unique among this client's requests (each MRTR retry wants its own).
@@ -195,6 +187,18 @@ impl Client {
         params: M::Params,
         options: &RequestOptions,
     ) -> OutgoingRequest<M> {
+        // Arguments are checked when a call is first made (`call_tool`); a retry resends them.
+        // Should one still not mirror, the header is left out and the server says -32020.
+        let mirrored = self.mirrored_headers::<M>(&params).unwrap_or_default();
+        self.build(params, options, mirrored)
+    }
+
+    fn build<M: McpMethod>(
+        &mut self,
+        params: M::Params,
+        options: &RequestOptions,
+        mirrored: Vec<(String, String)>,
+    ) -> OutgoingRequest<M> {
         let id = self.fresh_id();
         let capabilities = self.capabilities_for::<M>(options);
         let declares_tasks = capabilities
@@ -216,7 +220,7 @@ impl Client {
         if let Some(name) = M::routing_name(&params) {
             headers.push((protocol::HEADER_NAME.to_owned(), encode_header_value(&name)));
         }
-        headers.extend(self.mirrored_headers::<M>(&params));
+        headers.extend(mirrored);
 
         let mut meta = RequestMetaObject::with_client_context(
             ProtocolVersion::V_2026_07_28,
@@ -245,14 +249,17 @@ impl Client {
     }
 
     /// `Mcp-Param-*` for tools/call; arguments were checked when the call was made.
-    fn mirrored_headers<M: McpMethod>(&self, params: &M::Params) -> Vec<(String, String)> {
-        let Some((tool, arguments)) = M::tool_call(params) else {
-            return Vec::new();
-        };
-        self.tool_headers
-            .get(tool)
-            .and_then(|mirrored| param_headers(mirrored, arguments).ok())
-            .unwrap_or_default()
+    fn mirrored_headers<M: McpMethod>(
+        &self,
+        params: &M::Params,
+    ) -> Result<Vec<(String, String)>, HeaderArgumentError> {
+        match M::tool_call(params) {
+            Some((tool, arguments)) => match self.tool_headers.get(tool) {
+                Some(mirrored) => param_headers(mirrored, arguments),
+                None => Ok(Vec::new()),
+            },
+            None => Ok(Vec::new()),
+        }
     }
 }
 

@@ -135,13 +135,14 @@ fn collect(
     Ok(())
 }
 
-/// Keep the tools whose annotations are valid; each dropped tool becomes a finding.
-pub fn keep_valid_tools(tools: Vec<Tool>) -> (Vec<Tool>, Vec<Finding>) {
+/// Keep the tools whose annotations are valid, each with its mirrored parameters; each
+/// dropped tool becomes a finding.
+pub fn keep_valid_tools(tools: Vec<Tool>) -> (Vec<(Tool, Vec<HeaderParam>)>, Vec<Finding>) {
     let mut kept = Vec::with_capacity(tools.len());
     let mut findings = Vec::new();
     for tool in tools {
         match header_params(&tool) {
-            Ok(_) => kept.push(tool),
+            Ok(params) => kept.push((tool, params)),
             Err(reason) => findings.push(Finding::new(
                 Rule::InvalidMcpHeaderAnnotation,
                 format!("tool {:?} dropped: {reason}", tool.name),

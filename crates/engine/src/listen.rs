@@ -262,18 +262,14 @@ impl Subscription {
         else {
             // A response: the graceful end (or an error) of the listen request.
             self.state = State::Over;
-            if message.get("error").is_some() {
-                let status = 200;
-                let error = serde_json::from_value(message["error"].clone()).unwrap_or_default();
-                let rmcp::model::ErrorData {
-                    code,
-                    message: text,
-                    ..
-                } = &error;
+            if let Some(error) = message.get("error") {
+                // An error ending an event stream came with the stream's 200.
+                let error: rmcp::model::ErrorData =
+                    serde_json::from_value(error.clone()).unwrap_or_default();
                 events.push(ListenEvent::Failed(ResponseError::Rpc {
-                    status,
-                    code: code.0,
-                    message: text.to_string(),
+                    status: 200,
+                    code: error.code.0,
+                    message: error.message.to_string(),
                     error,
                 }));
             } else {

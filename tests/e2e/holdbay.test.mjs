@@ -13,13 +13,15 @@ const binary = process.env.HOLDBAY_BIN ?? join(root, 'target', 'debug', 'holdbay
 const dist = process.env.HOLDBAY_DIST ?? join(root, 'dist');
 
 let server;
+let dataDir;
 let baseUrl;
 let browser;
 let profile;
 
 function startServer() {
   return new Promise((resolveUrl, reject) => {
-    const child = spawn(binary, ['serve', '--port', '0', '--dist', dist], {
+    dataDir = mkdtempSync(join(tmpdir(), 'holdbay-e2e-data-'));
+    const child = spawn(binary, ['serve', '--port', '0', '--dist', dist, '--data-dir', dataDir], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -60,6 +62,7 @@ after(async () => {
   await browser?.close();
   server?.kill();
   if (profile) rmSync(profile, { recursive: true, force: true });
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
 /** Open `path` and collect uncaught page errors (a wasm panic shows up here). */
@@ -80,9 +83,12 @@ test('the page shows the demo server and its tools from the real /mcp endpoint',
   assert.equal(await page.textContent('#supported-versions'), '2026-07-28');
   assert.match(await page.textContent('#capabilities'), /tools/);
   const tools = await page.$$eval('.tool-name', (nodes) => nodes.map((n) => n.textContent));
-  assert.deepEqual(tools.sort(), ['add', 'echo']);
+  assert.deepEqual(tools.sort(), [
+    'book_table', 'bulk_import', 'connect_account', 'deploy', 'echo',
+    'endless_questions', 'flaky_job', 'quick_sum', 'run_pipeline', 'slow_report',
+  ]);
   const descriptions = await page.$$eval('.tool-description', (nodes) => nodes.length);
-  assert.equal(descriptions, 2);
+  assert.equal(descriptions, tools.length);
   assert.deepEqual(errors, []);
   await page.close();
 });

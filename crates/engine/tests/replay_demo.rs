@@ -41,7 +41,7 @@ fn tools_list_over_sse() {
         panic!("complete");
     };
     let (kept, findings) = client.learn_tools(page.tools);
-    assert_eq!((kept.len(), findings.len()), (2, 0));
+    assert_eq!((kept.len(), findings.len()), (10, 0));
 }
 
 #[test]

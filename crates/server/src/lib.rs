@@ -1,30 +1,35 @@
-//! The `holdbay` server: the built app, the demo MCP server, all on loopback.
+//! The `holdbay` server: the built app, the demo MCP server with durable tasks, and a
+//! safe relay, on loopback.
 
+pub mod conformance;
 pub mod demo;
+pub mod http;
+pub mod mcp;
+pub mod options;
+pub mod principal;
 mod routes;
+pub mod sealed_state;
+pub mod shared;
+pub mod tasks;
 
-use std::net::{Ipv4Addr, SocketAddr};
-use std::path::PathBuf;
+use std::net::SocketAddr;
+use std::sync::Arc;
 
 use anyhow::Context;
+use axum::serve::ListenerExt;
 use tokio::net::TcpListener;
 
 pub use routes::router;
 
-/// What `holdbay serve` was asked to do.
-#[derive(Debug, Clone)]
-pub struct ServeOptions {
-    /// 0 picks a free port.
-    pub port: u16,
-    /// Trunk's output folder.
-    pub dist: PathBuf,
-}
+use crate::options::ServeOptions;
+use crate::shared::Shared;
 
-/// Bind 127.0.0.1, print the URL, and serve until Ctrl-C.
+/// Bind (127.0.0.1 by default), open the data dir, resume tasks, print the URL, and
+/// serve until Ctrl-C.
 pub async fn serve(options: ServeOptions) -> anyhow::Result<()> {
-    let listener = TcpListener::bind(SocketAddr::from((Ipv4Addr::LOCALHOST, options.port)))
+    let listener = TcpListener::bind(SocketAddr::from((options.bind, options.port)))
         .await
-        .with_context(|| format!("cannot listen on 127.0.0.1:{}", options.port))?;
+        .with_context(|| format!("cannot listen on {}:{}", options.bind, options.port))?;
     let address = listener.local_addr()?;
     if !options.dist.join("index.html").is_file() {
         eprintln!(
@@ -32,9 +37,14 @@ pub async fn serve(options: ServeOptions) -> anyhow::Result<()> {
             options.dist.display()
         );
     }
-    let app = router(address.port(), &options.dist);
+    let shared = Arc::new(Shared::open(&options, address)?);
+    let app = router(&options, address, shared);
     // Tests and scripts read this line to find the port.
     println!("Holdbay is serving http://{address}/ (demo MCP server at http://{address}/mcp)");
+    // Without NODELAY, an SSE answer written in pieces can wait ~40 ms for a delayed ACK.
+    let listener = listener.tap_io(|stream| {
+        let _ = stream.set_nodelay(true);
+    });
     axum::serve(listener, app)
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;

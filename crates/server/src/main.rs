@@ -1,9 +1,12 @@
 //! `holdbay`: serves the Holdbay app and the demo MCP server on loopback.
 
+use std::net::IpAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use clap::{Parser, Subcommand};
-use holdbay_server::{ServeOptions, serve};
+use holdbay_server::options::{FixtureSet, Limits, ServeOptions, Token, default_data_dir};
+use holdbay_server::serve;
 
 #[derive(Parser)]
 #[command(
@@ -18,21 +21,82 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Serve the built app at / and the demo MCP server at /mcp, on 127.0.0.1.
-    Serve {
-        /// TCP port; 0 picks a free one.
-        #[arg(long, default_value_t = 8080)]
-        port: u16,
-        /// The folder Trunk built the app into.
-        #[arg(long, default_value = "dist")]
-        dist: PathBuf,
-    },
+    /// Serve the built app at /, the demo MCP server at /mcp and the relay at /relay.
+    Serve(ServeArgs),
+}
+
+#[derive(clap::Args)]
+struct ServeArgs {
+    /// TCP port; 0 picks a free one.
+    #[arg(long, default_value_t = 8080)]
+    port: u16,
+    /// Address to bind. Anything but loopback exposes the server to the network.
+    #[arg(long, default_value = "127.0.0.1")]
+    bind: IpAddr,
+    /// The folder Trunk built the app into.
+    #[arg(long, default_value = "dist")]
+    dist: PathBuf,
+    /// Where tasks (SQLite) and the requestState key are kept [default: the user's data dir].
+    #[arg(long)]
+    data_dir: Option<PathBuf>,
+    /// Key that seals requestState (at least 32 bytes) [default: data-dir/state.key, created on first run].
+    #[arg(long, env = "HOLDBAY_STATE_KEY", hide_env_values = true)]
+    state_key: Option<String>,
+    /// Require a bearer token; NAME is the user it authenticates. Repeatable.
+    #[arg(long = "token", value_name = "NAME:SECRET")]
+    tokens: Vec<Token>,
+    /// Also accept requests from this browser origin (for example https://example.test). Repeatable.
+    #[arg(long = "allow-origin", value_name = "ORIGIN")]
+    allow_origins: Vec<String>,
+    /// Let the relay reach this non-loopback host (host or host:port). Repeatable.
+    #[arg(long = "relay-allow", value_name = "HOST[:PORT]")]
+    relay_allow: Vec<String>,
+    /// Expose extra fixture tools next to the teaching scenarios.
+    #[arg(long, value_enum)]
+    fixtures: Vec<FixtureSet>,
+    /// Largest accepted request body, in bytes.
+    #[arg(long, default_value_t = Limits::default().max_body_bytes)]
+    max_body_bytes: usize,
+    /// MRTR rounds one logical request may take.
+    #[arg(long, default_value_t = Limits::default().max_rounds)]
+    max_rounds: u32,
+    /// Unfinished tasks one user may have at once.
+    #[arg(long, default_value_t = Limits::default().max_live_tasks_per_user)]
+    max_live_tasks: usize,
+    /// Seconds a sealed requestState stays valid.
+    #[arg(long, default_value_t = Limits::default().state_ttl.as_secs())]
+    state_ttl_seconds: u64,
+    /// Seconds a task is kept after it is created (its ttlMs).
+    #[arg(long, default_value_t = Limits::default().task_ttl.as_secs())]
+    task_ttl_seconds: u64,
 }
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
-        Command::Serve { port, dist } => serve(ServeOptions { port, dist }).await,
+        Command::Serve(args) => serve(args.into_options()).await,
+    }
+}
+
+impl ServeArgs {
+    fn into_options(self) -> ServeOptions {
+        let mut options = ServeOptions::new(
+            self.port,
+            self.dist,
+            self.data_dir.unwrap_or_else(default_data_dir),
+        );
+        options.bind = self.bind;
+        options.state_key = self.state_key;
+        options.tokens = self.tokens;
+        options.extra_origins = self.allow_origins;
+        options.relay_allow = self.relay_allow;
+        options.fixtures = self.fixtures;
+        options.limits.max_body_bytes = self.max_body_bytes;
+        options.limits.max_rounds = self.max_rounds;
+        options.limits.max_live_tasks_per_user = self.max_live_tasks;
+        options.limits.state_ttl = Duration::from_secs(self.state_ttl_seconds);
+        options.limits.task_ttl = Duration::from_secs(self.task_ttl_seconds);
+        options
     }
 }

@@ -1,34 +1,55 @@
-//! URL layout: the demo MCP endpoint at `/mcp`, the app's files everywhere else.
+//! URL layout: the demo MCP endpoint at `/mcp` and the relay at `/relay`, both behind the
+//! HTTP edge; the consent page of `connect_account` at `/consent/…` (Host guard only); the
+//! app's files everywhere else (no CORS, no token).
 
-use std::path::Path;
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
-use rmcp::transport::streamable_http_server::{
-    StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
-};
+use axum::middleware::from_fn_with_state;
+use axum::routing::any;
 use tower_http::services::{ServeDir, ServeFile};
 
-use crate::demo::DemoServer;
+use crate::http::bearer::{self, BearerTokens};
+use crate::http::body_limit::{self, BodyLimit};
+use crate::http::cors;
+use crate::http::host::{self, HostPolicy};
+use crate::http::origin::OriginPolicy;
+use crate::http::relay::{self, Relay};
+use crate::options::ServeOptions;
+use crate::shared::Shared;
+use crate::{demo, mcp};
 
-/// The whole site for a server listening on `port` of 127.0.0.1.
-pub fn router(port: u16, dist: &Path) -> Router {
-    // The app is served from the same origin, so that is the only browser origin the demo
-    // endpoint accepts (the spec requires Origin validation against DNS rebinding).
-    let config = StreamableHttpServerConfig::default()
-        .with_legacy_session_mode(false)
-        .with_allowed_origins([
-            format!("http://127.0.0.1:{port}"),
-            format!("http://localhost:{port}"),
-        ]);
-    let mcp: StreamableHttpService<DemoServer, LocalSessionManager> = StreamableHttpService::new(
-        || Ok(DemoServer::new()),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    );
-    // Unknown paths get the app's index.html, so deep links load the app.
-    let app_files = ServeDir::new(dist).not_found_service(ServeFile::new(dist.join("index.html")));
-    Router::new()
+/// The whole site for a server listening on `address`.
+pub fn router(options: &ServeOptions, address: SocketAddr, shared: Arc<Shared>) -> Router {
+    let hosts = Arc::new(HostPolicy::new(address));
+    let origins = Arc::new(OriginPolicy::new(address, &options.extra_origins));
+    let tokens = Arc::new(BearerTokens::new(&options.tokens));
+    let body_limit = BodyLimit(options.limits.max_body_bytes);
+    let relay = Arc::new(Relay::new(&options.relay_allow));
+
+    // Layers run outside-in in reverse order of `.layer` calls: the Host guard first, then
+    // the Origin guard (it answers preflights), then the token check (before any body is
+    // read), then the limit.
+    let mcp = mcp::service(Arc::clone(&shared))
+        .layer(from_fn_with_state(body_limit, body_limit::enforce))
+        .layer(from_fn_with_state(tokens, bearer::require));
+    let relay = any(relay::handle)
+        .with_state(relay)
+        .layer(from_fn_with_state(body_limit, body_limit::enforce));
+    let edge = Router::new()
         .nest_service("/mcp", mcp)
+        .route("/relay", relay)
+        .layer(from_fn_with_state(origins, cors::guard))
+        .layer(from_fn_with_state(Arc::clone(&hosts), host::guard));
+
+    // Unknown paths get the app's index.html, so deep links load the app.
+    let app_files = ServeDir::new(&options.dist)
+        .not_found_service(ServeFile::new(options.dist.join("index.html")));
+    // The consent page records a decision, so it gets the Host guard against rebinding too.
+    let consent = demo::consent::routes(shared).layer(from_fn_with_state(hosts, host::guard));
+    Router::new()
+        .merge(edge)
+        .merge(consent)
         .fallback_service(app_files)
 }

@@ -5,9 +5,11 @@
 //!
 //! writes crates/engine/tests/transcripts/demo/*.json (response bodies byte-exact).
 
+mod support;
+
 use holdbay_engine::{Client, McpMethod, OutgoingRequest, RequestOptions};
 use serde_json::{Value, json};
-use tokio::net::TcpListener;
+use support::TestServer;
 
 struct Recorder {
     url: String,
@@ -57,17 +59,9 @@ impl Recorder {
 #[tokio::test]
 #[ignore = "writes fixtures; run on purpose"]
 async fn record_demo_transcripts() {
-    let listener = TcpListener::bind("127.0.0.1:0")
-        .await
-        .expect("bind loopback");
-    let port = listener.local_addr().expect("address").port();
-    let dist = std::env::temp_dir().join("holdbay-record-demo-dist");
-    let app = holdbay_server::router(port, &dist);
-    tokio::spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
+    let server = TestServer::start(&[]);
     let mut recorder = Recorder {
-        url: format!("http://127.0.0.1:{port}/mcp"),
+        url: server.mcp_url(),
         http: reqwest::Client::new(),
         exchanges: Vec::new(),
     };

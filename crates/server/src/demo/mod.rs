@@ -1,84 +1,269 @@
-//! The demo MCP server that Holdbay's lessons run against.
+//! The demo MCP server that Holdbay's lessons run against: one tool per teaching
+//! scenario, durable tasks, sealed `requestState`.
+
+mod call;
+pub mod catalog;
+pub mod consent;
+pub mod rounds;
+pub mod scenarios;
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
-use rmcp::{
-    ServerHandler,
-    handler::server::{router::tool::ToolRouter, wrapper::Parameters},
-    model::{Implementation, ProtocolVersion, ServerCapabilities, ServerConfig},
-    tool, tool_handler, tool_router,
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CancelTaskParams, GetTaskParams, GetTaskResult,
+    Implementation, ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities,
+    ServerConfig, Tool, UpdateTaskParams,
 };
-use schemars::JsonSchema;
-use serde::Deserialize;
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+
+pub use call::Call;
+pub use consent::ConsentBook;
+
+use crate::options::FixtureSet;
+use crate::principal::Principal;
+use crate::shared::Shared;
+use crate::tasks::JobRegistry;
+use scenarios::{
+    book_table, bulk_import, connect_account, deploy, echo, endless_questions, flaky_job,
+    quick_sum, run_pipeline, slow_report,
+};
 
 /// Name the app shows after `server/discover`.
 pub const SERVER_NAME: &str = "holdbay-demo";
 
-#[derive(Debug, Deserialize, JsonSchema)]
-pub struct EchoArgs {
-    /// The text to send back.
-    pub message: String,
+/// Register the task jobs of the scenarios that run as tasks.
+pub fn register_jobs(jobs: &mut JobRegistry) {
+    jobs.register(run_pipeline::KIND, run_pipeline::Job);
+    jobs.register(bulk_import::KIND, bulk_import::Job);
+    jobs.register(flaky_job::KIND, flaky_job::Job);
 }
 
-#[derive(Debug, Deserialize, JsonSchema)]
-pub struct AddArgs {
-    /// The left operand.
-    pub a: i64,
-    /// The right operand.
-    pub b: i64,
-}
-
-/// The demo server. One instance serves one request (2026-07-28 is stateless).
+/// The demo server. One instance serves one request (2026-07-28 is stateless); all
+/// state lives in [`Shared`].
 #[derive(Debug, Clone)]
 pub struct DemoServer {
-    tool_router: ToolRouter<Self>,
+    shared: Arc<Shared>,
 }
 
 impl DemoServer {
-    pub fn new() -> Self {
-        Self {
-            tool_router: Self::tool_router(),
+    pub fn new(shared: Arc<Shared>) -> Self {
+        Self { shared }
+    }
+
+    fn conformance(&self) -> bool {
+        self.shared.fixtures.contains(&FixtureSet::Conformance)
+    }
+
+    async fn dispatch(&self, call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
+        match call.tool() {
+            "book_table" => book_table::call(call),
+            "deploy" => deploy::call(call),
+            "endless_questions" => endless_questions::call(call),
+            "connect_account" => connect_account::call(call),
+            "run_pipeline" => run_pipeline::call(call).await,
+            "quick_sum" => quick_sum::call(call),
+            "bulk_import" => bulk_import::call(call).await,
+            "flaky_job" => flaky_job::call(call).await,
+            "slow_report" => slow_report::call(call).await,
+            "echo" => echo::call(call),
+            other => {
+                if self.conformance()
+                    && let Some(response) = crate::conformance::call_tool(call).await
+                {
+                    return response;
+                }
+                Err(ErrorData::invalid_params(
+                    format!("unknown tool: {other}"),
+                    None,
+                ))
+            }
         }
     }
 }
 
-impl Default for DemoServer {
-    fn default() -> Self {
-        Self::new()
-    }
-}
-
-#[tool_router]
-impl DemoServer {
-    #[tool(description = "Send a message and get the same text back in one round trip.")]
-    fn echo(&self, Parameters(EchoArgs { message }): Parameters<EchoArgs>) -> String {
-        message
-    }
-
-    #[tool(description = "Add two integers; the simplest complete result.")]
-    fn add(&self, Parameters(AddArgs { a, b }): Parameters<AddArgs>) -> String {
-        match a.checked_add(b) {
-            Some(sum) => sum.to_string(),
-            None => format!("{a} + {b} does not fit in a 64-bit integer"),
-        }
-    }
-}
-
-#[tool_handler(router = self.tool_router)]
 impl ServerHandler for DemoServer {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        let capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tasks()
+            .build();
+        let capabilities = if self.conformance() {
+            crate::conformance::capabilities(capabilities)
+        } else {
+            capabilities
+        };
+        ServerConfig::new(capabilities)
             .with_server_info(
                 Implementation::new(SERVER_NAME, env!("CARGO_PKG_VERSION"))
                     .with_title("Holdbay demo server"),
             )
             .with_instructions(
-                "A teaching server for Holdbay: each tool shows one shape of an MCP exchange.",
+                "A teaching server for Holdbay: each tool shows one shape of an MCP exchange \
+                 (a complete result, input rounds, URL consent, tasks, progress, failure).",
             )
     }
 
     // A modern-only teaching server: no `initialize`, no sessions.
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
         Cow::Borrowed(&[ProtocolVersion::V_2026_07_28])
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let mut tools = catalog::tools();
+        if self.conformance() {
+            tools.extend(crate::conformance::tools());
+        }
+        Ok(ListToolsResult::with_all_items(tools))
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        catalog::tools()
+            .into_iter()
+            .chain(if self.conformance() {
+                crate::conformance::tools()
+            } else {
+                Vec::new()
+            })
+            .find(|tool| tool.name == name)
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let call = Call {
+            shared: &self.shared,
+            principal: Principal::of(&context),
+            request,
+            context: &context,
+        };
+        self.dispatch(&call).await
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        let owner = Principal::of(&context);
+        let task = self
+            .shared
+            .tasks
+            .get(owner.name(), &request.task_id)
+            .await?;
+        Ok(GetTaskResult::new(task))
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let owner = Principal::of(&context);
+        self.shared
+            .tasks
+            .update(owner.name(), &request.task_id, request.input_responses)
+            .await
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let owner = Principal::of(&context);
+        self.shared
+            .tasks
+            .cancel(owner.name(), &request.task_id)
+            .await
+    }
+
+    // Prompts, resources and completions exist only with `--fixtures conformance`;
+    // otherwise these answer -32601, as rmcp's defaults do without the capabilities.
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListPromptsResult, ErrorData> {
+        if !self.conformance() {
+            return Err(ErrorData::method_not_found::<
+                rmcp::model::ListPromptsRequestMethod,
+            >());
+        }
+        Ok(crate::conformance::prompts::list())
+    }
+
+    async fn get_prompt(
+        &self,
+        request: rmcp::model::GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::GetPromptResponse, ErrorData> {
+        if !self.conformance() {
+            return Err(ErrorData::method_not_found::<
+                rmcp::model::GetPromptRequestMethod,
+            >());
+        }
+        crate::conformance::prompts::get(&request)
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListResourcesResult, ErrorData> {
+        if !self.conformance() {
+            return Err(ErrorData::method_not_found::<
+                rmcp::model::ListResourcesRequestMethod,
+            >());
+        }
+        Ok(crate::conformance::resources::list())
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListResourceTemplatesResult, ErrorData> {
+        if !self.conformance() {
+            return Err(ErrorData::method_not_found::<
+                rmcp::model::ListResourceTemplatesRequestMethod,
+            >());
+        }
+        Ok(crate::conformance::resources::templates())
+    }
+
+    async fn read_resource(
+        &self,
+        request: rmcp::model::ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ReadResourceResponse, ErrorData> {
+        if !self.conformance() {
+            return Err(ErrorData::method_not_found::<
+                rmcp::model::ReadResourceRequestMethod,
+            >());
+        }
+        crate::conformance::resources::read(&request.uri)
+            .map(rmcp::model::ReadResourceResponse::from)
+    }
+
+    async fn complete(
+        &self,
+        request: rmcp::model::CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::CompleteResult, ErrorData> {
+        if !self.conformance() {
+            return Err(ErrorData::method_not_found::<
+                rmcp::model::CompleteRequestMethod,
+            >());
+        }
+        crate::conformance::completion::complete(&request)
     }
 }

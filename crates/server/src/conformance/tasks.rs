@@ -1,0 +1,170 @@
+//! The Tasks-extension fixtures (SEP-2663): which tools run as tasks, and how a call
+//! becomes one. The work itself is in [`super::jobs`], run by the demo's task runtime.
+//!
+//! Task-supporting tools create a task only when the request declares the extension
+//! and run synchronously otherwise; task-required tools reject such a request with
+//! -32021 instead (they have no synchronous fallback).
+
+use rmcp::ErrorData;
+use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, CreateTaskResult, JsonObject};
+use serde_json::{Value, json};
+
+use super::NO_ARGUMENTS;
+use super::inputs::ask_text;
+use super::jobs;
+use crate::demo::Call;
+use crate::demo::catalog::ToolSpec;
+use crate::demo::rounds::{Answer, Rounds, one};
+use crate::tasks::CreateOptions;
+
+pub const TOOLS: &[ToolSpec] = &[
+    ToolSpec {
+        name: "greet",
+        title: "Conformance tasks: greet",
+        description: "Synchronous only: returns Hello, {name}!",
+        schema: || {
+            json!({
+                "type": "object",
+                "properties": { "name": { "type": "string" } },
+                "required": ["name"]
+            })
+        },
+    },
+    ToolSpec {
+        name: "slow_compute",
+        title: "Conformance tasks: slow compute",
+        description: "Sleeps `seconds`, then returns. Runs as a task when the client accepts tasks; cancellable.",
+        schema: || {
+            json!({
+                "type": "object",
+                "properties": {
+                    "seconds": { "type": "number", "minimum": 0, "maximum": jobs::MAX_COMPUTE_SECONDS },
+                    "label": { "type": "string" }
+                }
+            })
+        },
+    },
+    ToolSpec {
+        name: "failing_job",
+        title: "Conformance tasks: tool error",
+        description: "Task required. Ends completed with an isError result after about a second.",
+        schema: NO_ARGUMENTS,
+    },
+    ToolSpec {
+        name: "protocol_error_job",
+        title: "Conformance tasks: protocol error",
+        description: "Fails with a JSON-RPC error: as a task it ends failed with that error.",
+        schema: NO_ARGUMENTS,
+    },
+    ToolSpec {
+        name: "confirm_delete",
+        title: "Conformance tasks: one input",
+        description: "Task required. Parks in input_required on one confirmation, answered with tasks/update.",
+        schema: || {
+            json!({
+                "type": "object",
+                "properties": { "filename": { "type": "string" } }
+            })
+        },
+    },
+    ToolSpec {
+        name: "multi_input",
+        title: "Conformance tasks: two inputs",
+        description: "Task required. Parks on two questions at once; each can be answered separately.",
+        schema: NO_ARGUMENTS,
+    },
+    ToolSpec {
+        name: "test_tool_with_task",
+        title: "Conformance tasks: MRTR, then a task",
+        description: "Task required. Round 1 asks for user_name (MRTR); round 2 starts a task that greets.",
+        schema: NO_ARGUMENTS,
+    },
+];
+
+pub async fn call(call: &Call<'_>) -> Option<Result<CallToolResponse, ErrorData>> {
+    let response = match call.tool() {
+        "greet" => Ok(text(&format!(
+            "Hello, {}!",
+            call.string_argument("name", "friend")
+        ))
+        .into()),
+        "slow_compute" => slow_compute(call).await,
+        "failing_job" => task_required(call, jobs::FAILING, call.arguments()).await,
+        "protocol_error_job" => protocol_error(call).await,
+        "confirm_delete" => task_required(call, jobs::CONFIRM_DELETE, call.arguments()).await,
+        "multi_input" => task_required(call, jobs::MULTI_INPUT, call.arguments()).await,
+        "test_tool_with_task" => mrtr_then_task(call).await,
+        _ => return None,
+    };
+    Some(response)
+}
+
+async fn slow_compute(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
+    let seconds = call.number_argument("seconds", 1.0, 0.0..=jobs::MAX_COMPUTE_SECONDS)?;
+    if call.accepts_tasks() {
+        return start(call, jobs::SLOW_COMPUTE, call.arguments()).await;
+    }
+    tokio::time::sleep(std::time::Duration::from_secs_f64(seconds)).await;
+    Ok(jobs::computed(call.string_argument("label", "compute"), seconds).into())
+}
+
+async fn protocol_error(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
+    if call.accepts_tasks() {
+        return start(call, jobs::PROTOCOL_ERROR, call.arguments()).await;
+    }
+    tokio::time::sleep(jobs::PROTOCOL_ERROR_DELAY).await;
+    Err(jobs::protocol_failure())
+}
+
+async fn task_required(
+    call: &Call<'_>,
+    kind: &str,
+    arguments: JsonObject,
+) -> Result<CallToolResponse, ErrorData> {
+    call.require_tasks()?;
+    start(call, kind, arguments).await
+}
+
+/// SEP-2663 composition: gather input with MRTR first, create the task only once the
+/// answer is in, so the task's result can use it.
+async fn mrtr_then_task(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
+    call.require_tasks()?;
+    let rounds = Rounds::open(call)?;
+    let name = match rounds.answer("user_name") {
+        Some(Answer::Accept(content)) => content
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or("friend")
+            .to_owned(),
+        _ => {
+            let question = ask_text("What is your name?", "name")?;
+            return rounds.ask(one("user_name", question), Value::Null);
+        }
+    };
+    // The job reads only its stored arguments, so the gathered answer goes in with them.
+    let mut arguments = call.arguments();
+    arguments.insert(jobs::GATHERED_NAME.to_owned(), Value::String(name));
+    start(call, jobs::GREET_LATER, arguments).await
+}
+
+/// Commit the task, then hand back its handle.
+async fn start(
+    call: &Call<'_>,
+    kind: &str,
+    arguments: JsonObject,
+) -> Result<CallToolResponse, ErrorData> {
+    let options = CreateOptions {
+        poll_interval_ms: jobs::POLL_INTERVAL_MS,
+        status_message: None,
+    };
+    let task = call
+        .shared
+        .tasks
+        .create(call.principal.name(), kind, arguments, options)
+        .await?;
+    Ok(CallToolResponse::Task(CreateTaskResult::new(task)))
+}
+
+fn text(text: &str) -> CallToolResult {
+    CallToolResult::success(vec![ContentBlock::text(text)])
+}

@@ -1,0 +1,50 @@
+//! The tool list the demo server advertises.
+
+use std::sync::Arc;
+
+use rmcp::model::{JsonObject, Tool};
+use serde_json::Value;
+
+use super::scenarios::{
+    book_table, bulk_import, connect_account, deploy, echo, endless_questions, flaky_job,
+    quick_sum, run_pipeline, slow_report,
+};
+
+/// A tool's advertised definition.
+pub struct ToolSpec {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub description: &'static str,
+    /// The input schema (a function because `json!` is not const).
+    pub schema: fn() -> Value,
+}
+
+impl ToolSpec {
+    pub fn tool(&self) -> Tool {
+        let schema: JsonObject = match (self.schema)() {
+            Value::Object(schema) => schema,
+            _ => JsonObject::default(),
+        };
+        let mut tool = Tool::new(self.name, self.description, Arc::new(schema));
+        tool.title = Some(self.title.to_owned());
+        tool
+    }
+}
+
+/// Every scenario, in the order a learner meets them.
+pub const SCENARIOS: &[&ToolSpec] = &[
+    &book_table::SPEC,
+    &deploy::SPEC,
+    &endless_questions::SPEC,
+    &connect_account::SPEC,
+    &run_pipeline::SPEC,
+    &quick_sum::SPEC,
+    &bulk_import::SPEC,
+    &flaky_job::SPEC,
+    &slow_report::SPEC,
+    &echo::SPEC,
+];
+
+pub fn tools() -> Vec<Tool> {
+    SCENARIOS.iter().map(|spec| spec.tool()).collect()
+}

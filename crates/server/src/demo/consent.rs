@@ -1,0 +1,191 @@
+//! The consent page `connect_account` sends users to, and the book where answers go.
+//! In-memory on purpose: a consent is as short-lived as the sealed state that names it.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::extract::{Form, Path, State};
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse, Response};
+use axum::routing::get;
+use rmcp::ErrorData;
+use serde::Deserialize;
+
+use crate::shared::Shared;
+
+/// How long an unanswered consent request stays open.
+const CONSENT_TTL: Duration = Duration::from_secs(10 * 60);
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Consent {
+    Pending,
+    Granted,
+    Denied,
+}
+
+#[derive(Debug)]
+struct Entry {
+    principal: String,
+    provider: String,
+    consent: Consent,
+    opened: Instant,
+}
+
+#[derive(Debug, Default)]
+pub struct ConsentBook {
+    entries: Mutex<HashMap<String, Entry>>,
+}
+
+impl ConsentBook {
+    /// Open a consent request; returns its unguessable nonce.
+    pub fn open(&self, principal: &str, provider: &str) -> Result<String, ErrorData> {
+        let mut bytes = [0u8; 16];
+        getrandom::fill(&mut bytes)
+            .map_err(|error| ErrorData::internal_error(format!("no randomness: {error}"), None))?;
+        let nonce = hex::encode(bytes);
+        let mut entries = self.lock();
+        entries.retain(|_, entry| entry.opened.elapsed() < CONSENT_TTL);
+        entries.insert(
+            nonce.clone(),
+            Entry {
+                principal: principal.to_owned(),
+                provider: provider.to_owned(),
+                consent: Consent::Pending,
+                opened: Instant::now(),
+            },
+        );
+        Ok(nonce)
+    }
+
+    /// The answer so far, if the request exists, is fresh and belongs to `principal`.
+    pub fn state(&self, nonce: &str, principal: &str) -> Option<Consent> {
+        self.lock()
+            .get(nonce)
+            .filter(|entry| entry.principal == principal && entry.opened.elapsed() < CONSENT_TTL)
+            .map(|entry| entry.consent)
+    }
+
+    fn provider(&self, nonce: &str) -> Option<(String, Consent)> {
+        self.lock()
+            .get(nonce)
+            .filter(|entry| entry.opened.elapsed() < CONSENT_TTL)
+            .map(|entry| (entry.provider.clone(), entry.consent))
+    }
+
+    fn decide(&self, nonce: &str, consent: Consent) -> Option<String> {
+        let mut entries = self.lock();
+        let entry = entries
+            .get_mut(nonce)
+            .filter(|entry| entry.opened.elapsed() < CONSENT_TTL)?;
+        entry.consent = consent;
+        Some(entry.provider.clone())
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Entry>> {
+        self.entries
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// `GET /consent/{nonce}` shows the page; `POST` records Allow or Deny.
+pub fn routes(shared: Arc<Shared>) -> Router {
+    Router::new()
+        .route("/consent/{nonce}", get(show).post(decide))
+        .with_state(shared)
+}
+
+#[derive(Deserialize)]
+struct Decision {
+    decision: String,
+}
+
+async fn show(State(shared): State<Arc<Shared>>, Path(nonce): Path<String>) -> Response {
+    match shared.consents.provider(&nonce) {
+        None => gone(),
+        Some((provider, Consent::Pending)) => Html(page(
+            "Connect your account",
+            &format!(
+                "<p>Holdbay's demo server asks to connect your <strong>{}</strong> account.</p>\
+                 <p>This page belongs to the server, not to the client: what you decide here \
+                 never passes through the MCP client.</p>\
+                 <form method=\"post\"><button name=\"decision\" value=\"allow\">Allow</button> \
+                 <button name=\"decision\" value=\"deny\">Deny</button></form>",
+                escape(&provider)
+            ),
+        ))
+        .into_response(),
+        Some((provider, consent)) => Html(done(&provider, consent)).into_response(),
+    }
+}
+
+async fn decide(
+    State(shared): State<Arc<Shared>>,
+    Path(nonce): Path<String>,
+    Form(decision): Form<Decision>,
+) -> Response {
+    let consent = match decision.decision.as_str() {
+        "allow" => Consent::Granted,
+        "deny" => Consent::Denied,
+        _ => return (StatusCode::BAD_REQUEST, "decision must be allow or deny").into_response(),
+    };
+    match shared.consents.decide(&nonce, consent) {
+        Some(provider) => Html(done(&provider, consent)).into_response(),
+        None => gone(),
+    }
+}
+
+fn done(provider: &str, consent: Consent) -> String {
+    let verdict = if consent == Consent::Granted {
+        "allowed"
+    } else {
+        "denied"
+    };
+    page(
+        "Thank you",
+        &format!(
+            "<p>You {verdict} access to your <strong>{}</strong> account.</p>\
+             <p>You can close this tab and return to Holdbay to continue the call.</p>",
+            escape(provider)
+        ),
+    )
+}
+
+fn gone() -> Response {
+    (
+        StatusCode::NOT_FOUND,
+        Html(page(
+            "Consent request not found",
+            "<p>This consent request is unknown or has expired. Call connect_account again.</p>",
+        )),
+    )
+        .into_response()
+}
+
+fn page(title: &str, body: &str) -> String {
+    format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta name=\"viewport\" content=\"width=device-width\"><title>{title}</title>\
+         <style>body{{font:16px system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem}}\
+         button{{font:inherit;padding:.4rem 1.2rem;margin-right:.5rem}}</style></head>\
+         <body><h1>{title}</h1>{body}</body></html>"
+    )
+}
+
+/// Text into HTML: the provider name comes from the caller's arguments.
+fn escape(text: &str) -> String {
+    let mut escaped = String::with_capacity(text.len());
+    for character in text.chars() {
+        match character {
+            '&' => escaped.push_str("&amp;"),
+            '<' => escaped.push_str("&lt;"),
+            '>' => escaped.push_str("&gt;"),
+            '"' => escaped.push_str("&quot;"),
+            '\'' => escaped.push_str("&#39;"),
+            other => escaped.push(other),
+        }
+    }
+    escaped
+}

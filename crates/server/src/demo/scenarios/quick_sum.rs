@@ -1,0 +1,49 @@
+//! `quick_sum`: an immediate result; shows when a task would be the wrong tool.
+
+use rmcp::ErrorData;
+use rmcp::model::CallToolResponse;
+use serde_json::{Value, json};
+
+use crate::demo::call::Call;
+use crate::demo::catalog::ToolSpec;
+
+pub const SPEC: ToolSpec = ToolSpec {
+    name: "quick_sum",
+    title: "Quick sum",
+    description: "Add up a list of numbers. The answer is ready at once, so the server replies \
+                  with a plain complete result even when the client accepts tasks: a task \
+                  would only add polling.",
+    schema: || {
+        json!({
+            "type": "object",
+            "properties": {
+                "numbers": {
+                    "type": "array",
+                    "items": { "type": "number" },
+                    "description": "The numbers to add.",
+                    "default": [1, 2, 3]
+                }
+            }
+        })
+    },
+};
+
+pub fn call(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
+    let numbers: Vec<f64> = match call.argument("numbers") {
+        None | Some(Value::Null) => vec![1.0, 2.0, 3.0],
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|item| {
+                item.as_f64()
+                    .ok_or_else(|| ErrorData::invalid_params("numbers must all be numbers", None))
+            })
+            .collect::<Result<_, _>>()?,
+        Some(_) => return Err(ErrorData::invalid_params("numbers must be an array", None)),
+    };
+    let sum: f64 = numbers.iter().sum();
+    Ok(super::structured(
+        format!("The sum of {} numbers is {sum}.", numbers.len()),
+        json!({ "sum": sum, "count": numbers.len() }),
+    )
+    .into())
+}

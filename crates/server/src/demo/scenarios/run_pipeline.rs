@@ -1,0 +1,132 @@
+//! `run_pipeline`: a task with step progress and an approval gate answered through
+//! `tasks/update`.
+
+use rmcp::ErrorData;
+use rmcp::model::CallToolResponse;
+use serde_json::{Value, json};
+
+use crate::demo::call::Call;
+use crate::demo::catalog::ToolSpec;
+use crate::demo::rounds::{Answer, form, one, parse_answer};
+use crate::tasks::{BoxFuture, CreateOptions, StepInput, StepOutcome, TaskJob};
+
+pub const SPEC: ToolSpec = ToolSpec {
+    name: "run_pipeline",
+    title: "Run a build pipeline",
+    description: "Detach a task: the server answers with a task handle at once and the work \
+                  goes on by itself. Poll it to watch the steps; at the approve_prod gate the \
+                  task asks for input, which the client answers with tasks/update. Needs a \
+                  client that accepts tasks.",
+    schema: || {
+        json!({
+            "type": "object",
+            "properties": {
+                "duration_seconds": { "type": "number", "minimum": 1, "maximum": 600, "default": 20, "description": "How long the whole pipeline takes." },
+                "target": { "type": "string", "enum": ["staging", "production"], "default": "production", "description": "Production deploys stop at an approval gate." }
+            }
+        })
+    },
+};
+
+pub const KIND: &str = "run_pipeline";
+const GATE: &str = "approve_prod";
+/// Working steps: queue, compile, test, staging, (gate), production, smoke test.
+const STEPS: u32 = 6;
+const GATE_STEP: u32 = 4;
+
+pub async fn call(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
+    // Its approval gate needs a task to park on, so there is no synchronous fallback.
+    call.require_tasks()?;
+    call.number_argument("duration_seconds", 20.0, 1.0..=600.0)?;
+    let target = call.string_argument("target", "production");
+    if !["staging", "production"].contains(&target) {
+        return Err(ErrorData::invalid_params(
+            "target must be staging or production",
+            None,
+        ));
+    }
+    call.start_task(
+        KIND,
+        CreateOptions {
+            poll_interval_ms: 1000,
+            status_message: Some("Queued behind 2 other builds".to_owned()),
+        },
+    )
+    .await
+}
+
+pub struct Job;
+
+impl TaskJob for Job {
+    fn step<'a>(&'a self, input: StepInput<'a>) -> BoxFuture<'a, StepOutcome> {
+        Box::pin(async move {
+            let duration = input.number_argument("duration_seconds", 20.0, 1.0..=600.0);
+            let production =
+                input.arguments.get("target").and_then(Value::as_str) != Some("staging");
+            let each = duration / f64::from(STEPS + 1);
+            let step = input.step;
+            if step == GATE_STEP && production {
+                match input.answers.get(GATE).and_then(parse_answer) {
+                    None => return ask_gate(),
+                    Some(Answer::Accept(content))
+                        if content.get("approve") == Some(&Value::Bool(true)) => {}
+                    Some(_) => {
+                        return StepOutcome::Complete(super::structured(
+                            "Pipeline stopped at the gate: production deploy not approved. Staging is live.",
+                            json!({ "deployed": ["staging"], "approved": false, "steps": STEPS }),
+                        ));
+                    }
+                }
+            }
+            super::pause(each).await;
+            match step {
+                0..STEPS => StepOutcome::Continue {
+                    memory: Value::Null,
+                    status_message: Some(message_after(step, production)),
+                },
+                _ => {
+                    let deployed = if production {
+                        json!(["staging", "production"])
+                    } else {
+                        json!(["staging"])
+                    };
+                    StepOutcome::Complete(super::structured(
+                        format!("Pipeline finished in {duration} s: all {STEPS} steps passed."),
+                        json!({ "deployed": deployed, "approved": production, "steps": STEPS, "durationSeconds": duration }),
+                    ))
+                }
+            }
+        })
+    }
+}
+
+/// What the pipeline is doing once `step` has finished.
+fn message_after(step: u32, production: bool) -> String {
+    let label = match step {
+        0 => "compiling",
+        1 => "running tests",
+        2 => "deploying to staging",
+        3 if production => "waiting for approval to deploy to production",
+        3 => "skipping production (staging target)",
+        4 => "deploying to production",
+        _ => "smoke testing",
+    };
+    format!("Step {} of {STEPS}: {label}", step + 1)
+}
+
+fn ask_gate() -> StepOutcome {
+    match form(
+        "Staging is green. Approve the deploy to production?",
+        json!({
+            "type": "object",
+            "properties": { "approve": { "type": "boolean", "title": "Approve the production deploy", "default": false } },
+            "required": ["approve"]
+        }),
+    ) {
+        Ok(request) => StepOutcome::Ask {
+            requests: one(GATE, request),
+            status_message: Some("Waiting at the approval gate (approve_prod)".to_owned()),
+        },
+        Err(error) => StepOutcome::Fail(error),
+    }
+}

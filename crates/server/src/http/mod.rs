@@ -1,0 +1,14 @@
+//! The HTTP edge in front of `/mcp` and `/relay`: Host and Origin validation, CORS,
+//! bearer tokens, body limits, and the relay. `crate::routes` puts the pieces together.
+//!
+//! Every refusal here is a JSON-RPC error body (`id: null`) with a message that says
+//! what to change, so the app's engine can show it like any other server error.
+
+pub mod bearer;
+pub mod body_limit;
+pub mod cors;
+pub mod error_body;
+pub mod host;
+pub mod mcp_headers;
+pub mod origin;
+pub mod relay;

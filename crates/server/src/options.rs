@@ -1,0 +1,115 @@
+//! Everything `holdbay serve` can be told, with the defaults a newcomer gets.
+
+use std::net::IpAddr;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// What `holdbay serve` was asked to do.
+#[derive(Debug, Clone)]
+pub struct ServeOptions {
+    /// The address to bind; 127.0.0.1 unless told otherwise.
+    pub bind: IpAddr,
+    /// 0 picks a free port.
+    pub port: u16,
+    /// Trunk's output folder.
+    pub dist: PathBuf,
+    /// Where the task database and the state key live.
+    pub data_dir: PathBuf,
+    /// The `requestState` signing key; `None` reads (or creates) `state.key` in the data dir.
+    pub state_key: Option<String>,
+    /// `NAME:SECRET` pairs; when any is set, every MCP request needs a bearer token.
+    pub tokens: Vec<Token>,
+    /// Browser origins allowed besides the app's own and `http://localhost:*` / `http://127.0.0.1:*`.
+    pub extra_origins: Vec<String>,
+    /// Non-loopback relay targets allowed explicitly (`host` or `host:port`).
+    pub relay_allow: Vec<String>,
+    /// Extra fixture sets to expose next to the teaching scenarios.
+    pub fixtures: Vec<FixtureSet>,
+    pub limits: Limits,
+}
+
+/// One bearer token and the user it authenticates.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Token {
+    pub user: String,
+    pub secret: String,
+}
+
+impl std::str::FromStr for Token {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        let (user, secret) = text
+            .split_once(':')
+            .ok_or_else(|| "expected NAME:SECRET".to_owned())?;
+        if user.is_empty() || secret.is_empty() {
+            return Err("both NAME and SECRET must be non-empty in NAME:SECRET".to_owned());
+        }
+        if secret.len() < 8 {
+            return Err("the SECRET of a token must be at least 8 characters".to_owned());
+        }
+        Ok(Self {
+            user: user.to_owned(),
+            secret: secret.to_owned(),
+        })
+    }
+}
+
+/// Fixture sets that `--fixtures` can add.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FixtureSet {
+    /// The tools, prompts and resources `@modelcontextprotocol/conformance` expects.
+    Conformance,
+}
+
+/// Bounds that protect the server; each one, when hit, gives the client a clear error.
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// Largest accepted request body.
+    pub max_body_bytes: usize,
+    /// MRTR rounds one logical request may take.
+    pub max_rounds: u32,
+    /// Non-terminal tasks one user may have at once.
+    pub max_live_tasks_per_user: usize,
+    /// How long a sealed `requestState` stays valid.
+    pub state_ttl: Duration,
+    /// How long a task is kept after it is created.
+    pub task_ttl: Duration,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_body_bytes: 1024 * 1024,
+            max_rounds: 16,
+            max_live_tasks_per_user: 64,
+            state_ttl: Duration::from_secs(10 * 60),
+            task_ttl: Duration::from_secs(60 * 60),
+        }
+    }
+}
+
+impl ServeOptions {
+    /// Loopback, port 8080, `dist/`, the user's data dir, no tokens, no fixtures.
+    pub fn new(port: u16, dist: PathBuf, data_dir: PathBuf) -> Self {
+        Self {
+            bind: IpAddr::from([127, 0, 0, 1]),
+            port,
+            dist,
+            data_dir,
+            state_key: None,
+            tokens: Vec::new(),
+            extra_origins: Vec::new(),
+            relay_allow: Vec::new(),
+            fixtures: Vec::new(),
+            limits: Limits::default(),
+        }
+    }
+}
+
+/// `$XDG_DATA_HOME/holdbay` (or the platform's equivalent), else `./.holdbay`.
+pub fn default_data_dir() -> PathBuf {
+    dirs::data_dir()
+        .map(|dir| dir.join("holdbay"))
+        .unwrap_or_else(|| PathBuf::from(".holdbay"))
+}

@@ -64,12 +64,7 @@ struct SlowCompute;
 impl TaskJob for SlowCompute {
     fn step<'a>(&'a self, input: StepInput<'a>) -> BoxFuture<'a, StepOutcome> {
         Box::pin(async move {
-            let seconds = input
-                .arguments
-                .get("seconds")
-                .and_then(Value::as_f64)
-                .unwrap_or(1.0)
-                .clamp(0.0, MAX_COMPUTE_SECONDS);
+            let seconds = input.number_argument("seconds", 1.0, 0.0..=MAX_COMPUTE_SECONDS);
             let label = string_argument(&input, "label", "compute");
             let elapsed = f64::from(input.step) * COMPUTE_SLICE_SECONDS;
             let remaining = seconds - elapsed;

@@ -6,7 +6,7 @@
 //! -32021 instead (they have no synchronous fallback).
 
 use rmcp::ErrorData;
-use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, CreateTaskResult, JsonObject};
+use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, JsonObject};
 use serde_json::{Value, json};
 
 use super::NO_ARGUMENTS;
@@ -157,12 +157,7 @@ async fn start(
         poll_interval_ms: jobs::POLL_INTERVAL_MS,
         status_message: None,
     };
-    let task = call
-        .shared
-        .tasks
-        .create(call.principal.name(), kind, arguments, options)
-        .await?;
-    Ok(CallToolResponse::Task(CreateTaskResult::new(task)))
+    call.start_task_with(kind, arguments, options).await
 }
 
 fn text(text: &str) -> CallToolResult {

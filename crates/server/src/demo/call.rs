@@ -109,10 +109,20 @@ impl Call<'_> {
         kind: &str,
         options: CreateOptions,
     ) -> Result<CallToolResponse, ErrorData> {
+        self.start_task_with(kind, self.arguments(), options).await
+    }
+
+    /// The same, with the arguments the job should see.
+    pub async fn start_task_with(
+        &self,
+        kind: &str,
+        arguments: JsonObject,
+        options: CreateOptions,
+    ) -> Result<CallToolResponse, ErrorData> {
         let task = self
             .shared
             .tasks
-            .create(self.principal.name(), kind, self.arguments(), options)
+            .create(self.principal.name(), kind, arguments, options)
             .await?;
         Ok(CallToolResponse::Task(CreateTaskResult::new(task)))
     }

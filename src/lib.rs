@@ -1,9 +1,13 @@
 //! Holdbay in the browser: the Leptos app. It moves bytes (`transport`) and draws (`ui`);
 //! every protocol decision is `holdbay_engine`'s.
 
+pub mod connection;
 pub mod endpoint;
+pub mod storage;
+pub mod tasks;
 pub mod transport;
 pub mod ui;
+pub mod wire;
 
 use leptos::prelude::*;
 

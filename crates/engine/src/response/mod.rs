@@ -148,6 +148,16 @@ impl<M: McpMethod> ResponseReader<M> {
         }
     }
 
+    /// The event-stream messages decoded so far (each a JSON-RPC message as text), so a
+    /// caller can show `notifications/progress` while the stream is still open. Empty for
+    /// a JSON body.
+    pub fn stream_messages(&self) -> &[String] {
+        match &self.body {
+            Body::Sse { messages, .. } => messages,
+            _ => &[],
+        }
+    }
+
     /// True once the response is already known to fail (too large, malformed stream): the
     /// caller can stop reading the body.
     pub fn has_failed(&self) -> bool {

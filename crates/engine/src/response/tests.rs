@@ -340,3 +340,22 @@ fn an_empty_input_required_is_invalid() {
         Some(Rule::InputRequiredEmpty)
     );
 }
+
+#[test]
+fn stream_messages_are_visible_before_the_stream_ends() {
+    let request = discover();
+    let mut reader = request.reader(200, Some("text/event-stream"));
+    assert!(reader.stream_messages().is_empty());
+    reader.push_chunk(
+        b"event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",",
+    );
+    assert!(
+        reader.stream_messages().is_empty(),
+        "an event counts once it is complete"
+    );
+    reader.push_chunk(b"\"params\":{\"progressToken\":1,\"progress\":1}}\n\n");
+    assert_eq!(reader.stream_messages().len(), 1);
+    assert!(reader.stream_messages()[0].contains("notifications/progress"));
+    let json = discover().reader(200, Some("application/json"));
+    assert!(json.stream_messages().is_empty());
+}

@@ -1,0 +1,53 @@
+//! Which server the app talks to and how: directly or through the `holdbay serve`
+//! relay, with optional extra request headers (such as `Authorization`).
+
+use serde::{Deserialize, Serialize};
+
+/// The relay endpoint on the page's own origin (see `holdbay serve`).
+pub const RELAY_PATH: &str = "/relay";
+
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Connection {
+    /// The MCP endpoint, absolute.
+    pub server: String,
+    /// Send every request through the relay (for servers that send no CORS headers).
+    pub via_relay: bool,
+    /// Extra headers for every request. Kept for this tab only unless `remember_headers`.
+    pub headers: Vec<(String, String)>,
+    pub remember_headers: bool,
+}
+
+impl Connection {
+    pub fn direct(server: String) -> Self {
+        Self {
+            server,
+            ..Self::default()
+        }
+    }
+
+    /// What to `fetch`: the server, or the relay with the server as its target.
+    pub fn fetch_url(&self) -> String {
+        if self.via_relay {
+            relay_url(&self.server)
+        } else {
+            self.server.clone()
+        }
+    }
+
+    /// The extra headers that have both a name and a value.
+    pub fn extra_headers(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.headers
+            .iter()
+            .map(|(name, value)| (name.trim(), value.trim()))
+            .filter(|(name, value)| !name.is_empty() && !value.is_empty())
+    }
+}
+
+/// `/relay?target=<server, percent-encoded>` on the page's origin.
+pub fn relay_url(server: &str) -> String {
+    format!(
+        "{RELAY_PATH}?target={}",
+        String::from(js_sys::encode_uri_component(server))
+    )
+}

@@ -1,0 +1,37 @@
+//! `localStorage`, as JSON values under `holdbay/…` keys. Storage can be missing or full
+//! (private mode, quotas): every failure is reported, never a panic.
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+fn storage() -> Result<web_sys::Storage, String> {
+    web_sys::window()
+        .ok_or("no browser window")?
+        .local_storage()
+        .map_err(|_| "this browser refuses localStorage".to_owned())?
+        .ok_or_else(|| "this browser has no localStorage".to_owned())
+}
+
+/// The key for `kind` of data that belongs to `server`.
+pub fn key(kind: &str, server: &str) -> String {
+    format!("holdbay/{kind}/{server}")
+}
+
+/// The value under `key`, if there is one and it still parses.
+pub fn load<T: DeserializeOwned>(key: &str) -> Option<T> {
+    let text = storage().ok()?.get_item(key).ok()??;
+    serde_json::from_str(&text).ok()
+}
+
+pub fn save<T: Serialize>(key: &str, value: &T) -> Result<(), String> {
+    let text = serde_json::to_string(value).map_err(|error| error.to_string())?;
+    storage()?
+        .set_item(key, &text)
+        .map_err(|_| format!("could not save {key}: the browser's storage is full or disabled"))
+}
+
+pub fn remove(key: &str) {
+    if let Ok(storage) = storage() {
+        let _ = storage.remove_item(key);
+    }
+}

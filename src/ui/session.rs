@@ -1,0 +1,86 @@
+//! The page's shared state, provided as a Leptos context: which server, the engine client,
+//! what discovery found, the wire log, the findings, and the tasks.
+
+use holdbay_engine::model::{DiscoverResult, Tool};
+use holdbay_engine::{Client, Finding};
+use leptos::prelude::*;
+
+use crate::connection::Connection;
+use crate::tasks::TaskBoard;
+use crate::transport::Exchange;
+use crate::wire::WireLog;
+
+/// Where one step of the connection stands.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step<T> {
+    Waiting,
+    Done(T),
+    Failed(String),
+}
+
+/// The tools the app offers, and why any others were hidden.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Toolbox {
+    pub tools: Vec<Tool>,
+    pub hidden: Vec<String>,
+}
+
+/// Everything the panels share. `Copy`: it is a bundle of signal handles.
+#[derive(Debug, Clone, Copy)]
+pub struct Session {
+    pub connection: RwSignal<Connection>,
+    /// The engine's client: request ids, and the tools' mirrored-header rules.
+    pub client: StoredValue<Client>,
+    pub wire: WireLog,
+    pub findings: RwSignal<Vec<Finding>>,
+    pub discovery: RwSignal<Step<DiscoverResult>>,
+    /// `Done(None)`: the server does not advertise tools.
+    pub tools: RwSignal<Step<Option<Toolbox>>>,
+    /// The tool the call panel shows.
+    pub selected_tool: RwSignal<Option<String>>,
+    pub tasks: TaskBoard,
+}
+
+impl Session {
+    pub fn new(connection: Connection) -> Self {
+        Self {
+            connection: RwSignal::new(connection),
+            client: StoredValue::new(Client::default()),
+            wire: WireLog::new(),
+            findings: RwSignal::new(Vec::new()),
+            discovery: RwSignal::new(Step::Waiting),
+            tools: RwSignal::new(Step::Waiting),
+            selected_tool: RwSignal::new(None),
+            tasks: TaskBoard::new(),
+        }
+    }
+
+    /// The session of the surrounding `App`.
+    pub fn current() -> Self {
+        expect_context::<Self>()
+    }
+
+    /// Build the next request with the engine's client; `None` once the page's owner is
+    /// gone (the app was unmounted), when nothing should be sent any more.
+    pub fn build<T>(&self, make: impl FnOnce(&mut Client) -> T) -> Option<T> {
+        self.client.try_update_value(make)
+    }
+
+    /// The current connection, for one exchange.
+    pub fn connection_now(&self) -> Connection {
+        self.connection.get_untracked()
+    }
+
+    /// Carry `request` over the current connection, logging it.
+    pub fn exchange_with<'a>(&self, connection: &'a Connection) -> Exchange<'a> {
+        Exchange::new(connection, self.wire)
+    }
+
+    /// Keep the engine's findings about the server.
+    pub fn note_findings(&self, findings: impl IntoIterator<Item = Finding>) {
+        let mut findings = findings.into_iter().peekable();
+        if findings.peek().is_some() {
+            self.findings.update(|all| all.extend(findings));
+        }
+    }
+}

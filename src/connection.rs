@@ -26,6 +26,36 @@ impl Connection {
         }
     }
 
+    /// The connection to `server` as this device remembers it: the relay choice, and the
+    /// headers only if the user asked to remember them.
+    pub fn restore(server: String) -> Self {
+        let via_relay = crate::storage::load(&relay_key(&server)).unwrap_or(false);
+        let remembered: Option<Vec<(String, String)>> = crate::storage::load(&headers_key(&server));
+        Self {
+            via_relay,
+            remember_headers: remembered.is_some(),
+            headers: remembered.unwrap_or_default(),
+            server,
+        }
+    }
+
+    /// Keep the relay choice (not a secret) and, only when asked, the headers. Unticking
+    /// "remember" forgets headers stored earlier.
+    pub fn persist(&self) -> Result<(), String> {
+        crate::storage::save(&relay_key(&self.server), &self.via_relay)?;
+        let key = headers_key(&self.server);
+        if self.remember_headers {
+            let headers: Vec<(String, String)> = self
+                .extra_headers()
+                .map(|(name, value)| (name.to_owned(), value.to_owned()))
+                .collect();
+            crate::storage::save(&key, &headers)
+        } else {
+            crate::storage::remove(&key);
+            Ok(())
+        }
+    }
+
     /// What to `fetch`: the server, or the relay with the server as its target.
     pub fn fetch_url(&self) -> String {
         if self.via_relay {
@@ -50,4 +80,14 @@ pub fn relay_url(server: &str) -> String {
         "{RELAY_PATH}?target={}",
         String::from(js_sys::encode_uri_component(server))
     )
+}
+
+/// Where the relay choice for `server` is kept.
+pub fn relay_key(server: &str) -> String {
+    crate::storage::key("relay", server)
+}
+
+/// Where remembered headers for `server` are kept (only when the user ticks "remember").
+pub fn headers_key(server: &str) -> String {
+    crate::storage::key("headers", server)
 }

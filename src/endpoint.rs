@@ -29,3 +29,29 @@ pub fn resolve(requested: Option<&str>, page_href: &str) -> Result<String, Strin
         )),
     }
 }
+
+/// Put `?server=` in the address bar (without reloading) so the page can be shared; the
+/// default same-origin endpoint needs no parameter.
+pub fn share_in_page_url(server: &str) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let Ok(href) = window.location().href() else {
+        return;
+    };
+    let Ok(url) = Url::new(&href) else {
+        return;
+    };
+    let params = url.search_params();
+    if resolve(None, &href).as_deref() == Ok(server) {
+        params.delete("server");
+    } else {
+        params.set("server", server);
+    }
+    url.set_search(&params.to_string().as_string().unwrap_or_default());
+    if url.href() != href
+        && let Ok(history) = window.history()
+    {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url.href()));
+    }
+}

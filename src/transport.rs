@@ -265,7 +265,12 @@ async fn read_body(
             log.update(id, |wire| wire.body.push(WireChunk { after, text }));
         }
         if !on_chunk(&bytes) {
-            let _ = chunks.cancel();
+            // The promise rejects if the request is aborted later; an unhandled
+            // rejection would surface as a page error, so await it and ignore the outcome.
+            let cancelled = JsFuture::from(chunks.cancel());
+            wasm_bindgen_futures::spawn_local(async move {
+                let _ = cancelled.await;
+            });
             break;
         }
     }

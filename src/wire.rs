@@ -82,13 +82,17 @@ pub struct WireExport {
     pub entries: Vec<WireEntry>,
 }
 
-/// The log of this page, shared by every panel. `Copy`: it is a pair of signals.
+/// The log of this page, shared by every panel. `Copy`: it is a bundle of signals.
+///
+/// An imported file is shown *instead of* this page's traffic, which keeps being recorded
+/// underneath, so going back to live loses nothing.
 #[derive(Debug, Clone, Copy)]
 pub struct WireLog {
-    entries: RwSignal<Vec<WireEntry>>,
+    live: RwSignal<Vec<WireEntry>>,
     next_id: RwSignal<u64>,
-    /// True while the log shows an imported file rather than this page's traffic.
-    imported: RwSignal<bool>,
+    /// The imported file's exchanges, while one is shown.
+    imported: RwSignal<Option<Vec<WireEntry>>>,
+    shown: Signal<Vec<WireEntry>>,
 }
 
 impl Default for WireLog {
@@ -99,10 +103,14 @@ impl Default for WireLog {
 
 impl WireLog {
     pub fn new() -> Self {
+        let live = RwSignal::new(Vec::new());
+        let imported: RwSignal<Option<Vec<WireEntry>>> = RwSignal::new(None);
+        let shown = Signal::derive(move || imported.get().unwrap_or_else(|| live.get()));
         Self {
-            entries: RwSignal::new(Vec::new()),
+            live,
             next_id: RwSignal::new(1),
-            imported: RwSignal::new(false),
+            imported,
+            shown,
         }
     }
 
@@ -111,44 +119,51 @@ impl WireLog {
         let id = self.next_id.get_untracked();
         self.next_id.set(id + 1);
         entry.id = id;
-        if self.imported.get_untracked() {
-            // Live traffic replaces an imported file.
-            self.imported.set(false);
-            self.entries.set(Vec::new());
-        }
-        self.entries.update(|entries| entries.push(entry));
+        self.live.update(|entries| entries.push(entry));
         id
     }
 
     /// Change a recorded exchange (status, headers, another body piece, the end).
     pub fn update(&self, id: u64, change: impl FnOnce(&mut WireEntry)) {
-        self.entries.update(|entries| {
+        self.live.update(|entries| {
             if let Some(entry) = entries.iter_mut().rev().find(|entry| entry.id == id) {
                 change(entry);
             }
         });
     }
 
+    /// What the log shows: the imported file, else this page's traffic.
     pub fn entries(&self) -> Signal<Vec<WireEntry>> {
-        self.entries.into()
+        self.shown
+    }
+
+    /// This page's own traffic, even while an imported file is shown.
+    pub fn live_entries(&self) -> Signal<Vec<WireEntry>> {
+        self.live.into()
     }
 
     pub fn is_imported(&self) -> Signal<bool> {
-        self.imported.into()
+        let imported = self.imported;
+        Signal::derive(move || imported.with(Option::is_some))
+    }
+
+    /// Stop showing an imported file; this page's traffic is shown again.
+    pub fn show_live(&self) {
+        self.imported.set(None);
     }
 
     pub fn clear(&self) {
-        self.entries.set(Vec::new());
-        self.imported.set(false);
+        self.live.set(Vec::new());
+        self.imported.set(None);
     }
 
-    /// The log as a JSON file.
+    /// What the log shows, as a JSON file.
     pub fn export_json(&self, now: f64) -> String {
         let export = WireExport {
             format: EXPORT_FORMAT.to_owned(),
             version: EXPORT_VERSION,
             exported_at: now,
-            entries: self.entries.get_untracked(),
+            entries: self.shown.get_untracked(),
         };
         serde_json::to_string_pretty(&export).unwrap_or_else(|_| "{}".to_owned())
     }
@@ -157,8 +172,7 @@ impl WireLog {
     pub fn import_json(&self, text: &str) -> Result<usize, String> {
         let export = parse_export(text)?;
         let count = export.entries.len();
-        self.entries.set(export.entries);
-        self.imported.set(true);
+        self.imported.set(Some(export.entries));
         Ok(count)
     }
 }

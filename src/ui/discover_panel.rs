@@ -46,6 +46,16 @@ fn capability_chips(capabilities: &Value) -> Vec<CapabilityChip> {
     chips
 }
 
+/// `ms` in the largest whole unit that fits (hours, minutes, seconds).
+fn human_duration(ms: u64) -> String {
+    match ms {
+        ms if ms >= 3_600_000 && ms % 3_600_000 == 0 => format!("{} h", ms / 3_600_000),
+        ms if ms >= 60_000 && ms % 60_000 == 0 => format!("{} min", ms / 60_000),
+        ms if ms >= 1000 && ms % 1000 == 0 => format!("{} s", ms / 1000),
+        ms => format!("{ms} ms"),
+    }
+}
+
 #[component]
 pub fn DiscoverPanel(result: DiscoverResult) -> impl IntoView {
     let info = result.server_info();
@@ -66,14 +76,14 @@ pub fn DiscoverPanel(result: DiscoverResult) -> impl IntoView {
         .map(|v| v.to_string())
         .collect();
     let chips = capability_chips(&serde_json::to_value(&result.capabilities).unwrap_or_default());
-    let cache = format!(
-        "fresh for {} ms, {} cache",
-        result.ttl_ms,
-        match result.cache_scope {
-            holdbay_engine::model::CacheScope::Public => "public",
-            _ => "private",
-        }
-    );
+    let freshness = match result.ttl_ms {
+        0 => "not to be reused (ttlMs 0)".to_owned(),
+        ms => format!("fresh for {} (ttlMs {ms})", human_duration(ms)),
+    };
+    let scope = match result.cache_scope {
+        holdbay_engine::model::CacheScope::Public => "public: any client may share it",
+        _ => "private: for this user only",
+    };
 
     view! {
         <section class="panel" id="discover-panel">
@@ -118,11 +128,21 @@ pub fn DiscoverPanel(result: DiscoverResult) -> impl IntoView {
                     }}
                 </dd>
                 <dt>"Caching"</dt>
-                <dd class="quiet">{cache}</dd>
+                <dd class="cache-hints" id="cache-hints">
+                    <span>{freshness}</span>
+                    <span class="quiet">"cacheScope " {scope}</span>
+                </dd>
             </dl>
             {result
                 .instructions
-                .map(|text| view! { <p class="instructions" id="instructions">{text}</p> })}
+                .map(|text| {
+                    view! {
+                        <details class="instructions-box">
+                            <summary>"Instructions from the server"</summary>
+                            <p class="instructions" id="instructions">{text}</p>
+                        </details>
+                    }
+                })}
         </section>
     }
 }

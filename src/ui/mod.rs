@@ -2,7 +2,11 @@
 
 mod app;
 pub mod call;
+pub mod catalog;
+mod connection_bar;
 mod discover_panel;
+mod dock;
+mod findings;
 pub mod forms;
 mod notice;
 pub mod session;
@@ -10,9 +14,13 @@ pub mod tasks;
 mod tools_panel;
 pub mod wire_log;
 
-pub use app::App;
+pub use app::{App, reconnect};
 pub use call::CallPanel;
+pub use catalog::{Catalog, CatalogItem, CatalogList};
+pub use connection_bar::ConnectionBar;
 pub use discover_panel::DiscoverPanel;
+pub use dock::Dock;
+pub use findings::FindingsPanel;
 pub use notice::ErrorNotice;
 pub use session::Session;
 pub use tasks::TasksPanel;

@@ -1,13 +1,13 @@
 //! The page's shared state, provided as a Leptos context: which server, the engine client,
 //! what discovery found, the wire log, the findings, and the tasks.
 
-use holdbay_engine::model::{DiscoverResult, Tool};
+use holdbay_engine::model::{DiscoverResult, Prompt, Resource, Tool};
 use holdbay_engine::{Client, Finding};
 use leptos::prelude::*;
 
 use crate::connection::Connection;
 use crate::tasks::TaskBoard;
-use crate::transport::Exchange;
+use crate::transport::{Exchange, ExchangeError};
 use crate::wire::WireLog;
 
 /// Where one step of the connection stands.
@@ -34,10 +34,18 @@ pub struct Session {
     pub wire: WireLog,
     pub findings: RwSignal<Vec<Finding>>,
     pub discovery: RwSignal<Step<DiscoverResult>>,
+    /// Why discovery failed, kept whole so the page can tell a likely CORS refusal.
+    pub discovery_error: RwSignal<Option<ExchangeError>>,
     /// `Done(None)`: the server does not advertise tools.
     pub tools: RwSignal<Step<Option<Toolbox>>>,
     /// The tool the call panel shows.
     pub selected_tool: RwSignal<Option<String>>,
+    /// `Done(None)`: the server does not advertise prompts.
+    pub prompts: RwSignal<Step<Option<Vec<Prompt>>>>,
+    /// `Done(None)`: the server does not advertise resources.
+    pub resources: RwSignal<Step<Option<Vec<Resource>>>>,
+    /// Bumped on every (re)connect, so a slower earlier connect stops writing its results.
+    pub connect_round: RwSignal<u64>,
     pub tasks: TaskBoard,
 }
 
@@ -51,6 +59,10 @@ impl Session {
             discovery: RwSignal::new(Step::Waiting),
             tools: RwSignal::new(Step::Waiting),
             selected_tool: RwSignal::new(None),
+            discovery_error: RwSignal::new(None),
+            prompts: RwSignal::new(Step::Waiting),
+            resources: RwSignal::new(Step::Waiting),
+            connect_round: RwSignal::new(0),
             tasks: TaskBoard::new(),
         }
     }
@@ -74,6 +86,25 @@ impl Session {
     /// Carry `request` over the current connection, logging it.
     pub fn exchange_with<'a>(&self, connection: &'a Connection) -> Exchange<'a> {
         Exchange::new(connection, self.wire)
+    }
+
+    /// Forget what the last connection found (the wire log and the findings stay), and
+    /// start a new connect round; returns its number.
+    pub fn reset_for_connect(&self) -> u64 {
+        self.discovery.set(Step::Waiting);
+        self.discovery_error.set(None);
+        self.tools.set(Step::Waiting);
+        self.prompts.set(Step::Waiting);
+        self.resources.set(Step::Waiting);
+        self.selected_tool.set(None);
+        let round = self.connect_round.get_untracked() + 1;
+        self.connect_round.set(round);
+        round
+    }
+
+    /// Whether connect round `round` is still the current one.
+    pub fn is_current_round(&self, round: u64) -> bool {
+        self.connect_round.try_get_untracked() == Some(round)
     }
 
     /// Keep the engine's findings about the server.

@@ -1,52 +1,87 @@
-//! The server's tools, as `tools/list` gave them.
+//! The server's tools, as `tools/list` gave them: searchable, one of them selected for the
+//! call panel.
 
 use holdbay_engine::model::Tool;
 use holdbay_engine::tool_display_name;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
+use super::catalog::{SearchBox, matches};
 use super::session::Session;
+
+/// What the list shows of one tool.
+#[derive(Debug, Clone)]
+struct ToolRow {
+    name: String,
+    /// The display name, when it differs from the name.
+    title: Option<String>,
+    description: Option<String>,
+}
 
 /// `hidden` explains each tool left out because the spec forbids offering it.
 #[component]
 pub fn ToolsPanel(tools: Vec<Tool>, #[prop(optional)] hidden: Vec<String>) -> impl IntoView {
     // Outside an app (in component tests) there is no session to call tools with.
     let session = use_context::<Session>();
-    let count = tools.len();
-    let empty = tools.is_empty();
+    let selected = session.map(|s| s.selected_tool);
+    let total = tools.len();
+    let rows: Vec<ToolRow> = tools
+        .iter()
+        .map(|tool| {
+            let name = tool.name.to_string();
+            let display = tool_display_name(tool).to_owned();
+            ToolRow {
+                title: (display != name).then_some(display),
+                name,
+                description: tool.description.as_deref().map(str::to_owned),
+            }
+        })
+        .collect();
+    let rows = StoredValue::new(rows);
+    let query = RwSignal::new(String::new());
+    let shown = move || {
+        let query = query.get();
+        rows.with_value(|rows| {
+            rows.iter()
+                .filter(|row| {
+                    matches(
+                        &query,
+                        [
+                            Some(row.name.as_str()),
+                            row.title.as_deref(),
+                            row.description.as_deref(),
+                        ],
+                    )
+                })
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+    };
+    let count = move || shown().len();
+
     view! {
-        <section class="panel" id="tools-panel">
-            <h2>"Tools " <span class="count" id="tool-count">{count}</span></h2>
-            {empty.then(|| view! { <p class="quiet">"The server lists no tools."</p> })}
-            <ul class="tool-list">
-                {tools
-                    .into_iter()
-                    .map(|tool| {
-                        let display = tool_display_name(&tool).to_owned();
-                        let name = tool.name.to_string();
-                        let shown_title = (display != name).then_some(display);
-                        let description = tool.description.as_deref().map(str::to_owned);
-                        let select = session.map(|session| {
-                            let name = name.clone();
-                            view! {
-                                <button
-                                    class="select-tool"
-                                    on:click=move |_| session.selected_tool.set(Some(name.clone()))
-                                >
-                                    "Call"
-                                </button>
-                            }
-                        });
-                        view! {
-                            <li class="tool">
-                                {select}
-                                <code class="tool-name">{name}</code>
-                                {shown_title.map(|t| view! { <span class="tool-title">{t}</span> })}
-                                {description.map(|d| view! { <p class="tool-description">{d}</p> })}
-                            </li>
-                        }
-                    })
-                    .collect_view()}
+        <section class="panel" id="tools-panel" aria-labelledby="tools-heading">
+            <h2 id="tools-heading">
+                "Tools " <span class="count" id="tool-count">{count}</span>
+                {move || {
+                    (!query.get().trim().is_empty())
+                        .then(|| view! { <span class="quiet of-total">" of " {total}</span> })
+                }}
+            </h2>
+            {(total == 0).then(|| view! { <p class="quiet">"The server lists no tools."</p> })}
+            {(total > 0).then(|| view! { <SearchBox query=query id="tool-search" label="Search tools" /> })}
+            <ul class="tool-list catalog-list" on:keydown=move_focus>
+                {move || {
+                    shown()
+                        .into_iter()
+                        .map(|row| view! { <ToolItem row=row selected=selected /> })
+                        .collect_view()
+                }}
             </ul>
+            {move || {
+                (total > 0 && count() == 0)
+                    .then(|| view! { <p class="quiet no-match">"No tool matches."</p> })
+            }}
             {(!hidden.is_empty())
                 .then(|| {
                     view! {
@@ -56,5 +91,65 @@ pub fn ToolsPanel(tools: Vec<Tool>, #[prop(optional)] hidden: Vec<String>) -> im
                     }
                 })}
         </section>
+    }
+}
+
+/// Up and Down move between the tools' buttons (Tab still works as usual).
+fn move_focus(event: leptos::ev::KeyboardEvent) {
+    let forward = match event.key().as_str() {
+        "ArrowDown" => true,
+        "ArrowUp" => false,
+        _ => return,
+    };
+    let Some(item) = event
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .and_then(|e| e.closest("li").ok().flatten())
+    else {
+        return;
+    };
+    let next = if forward {
+        item.next_element_sibling()
+    } else {
+        item.previous_element_sibling()
+    };
+    if let Some(button) = next
+        .and_then(|li| li.query_selector(".select-tool").ok().flatten())
+        .and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        event.prevent_default();
+        let _ = button.focus();
+    }
+}
+
+#[component]
+fn ToolItem(row: ToolRow, selected: Option<RwSignal<Option<String>>>) -> impl IntoView {
+    let name = row.name;
+    let is_selected = {
+        let name = name.clone();
+        move || selected.is_some_and(|s| s.with(|current| current.as_deref() == Some(&name)))
+    };
+    let choose = {
+        let name = name.clone();
+        move |_| {
+            if let Some(selected) = selected {
+                selected.set(Some(name.clone()));
+            }
+        }
+    };
+    let is_selected_too = is_selected.clone();
+    view! {
+        <li class="tool" class:selected=is_selected>
+            <button
+                type="button"
+                class="select-tool"
+                aria-pressed=move || is_selected_too().to_string()
+                on:click=choose
+            >
+                <code class="tool-name">{name}</code>
+                {row.title.map(|t| view! { <span class="tool-title">{t}</span> })}
+            </button>
+            {row.description.map(|d| view! { <p class="tool-description">{d}</p> })}
+        </li>
     }
 }

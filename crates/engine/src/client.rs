@@ -16,7 +16,10 @@ use crate::headers::{
     HeaderArgumentError, HeaderParam, encode_header_value, keep_valid_tools, param_headers,
 };
 use crate::listen::{Listen, ListenFilter, ListenParams};
-use crate::method::{CallTool, CancelTask, Discover, GetTask, ListTools, McpMethod, UpdateTask};
+use crate::method::{
+    CallTool, CancelTask, Discover, GetTask, ListPrompts, ListResources, ListTools, McpMethod,
+    UpdateTask,
+};
 use crate::outgoing::OutgoingRequest;
 use crate::protocol;
 use crate::response::Limits;
@@ -103,6 +106,22 @@ impl Client {
 
     /// One page of `tools/list`; `cursor` is the previous page's opaque `nextCursor`.
     pub fn list_tools(&mut self, cursor: Option<String>) -> OutgoingRequest<ListTools> {
+        self.request(
+            PaginatedRequestParams::default().with_cursor(cursor),
+            &RequestOptions::default(),
+        )
+    }
+
+    /// One page of `prompts/list`; `cursor` is the previous page's opaque `nextCursor`.
+    pub fn list_prompts(&mut self, cursor: Option<String>) -> OutgoingRequest<ListPrompts> {
+        self.request(
+            PaginatedRequestParams::default().with_cursor(cursor),
+            &RequestOptions::default(),
+        )
+    }
+
+    /// One page of `resources/list`; `cursor` is the previous page's opaque `nextCursor`.
+    pub fn list_resources(&mut self, cursor: Option<String>) -> OutgoingRequest<ListResources> {
         self.request(
             PaginatedRequestParams::default().with_cursor(cursor),
             &RequestOptions::default(),

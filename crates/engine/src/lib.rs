@@ -37,8 +37,8 @@ pub use client::{Client, ClientConfig, RequestOptions, default_capabilities};
 pub use findings::{Finding, Rule, Severity};
 pub use listen::{Listen, ListenEvent, ListenFilter, ListenParams, Subscription};
 pub use method::{
-    CallTool, CancelTask, Discover, GetPrompt, GetTask, ListTools, McpMethod, ReadResource,
-    RoundFields, UpdateTask,
+    CallTool, CancelTask, Discover, GetPrompt, GetTask, ListPrompts, ListResources, ListTools,
+    McpMethod, ReadResource, RoundFields, UpdateTask,
 };
 pub use mrtr::{Bounds, ErrorStep, LogicalRequest, MrtrError, Round, Step};
 pub use outgoing::OutgoingRequest;

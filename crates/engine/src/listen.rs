@@ -2,8 +2,8 @@
 //! notifications that were asked for, each tagged with the listen request's id.
 
 use rmcp::model::{
-    DetailedTask, RequestId, SubscriptionsListenRequestMethod, SubscriptionsListenResult,
-    TaskStatusNotificationParams,
+    DetailedTask, DiscoverResult, RequestId, SubscriptionsListenRequestMethod,
+    SubscriptionsListenResult, TASKS_EXTENSION_ID, TaskStatusNotificationParams,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -42,6 +42,17 @@ impl ListenFilter {
             task_ids: Some(task_ids.into_iter().collect()),
             ..Self::default()
         }
+    }
+
+    /// Whether this server may be asked for `taskIds`: that filter belongs to the tasks
+    /// extension, so the server must advertise the extension in `server/discover`
+    /// (`subscriptions/listen` itself is core in 2026-07-28).
+    pub fn server_offers_task_push(discovered: &DiscoverResult) -> bool {
+        discovered
+            .capabilities
+            .extensions
+            .as_ref()
+            .is_some_and(|extensions| extensions.contains_key(TASKS_EXTENSION_ID))
     }
 
     fn allows_task(&self, task_id: &str) -> bool {

@@ -5,7 +5,8 @@ use rmcp::model::{
     CallToolRequestMethod, CallToolRequestParams, CallToolResult, CancelTaskMethod,
     CancelTaskParams, ConstString, DiscoverRequestMethod, DiscoverRequestParams, DiscoverResult,
     GetPromptRequestMethod, GetPromptRequestParams, GetPromptResult, GetTaskMethod, GetTaskParams,
-    GetTaskResult, InputResponses, JsonObject, ListToolsRequestMethod, ListToolsResult,
+    GetTaskResult, InputResponses, JsonObject, ListPromptsRequestMethod, ListPromptsResult,
+    ListResourcesRequestMethod, ListResourcesResult, ListToolsRequestMethod, ListToolsResult,
     PaginatedRequestParams, ReadResourceRequestMethod, ReadResourceRequestParams,
     ReadResourceResult, TaskAckResult, UpdateTaskMethod, UpdateTaskParams,
 };
@@ -99,6 +100,28 @@ impl McpMethod for ListTools {
     type Name = ListToolsRequestMethod;
     type Params = PaginatedRequestParams;
     type Output = ListToolsResult;
+    const CACHEABLE: bool = true;
+}
+
+/// `prompts/list`: one page of the server's prompts.
+#[derive(Debug, Clone, Copy)]
+pub struct ListPrompts;
+
+impl McpMethod for ListPrompts {
+    type Name = ListPromptsRequestMethod;
+    type Params = PaginatedRequestParams;
+    type Output = ListPromptsResult;
+    const CACHEABLE: bool = true;
+}
+
+/// `resources/list`: one page of the server's resources.
+#[derive(Debug, Clone, Copy)]
+pub struct ListResources;
+
+impl McpMethod for ListResources {
+    type Name = ListResourcesRequestMethod;
+    type Params = PaginatedRequestParams;
+    type Output = ListResourcesResult;
     const CACHEABLE: bool = true;
 }
 

@@ -1,16 +1,26 @@
-//! The call panel: the selected tool's arguments, the call, and what came back.
+//! The call panel: the selected tool, its arguments, the call through every MRTR round,
+//! and what came back.
+
+mod outcome;
+mod paused;
+mod progress;
+mod result;
+mod run;
 
 use std::sync::Arc;
 
-use holdbay_engine::model::JsonObject;
-use holdbay_engine::{Outcome, RequestOptions};
+use holdbay_engine::model::{JsonObject, Tool};
+use holdbay_engine::tool_display_name;
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 use serde_json::Value;
 
 use super::forms::ArgumentsEditor;
 use super::session::{Session, Step};
-use crate::transport::exchange_outcome;
+use outcome::CallOutcome;
+pub use paused::shorten;
+pub use result::{ToolResult, base64_decoded_len, data_url};
+use run::CallRun;
+pub use run::{Phase, Progress};
 
 #[component]
 pub fn CallPanel() -> impl IntoView {
@@ -25,60 +35,99 @@ pub fn CallPanel() -> impl IntoView {
             }
             .into_any();
         };
-        let schema = match session.tools.get_untracked() {
-            Step::Done(Some(toolbox)) => toolbox
-                .tools
-                .iter()
-                .find(|tool| tool.name == name)
-                .map(|tool| tool.input_schema.clone()),
+        let tool = match session.tools.get_untracked() {
+            Step::Done(Some(toolbox)) => toolbox.tools.into_iter().find(|tool| tool.name == name),
             _ => None,
-        }
-        .unwrap_or_else(|| Arc::new(JsonObject::new()));
-        let arguments = RwSignal::new(Ok::<Value, String>(Value::Object(JsonObject::new())));
-        let outcome = RwSignal::new(None::<String>);
-        let tool = name.clone();
-        let call = move |_| {
-            let Ok(Value::Object(args)) = arguments.get_untracked() else {
-                return;
-            };
-            let tool = tool.clone();
-            spawn_local(async move {
-                let options = RequestOptions {
-                    accept_task: true,
-                    ..RequestOptions::default()
-                };
-                let Some(request) =
-                    session.build(|client| client.call_tool(&tool, Some(args), &options))
-                else {
-                    return;
-                };
-                let request = match request {
-                    Ok(request) => request,
-                    Err(error) => return outcome.set(Some(error.to_string())),
-                };
-                let connection = session.connection_now();
-                let how = session.exchange_with(&connection);
-                let shown = match exchange_outcome(&how, &request).await {
-                    Ok(reply) => {
-                        if let Outcome::Task(created) = &reply.result {
-                            session.tasks.adopt(created, &tool);
-                        }
-                        session.note_findings(reply.findings);
-                        serde_json::to_string_pretty(&reply.raw_result).unwrap_or_default()
-                    }
-                    Err(error) => error.to_string(),
-                };
-                outcome.set(Some(shown));
-            });
         };
-        view! {
-            <section class="panel" id="call-panel">
-                <h2>"Call " <code class="call-tool">{name}</code></h2>
-                <ArgumentsEditor schema=schema value=arguments />
-                <button class="call" on:click=call>"Call"</button>
-                {move || outcome.get().map(|text| view! { <pre class="json call-outcome">{text}</pre> })}
-            </section>
-        }
-        .into_any()
+        view! { <ToolCall session=session name=name tool=tool /> }.into_any()
+    }
+}
+
+/// One tool's call form and its latest call.
+#[component]
+fn ToolCall(session: Session, name: String, tool: Option<Tool>) -> impl IntoView {
+    let schema = tool
+        .as_ref()
+        .map(|tool| tool.input_schema.clone())
+        .unwrap_or_else(|| Arc::new(JsonObject::new()));
+    let arguments = RwSignal::new(Ok::<Value, String>(Value::Object(JsonObject::new())));
+    let accept_task = RwSignal::new(true);
+    let report_progress = RwSignal::new(true);
+    let run = CallRun::new(session, name.clone());
+    // Leaving this tool (or the page) closes a request still on the wire.
+    on_cleanup(move || run.stop());
+
+    let live = move || run.phase.with(|p| p.as_ref().is_some_and(Phase::is_live));
+    let blocked = move || match arguments.get() {
+        Err(why) => Some(format!("Fix the arguments first: {why}")),
+        Ok(_) if live() => Some("A call is under way.".to_owned()),
+        Ok(_) => None,
+    };
+    let call = move |_| {
+        let Ok(Value::Object(args)) = arguments.get_untracked() else {
+            return;
+        };
+        run.start(
+            args,
+            accept_task.get_untracked(),
+            report_progress.get_untracked(),
+        );
+    };
+    view! {
+        <section class="panel" id="call-panel">
+            <h2>"Call"</h2>
+            <ToolHeader name=name tool=tool />
+            <ArgumentsEditor schema=schema value=arguments />
+            <div class="call-options">
+                <label>
+                    <input
+                        type="checkbox"
+                        class="accept-task"
+                        prop:checked=move || accept_task.get()
+                        on:change=move |e| accept_task.set(event_target_checked(&e))
+                    />
+                    " Accept a task"
+                </label>
+                <label>
+                    <input
+                        type="checkbox"
+                        class="report-progress"
+                        prop:checked=move || report_progress.get()
+                        on:change=move |e| report_progress.set(event_target_checked(&e))
+                    />
+                    " Report progress"
+                </label>
+            </div>
+            <div class="call-actions">
+                <button class="call" disabled=move || blocked().is_some() on:click=call>
+                    "Call"
+                </button>
+                {move || {
+                    let invalid = arguments.with(Result::is_err);
+                    blocked()
+                        .map(|why| {
+                            view! { <span class="call-blocked" class:invalid=invalid>{why}</span> }
+                        })
+                }}
+            </div>
+            <CallOutcome run=run />
+        </section>
+    }
+}
+
+/// The tool's display name, its name and description.
+#[component]
+fn ToolHeader(name: String, tool: Option<Tool>) -> impl IntoView {
+    let display = tool
+        .as_ref()
+        .map(|tool| tool_display_name(tool).to_owned())
+        .filter(|display| *display != name);
+    let description = tool.and_then(|tool| tool.description.map(|d| d.to_string()));
+    view! {
+        <header class="call-header">
+            {display.map(|d| view! { <p class="call-title">{d}</p> })}
+            <code class="call-tool">{name}</code>
+            {description.map(|d| view! { <p class="call-description">{d}</p> })}
+        </header>
     }
 }

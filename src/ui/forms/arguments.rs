@@ -1,4 +1,4 @@
-//! Tool arguments as raw JSON (the fallback editor).
+//! A tool's arguments, as a form built from its input schema.
 
 use std::sync::Arc;
 
@@ -6,34 +6,17 @@ use holdbay_engine::model::JsonObject;
 use leptos::prelude::*;
 use serde_json::Value;
 
-/// Edits a tool's arguments. `value` holds `Ok(arguments)` while the text is a JSON
-/// object, else `Err(why not)`.
+use super::schema_form::{fresh_prefix, schema_form};
+
+/// Edits a tool's arguments. `value` holds `Ok(arguments object)` while the input is valid
+/// (starting from the schema's defaults), else `Err(why not)`. `id_prefix` makes the
+/// element ids predictable; by default each editor gets a fresh one.
 #[component]
 pub fn ArgumentsEditor(
     schema: Arc<JsonObject>,
     value: RwSignal<Result<Value, String>>,
+    #[prop(optional, into)] id_prefix: Option<String>,
 ) -> impl IntoView {
-    let _ = schema;
-    let initial = match value.get_untracked() {
-        Ok(arguments) => serde_json::to_string_pretty(&arguments).unwrap_or_default(),
-        Err(_) => "{}".to_owned(),
-    };
-    view! {
-        <label class="raw-json">
-            "Arguments (JSON)"
-            <textarea
-                class="arguments-json"
-                rows="6"
-                prop:value=initial
-                on:input=move |event| {
-                    let text = event_target_value(&event);
-                    value.set(match serde_json::from_str::<Value>(&text) {
-                        Ok(parsed @ Value::Object(_)) => Ok(parsed),
-                        Ok(_) => Err("the arguments must be a JSON object".to_owned()),
-                        Err(error) => Err(format!("not JSON: {error}")),
-                    });
-                }
-            ></textarea>
-        </label>
-    }
+    let prefix = id_prefix.unwrap_or_else(|| fresh_prefix("args"));
+    view! { <div class="arguments-editor">{schema_form(&schema, value, prefix)}</div> }
 }

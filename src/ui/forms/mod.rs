@@ -2,7 +2,14 @@
 //! server's input requests (form elicitation, URL consent).
 
 mod arguments;
+mod elicit_form;
+mod elicit_url;
+mod fields;
 mod input_request;
+mod other_kinds;
+mod schema;
+mod schema_form;
+mod state;
 
 pub use arguments::ArgumentsEditor;
 pub use input_request::InputRequestCard;

@@ -195,3 +195,33 @@ fn progress_tokens_are_unique() {
     let b = client.progress_token();
     assert_ne!(a, b);
 }
+
+#[test]
+fn prompts_and_resources_lists_are_paged_and_decoded_by_method() {
+    let mut client = Client::default();
+    let prompts = client.list_prompts(Some("p2".into()));
+    let body = body_of(&prompts);
+    assert_eq!(body["method"], "prompts/list");
+    assert_eq!(body["params"]["cursor"], "p2");
+    assert_eq!(header(&prompts, "mcp-name"), None);
+    let mut reader = prompts.reader(200, Some("application/json"));
+    reader.push_chunk(
+        br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","ttlMs":5,
+            "cacheScope":"private","prompts":[{"name":"greet","title":"Greeting"}]}}"#,
+    );
+    let listed = reader.finish().expect("prompts decode").result;
+    assert_eq!(listed.prompts[0].title.as_deref(), Some("Greeting"));
+
+    let resources = client.list_resources(None);
+    let body = body_of(&resources);
+    assert_eq!(body["method"], "resources/list");
+    assert!(body["params"].get("cursor").is_none());
+    let mut reader = resources.reader(200, Some("application/json"));
+    reader.push_chunk(
+        br#"{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","ttlMs":5,
+            "cacheScope":"private","resources":[{"uri":"file:///a.txt","name":"a"}]}}"#,
+    );
+    let listed = reader.finish().expect("resources decode").result;
+    assert_eq!(listed.resources[0].uri, "file:///a.txt");
+    const { assert!(ListPrompts::CACHEABLE && ListResources::CACHEABLE) };
+}

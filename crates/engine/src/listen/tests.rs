@@ -130,3 +130,22 @@ fn list_changed_is_delivered_when_subscribed() {
     );
     assert_eq!(sub.handle_chunk(&note), vec![ListenEvent::ToolsListChanged]);
 }
+
+#[test]
+fn task_push_needs_the_tasks_extension_advertised() {
+    let discovered = |capabilities: Value| -> DiscoverResult {
+        serde_json::from_value(json!({"resultType": "complete",
+            "supportedVersions": ["2026-07-28"], "capabilities": capabilities,
+            "ttlMs": 0, "cacheScope": "private"}))
+        .expect("a discover result")
+    };
+    assert!(ListenFilter::server_offers_task_push(&discovered(
+        json!({"tools": {}, "extensions": {"io.modelcontextprotocol/tasks": {}}})
+    )));
+    assert!(!ListenFilter::server_offers_task_push(&discovered(
+        json!({"tools": {}})
+    )));
+    assert!(!ListenFilter::server_offers_task_push(&discovered(
+        json!({"extensions": {"io.example/other": {}}})
+    )));
+}

@@ -1,0 +1,103 @@
+//! How a call ended, or where it stands: the view for each phase.
+
+use leptos::prelude::*;
+
+use super::paused::{PausedCall, RoundHistory};
+use super::progress::InFlight;
+use super::result::ToolResult;
+use super::run::{CallRun, Phase};
+use crate::ui::ErrorNotice;
+
+/// The live part of the panel under the Call button.
+#[component]
+pub fn CallOutcome(run: CallRun) -> impl IntoView {
+    // Only a change of phase re-renders; progress and rounds update inside.
+    let phase = Memo::new(move |_| run.phase.get());
+    let body = move || {
+        let Some(phase) = phase.get() else {
+            return ().into_any();
+        };
+        match phase {
+            Phase::Sending => view! { <InFlight run=run /> }.into_any(),
+            Phase::Paused => view! {
+                <PausedCall run=run />
+                <button class="cancel-call" on:click=move |_| run.cancel()>"Cancel the call"</button>
+            }
+            .into_any(),
+            Phase::Complete(result) => view! { <ToolResult result=*result /> }.into_any(),
+            Phase::Task { id } => view! {
+                <p class="call-task" role="status">
+                    "Running as task " <code class="task-id">{id}</code> " — see Tasks"
+                </p>
+            }
+            .into_any(),
+            Phase::Failed {
+                message,
+                protocol,
+                cors,
+            } => view! { <Failure run=run message=message protocol=protocol cors=cors /> }.into_any(),
+            Phase::Ended { message } => view! {
+                <div class="call-error">
+                    <ErrorNotice title="The call was stopped" message=message />
+                </div>
+            }
+            .into_any(),
+            Phase::Stopped => view! { <p class="call-stopped" role="status">"Stopped"</p> }.into_any(),
+            Phase::Cancelled => view! { <p class="call-cancelled" role="status">"Cancelled"</p> }
+                .into_any(),
+        }
+    };
+    let outcome = NodeRef::<leptos::html::Div>::new();
+    // Bring each new stage of the call into view (the form above can be long); the
+    // minimal scroll, so nothing jumps when it is already visible.
+    Effect::new(move |_| {
+        let Some(paused) = phase.with(|p| p.as_ref().map(|p| *p == Phase::Paused)) else {
+            return;
+        };
+        if let Some(element) = outcome.get() {
+            // A paused call starts with its round counter: show that first.
+            let block = if paused {
+                web_sys::ScrollLogicalPosition::Start
+            } else {
+                web_sys::ScrollLogicalPosition::Nearest
+            };
+            let options = web_sys::ScrollIntoViewOptions::new();
+            options.set_block(block);
+            element.scroll_into_view_with_scroll_into_view_options(&options);
+        }
+    });
+    view! {
+        <div class="call-outcome" node_ref=outcome>
+            {body}
+            <RoundHistory run=run />
+        </div>
+    }
+}
+
+/// A protocol or transport error; when CORS may be the cause, one click retries via the relay.
+#[component]
+fn Failure(run: CallRun, message: String, protocol: bool, cors: bool) -> impl IntoView {
+    // Distinct from a tool's own isError result: here the request itself failed.
+    let title = if protocol {
+        "Protocol error: the server refused the request"
+    } else {
+        "The request did not get an answer"
+    };
+    view! {
+        <div class="call-error">
+            <ErrorNotice title=title message=message />
+            {cors
+                .then(|| {
+                    view! {
+                        <p class="call-cors-hint">
+                            "This looks like the browser refusing a server that does not allow this page (CORS). "
+                            "The relay of holdbay serve can carry the request instead."
+                        </p>
+                        <button class="use-relay" on:click=move |_| run.retry_via_relay()>
+                            "Use the relay"
+                        </button>
+                    }
+                })}
+        </div>
+    }
+}

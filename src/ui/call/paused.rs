@@ -1,0 +1,197 @@
+//! A call paused by the server (MRTR `input_required`): which round, the sealed state the
+//! client carries back, one card per input request, and the rounds so far.
+
+use holdbay_engine::CallTool;
+use holdbay_engine::{LogicalRequest, Round};
+use leptos::prelude::*;
+use serde_json::Value;
+
+use super::run::CallRun;
+use crate::ui::forms::InputRequestCard;
+
+/// One pending input request of the latest round.
+#[derive(Clone, PartialEq)]
+struct Pending {
+    round: u32,
+    key: String,
+    request: Value,
+}
+
+/// What the paused view needs from the logical request.
+#[derive(Clone, PartialEq)]
+struct PauseFacts {
+    round: u32,
+    max_rounds: u32,
+    request_state: Option<String>,
+    pending: Vec<Pending>,
+}
+
+fn facts(logical: &LogicalRequest<CallTool>) -> PauseFacts {
+    let latest = logical.rounds().last();
+    let round = latest.map_or(0, |r| r.number);
+    let pending_keys = logical.pending_inputs();
+    let pending = latest
+        .and_then(|r| r.input_requests.as_ref())
+        .map(|requests| {
+            requests
+                .iter()
+                .filter(|(key, _)| pending_keys.contains(key))
+                .map(|(key, request)| Pending {
+                    round,
+                    key: key.clone(),
+                    request: serde_json::to_value(request).unwrap_or(Value::Null),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    PauseFacts {
+        round,
+        max_rounds: logical.bounds().max_rounds,
+        request_state: latest.and_then(|r| r.request_state.clone()),
+        pending,
+    }
+}
+
+/// The paused call: answer every card and the next round goes out by itself.
+#[component]
+pub fn PausedCall(run: CallRun) -> impl IntoView {
+    let facts = Memo::new(move |_| run.logical.with(|l| l.as_ref().map(facts)));
+    let counter = move || {
+        facts
+            .get()
+            .map(|f| format!("Round {} of at most {}", f.round, f.max_rounds))
+    };
+    let state = move || facts.get().and_then(|f| f.request_state);
+    let pending = move || facts.get().map(|f| f.pending).unwrap_or_default();
+    view! {
+        <div class="paused-call">
+            <p class="round-counter">{counter}</p>
+            <p class="paused-note">"The server needs input before it can finish this call."</p>
+            {move || state().map(|token| view! { <RequestState token=token /> })}
+            <For
+                each=pending
+                key=|pending| (pending.round, pending.key.clone())
+                children=move |pending| {
+                    let key = pending.key.clone();
+                    let on_answer = Callback::new(move |answer: Value| run.answer(&key, answer));
+                    view! {
+                        <InputRequestCard key=pending.key request=pending.request on_answer=on_answer />
+                    }
+                }
+            />
+        </div>
+    }
+}
+
+/// The sealed `requestState`: shown short, never interpreted.
+#[component]
+fn RequestState(token: String) -> impl IntoView {
+    let length = token.chars().count();
+    let short = shorten(&token);
+    let summary = format!("{length} characters");
+    view! {
+        <div class="request-state-box">
+            <span class="label">"requestState"</span>
+            <code class="request-state" title=token>{short}</code>
+            <span class="quiet">{summary}</span>
+            <p class="quiet note">
+                "Sealed by the server. The client cannot read it and carries it back unchanged with the answers."
+            </p>
+        </div>
+    }
+}
+
+/// The first and last few characters of a long opaque token.
+pub fn shorten(token: &str) -> String {
+    let chars: Vec<char> = token.chars().collect();
+    if chars.len() <= 28 {
+        return token.to_owned();
+    }
+    let head: String = chars[..16].iter().collect();
+    let tail: String = chars[chars.len() - 8..].iter().collect();
+    format!("{head}…{tail}")
+}
+
+/// The rounds that asked for input, with the keys asked and the answers given.
+#[component]
+pub fn RoundHistory(run: CallRun) -> impl IntoView {
+    let rows = Memo::new(move |_| {
+        run.logical.with(|l| {
+            l.as_ref()
+                .map(|l| {
+                    l.rounds()
+                        .iter()
+                        .filter_map(history_row)
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    });
+    move || {
+        let rows = rows.get();
+        // A long history starts folded so the outcome above it stays in view.
+        let open = rows.len() <= 3;
+        let summary = format!("Rounds so far ({})", rows.len());
+        (!rows.is_empty()).then(|| {
+            view! {
+                <details class="round-history" open=open>
+                    <summary>{summary}</summary>
+                    <ol>
+                        {rows
+                            .into_iter()
+                            .map(|row| {
+                                view! {
+                                    <li class="history-round">
+                                        <span class="history-number">{format!("Round {}", row.number)}</span>
+                                        " asked "
+                                        <code>{row.keys}</code>
+                                        " → "
+                                        <span class="history-answer">{row.answers}</span>
+                                    </li>
+                                }
+                            })
+                            .collect_view()}
+                    </ol>
+                </details>
+            }
+        })
+    }
+}
+
+#[derive(Clone, PartialEq)]
+struct HistoryRow {
+    number: u32,
+    keys: String,
+    /// The answers given, or a note that there are none yet.
+    answers: String,
+}
+
+fn history_row(round: &Round) -> Option<HistoryRow> {
+    let requests = round.input_requests.as_ref()?;
+    let keys = requests.keys().cloned().collect::<Vec<_>>().join(", ");
+    let answers = round
+        .answers
+        .iter()
+        .map(|(key, answer)| format!("{key}: {}", answer_summary(answer)))
+        .collect::<Vec<_>>();
+    let answers = if answers.is_empty() {
+        "not answered yet".to_owned()
+    } else {
+        answers.join("; ")
+    };
+    Some(HistoryRow {
+        number: round.number,
+        keys,
+        answers,
+    })
+}
+
+/// An elicitation answer in a few words: the action and, when accepted, the content.
+fn answer_summary(answer: &Value) -> String {
+    let action = answer.get("action").and_then(Value::as_str);
+    match (action, answer.get("content")) {
+        (Some(action), Some(content)) => format!("{action} {content}"),
+        (Some(action), None) => action.to_owned(),
+        _ => answer.to_string(),
+    }
+}

@@ -1,0 +1,59 @@
+//! The progress the server streams for a call, with the Stop button.
+
+use leptos::prelude::*;
+
+use super::run::{CallRun, Progress};
+
+/// While a request is on the wire: its latest `notifications/progress`, and Stop.
+#[component]
+pub fn InFlight(run: CallRun) -> impl IntoView {
+    let progress = move || {
+        run.progress
+            .get()
+            .map(|update| view! { <ProgressBar update=update /> })
+    };
+    view! {
+        <div class="in-flight">
+            <p class="pending" aria-live="polite">"Waiting for the server…"</p>
+            {progress}
+            <button class="stop" on:click=move |_| run.stop()>"Stop"</button>
+        </div>
+    }
+}
+
+#[component]
+fn ProgressBar(update: Progress) -> impl IntoView {
+    let Progress {
+        progress,
+        total,
+        message,
+    } = update;
+    let amount = match total {
+        Some(total) => format!("{} of {}", number(progress), number(total)),
+        None => number(progress),
+    };
+    let bar = match total.filter(|t| *t > 0.0) {
+        Some(total) => {
+            view! { <progress class="progress" max=total value=progress.min(total)></progress> }
+                .into_any()
+        }
+        // Without a total the amount of work left is unknown: an indeterminate bar.
+        None => view! { <progress class="progress"></progress> }.into_any(),
+    };
+    view! {
+        <div class="progress-box" aria-live="polite">
+            {bar}
+            <span class="progress-amount">{amount}</span>
+            {message.map(|m| view! { <p class="progress-message">{m}</p> })}
+        </div>
+    }
+}
+
+/// Whole numbers without a trailing ".0".
+fn number(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e15 {
+        format!("{}", value as i64)
+    } else {
+        format!("{value:.1}")
+    }
+}

@@ -1,0 +1,218 @@
+//! The bar at the top: which server, direct or through the relay, and extra request headers.
+
+use leptos::ev::SubmitEvent;
+use leptos::prelude::*;
+
+use super::session::Session;
+use crate::connection::Connection;
+
+/// One editable header row; its own signals keep focus while typing.
+#[derive(Debug, Clone, Copy)]
+struct HeaderRow {
+    id: u64,
+    name: RwSignal<String>,
+    value: RwSignal<String>,
+}
+
+/// Edits a copy of `session.connection`; Connect hands the new connection to `on_connect`
+/// (the app persists it and reconnects).
+#[component]
+pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
+    let session = Session::current();
+    let url = RwSignal::new(String::new());
+    let via_relay = RwSignal::new(false);
+    let remember = RwSignal::new(false);
+    let rows: RwSignal<Vec<HeaderRow>> = RwSignal::new(Vec::new());
+    let next_row = StoredValue::new(0_u64);
+    let show_headers = RwSignal::new(false);
+    let problem = RwSignal::new(None::<String>);
+
+    let add_row = move |name: String, value: String| {
+        let id = next_row.get_value();
+        next_row.set_value(id + 1);
+        rows.update(|rows| {
+            rows.push(HeaderRow {
+                id,
+                name: RwSignal::new(name),
+                value: RwSignal::new(value),
+            })
+        });
+    };
+    // Show the current connection whenever it changes (a connect, "Use the relay").
+    Effect::new(move |_| {
+        let connection = session.connection.get();
+        url.set(connection.server.clone());
+        via_relay.set(connection.via_relay);
+        remember.set(connection.remember_headers);
+        rows.set(Vec::new());
+        for (name, value) in connection.headers {
+            add_row(name, value);
+        }
+    });
+
+    let submit = move |event: SubmitEvent| {
+        event.prevent_default();
+        let page = web_sys::window()
+            .and_then(|w| w.location().href().ok())
+            .unwrap_or_default();
+        match crate::endpoint::resolve(Some(&url.get_untracked()), &page) {
+            Ok(server) => {
+                problem.set(None);
+                let headers = rows
+                    .get_untracked()
+                    .into_iter()
+                    .map(|row| (row.name.get_untracked(), row.value.get_untracked()))
+                    .filter(|(name, _)| !name.trim().is_empty())
+                    .collect();
+                on_connect.run(Connection {
+                    server,
+                    via_relay: via_relay.get_untracked(),
+                    headers,
+                    remember_headers: remember.get_untracked(),
+                });
+            }
+            Err(reason) => problem.set(Some(reason)),
+        }
+    };
+    let header_count = move || {
+        rows.with(|rows| {
+            rows.iter()
+                .filter(|row| !row.name.with(|n| n.trim().is_empty()))
+                .count()
+        })
+    };
+
+    view! {
+        <form class="connection-bar" id="connection-bar" on:submit=submit>
+            <div class="connection-line">
+                <label for="server-url">"Server"</label>
+                <input
+                    id="server-url"
+                    type="text"
+                    inputmode="url"
+                    spellcheck="false"
+                    autocomplete="url"
+                    prop:value=url
+                    on:input=move |ev| url.set(event_target_value(&ev))
+                />
+                <fieldset class="route">
+                    <legend class="visually-hidden">"Route"</legend>
+                    <label>
+                        <input
+                            type="radio"
+                            name="route"
+                            id="route-direct"
+                            prop:checked=move || !via_relay.get()
+                            on:change=move |_| via_relay.set(false)
+                        />
+                        "Direct"
+                    </label>
+                    <label>
+                        <input
+                            type="radio"
+                            name="route"
+                            id="route-relay"
+                            prop:checked=move || via_relay.get()
+                            on:change=move |_| via_relay.set(true)
+                        />
+                        "Through the relay"
+                    </label>
+                </fieldset>
+                <button
+                    type="button"
+                    class="toggle-headers"
+                    aria-controls="header-editor"
+                    aria-expanded=move || show_headers.get().to_string()
+                    on:click=move |_| show_headers.update(|shown| *shown = !*shown)
+                >
+                    "Headers"
+                    {move || {
+                        let n = header_count();
+                        (n > 0).then(|| view! { <span class="count">{n}</span> })
+                    }}
+                </button>
+                <button type="submit" class="primary" id="connect">"Connect"</button>
+            </div>
+            {move || problem.get().map(|p| view! { <p class="error-message" role="alert">{p}</p> })}
+            <p class="connection-status">
+                "Talking to "
+                <code id="endpoint-url">{move || session.connection.with(|c| c.server.clone())}</code>
+                {move || {
+                    session
+                        .connection
+                        .with(|c| c.via_relay)
+                        .then(|| view! { <span class="chip relayed">"through the relay"</span> })
+                }}
+            </p>
+            {move || {
+                via_relay
+                    .get()
+                    .then(|| {
+                        view! {
+                            <p class="hint" id="relay-hint">
+                                "The relay is " <code>"/relay?target="</code>
+                                " on this page's own origin, served by "
+                                <code>"holdbay serve"</code>
+                                ". If this page is served some other way the relay may not exist."
+                            </p>
+                        }
+                    })
+            }}
+            <div class="header-editor" id="header-editor" hidden=move || !show_headers.get()>
+                <ul class="header-rows">
+                    <For each=move || rows.get() key=|row| row.id let:row>
+                        <li class="header-row">
+                            <input
+                                class="header-name"
+                                aria-label="Header name"
+                                placeholder="Authorization"
+                                spellcheck="false"
+                                autocomplete="off"
+                                prop:value=row.name
+                                on:input=move |ev| row.name.set(event_target_value(&ev))
+                            />
+                            <input
+                                class="header-value"
+                                aria-label="Header value"
+                                placeholder="Bearer …"
+                                spellcheck="false"
+                                autocomplete="off"
+                                prop:value=row.value
+                                on:input=move |ev| row.value.set(event_target_value(&ev))
+                            />
+                            <button
+                                type="button"
+                                class="remove-header"
+                                aria-label="Remove this header"
+                                on:click=move |_| rows.update(|rows| rows.retain(|r| r.id != row.id))
+                            >
+                                "×"
+                            </button>
+                        </li>
+                    </For>
+                </ul>
+                <button
+                    type="button"
+                    class="add-header"
+                    on:click=move |_| add_row(String::new(), String::new())
+                >
+                    "Add header"
+                </button>
+                <label class="remember">
+                    <input
+                        type="checkbox"
+                        id="remember-headers"
+                        prop:checked=remember
+                        on:change=move |ev| remember.set(event_target_checked(&ev))
+                    />
+                    "Remember on this device"
+                </label>
+                <p class="hint">
+                    "Headers are kept in memory for this tab only and are sent with every request. Tick
+                    “Remember on this device” to save them in this browser's storage for this server
+                    (anyone using this browser profile can read them)."
+                </p>
+            </div>
+        </form>
+    }
+}

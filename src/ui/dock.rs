@@ -1,0 +1,88 @@
+//! The bottom dock: the wire log and the findings, in tabs; collapsible and resizable.
+
+use leptos::prelude::*;
+
+use super::session::Session;
+use super::{FindingsPanel, WireLogPanel};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum DockTab {
+    Wire,
+    Findings,
+}
+
+#[component]
+pub fn Dock() -> impl IntoView {
+    let session = Session::current();
+    let tab = RwSignal::new(DockTab::Wire);
+    let collapsed = RwSignal::new(false);
+    let tall = RwSignal::new(false);
+    let wire_count = {
+        let entries = session.wire.entries();
+        move || entries.with(Vec::len)
+    };
+    let findings_count = move || session.findings.with(Vec::len);
+    let tab_button = move |which: DockTab, label: &'static str, id: &'static str| {
+        view! {
+            <button
+                type="button"
+                role="tab"
+                class="tab"
+                id=id
+                aria-selected=move || (tab.get() == which && !collapsed.get()).to_string()
+                on:click=move |_| {
+                    tab.set(which);
+                    collapsed.set(false);
+                }
+            >
+                {label}
+                <span class="count">
+                    {move || match which {
+                        DockTab::Wire => wire_count(),
+                        DockTab::Findings => findings_count(),
+                    }}
+                </span>
+            </button>
+        }
+    };
+    view! {
+        <aside class="dock" id="dock" class:collapsed=collapsed class:tall=tall>
+            <div class="dock-bar">
+                <div class="tabs" role="tablist" aria-label="Wire log and findings">
+                    {tab_button(DockTab::Wire, "Wire log", "dock-tab-wire")}
+                    {tab_button(DockTab::Findings, "Findings", "dock-tab-findings")}
+                </div>
+                <span class="toolbar-gap"></span>
+                <button
+                    type="button"
+                    class="dock-size"
+                    aria-pressed=move || tall.get().to_string()
+                    on:click=move |_| {
+                        tall.update(|t| *t = !*t);
+                        collapsed.set(false);
+                    }
+                >
+                    {move || if tall.get() { "Smaller" } else { "Taller" }}
+                </button>
+                <button
+                    type="button"
+                    class="dock-collapse"
+                    aria-expanded=move || (!collapsed.get()).to_string()
+                    aria-controls="dock-body"
+                    on:click=move |_| collapsed.update(|c| *c = !*c)
+                >
+                    {move || if collapsed.get() { "Show" } else { "Hide" }}
+                </button>
+            </div>
+            // Both panels stay mounted so their filters survive a tab switch.
+            <div class="dock-body" id="dock-body" hidden=move || collapsed.get()>
+                <div class="dock-pane" hidden=move || tab.get() != DockTab::Wire>
+                    <WireLogPanel />
+                </div>
+                <div class="dock-pane" hidden=move || tab.get() != DockTab::Findings>
+                    <FindingsPanel findings=session.findings />
+                </div>
+            </div>
+        </aside>
+    }
+}

@@ -1,0 +1,332 @@
+//! A JSON Schema read as a form: the subset a form can show. Anything else (`$ref`,
+//! unions of several types, free-form maps, very large or deep schemas) is refused with a
+//! reason, and the caller falls back to the raw JSON editor.
+
+use std::sync::Arc;
+
+use serde_json::{Map, Value};
+
+/// Nesting deeper than this is shown as raw JSON (a form that deep is unusable anyway, and
+/// the recursion stays bounded whatever the server sends).
+const MAX_DEPTH: usize = 8;
+/// More fields than this are shown as raw JSON, so a huge schema cannot freeze the page.
+const MAX_FIELDS: usize = 400;
+
+/// One input of the form: a property of an object, or the item shape of an array.
+#[derive(Debug)]
+pub struct Field {
+    /// The property name (`"Item"` for array items).
+    pub name: String,
+    /// `title`, else the property name.
+    pub label: String,
+    /// `description`, shown as help text.
+    pub help: Option<String>,
+    pub required: bool,
+    pub default: Option<Value>,
+    pub kind: Kind,
+}
+
+#[derive(Debug)]
+pub enum Kind {
+    Text {
+        input: TextInput,
+        min_length: Option<u64>,
+        max_length: Option<u64>,
+    },
+    Number {
+        integer: bool,
+        minimum: Option<f64>,
+        maximum: Option<f64>,
+    },
+    Boolean,
+    /// One of fixed values (`enum`, titled `oneOf`/`anyOf` of `const`, `enumNames`).
+    Choice(Vec<Choice>),
+    /// Several of fixed values: an array whose items are an enum.
+    MultiChoice {
+        options: Vec<Choice>,
+        min_items: Option<u64>,
+        max_items: Option<u64>,
+    },
+    List {
+        item: Arc<Field>,
+        min_items: Option<u64>,
+        max_items: Option<u64>,
+    },
+    Object(Vec<Arc<Field>>),
+}
+
+/// The HTML input used for a string, from its `format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextInput {
+    Plain,
+    Email,
+    Uri,
+    Date,
+    DateTime,
+}
+
+#[derive(Debug, Clone)]
+pub struct Choice {
+    pub value: Value,
+    pub label: String,
+}
+
+impl Choice {
+    /// The `<option value>` / checkbox value for this choice: strings as they are, other
+    /// constants as JSON text.
+    pub fn key(&self) -> String {
+        choice_key(&self.value)
+    }
+}
+
+pub fn choice_key(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// The top-level properties of an object schema, or why a form cannot show it.
+pub fn parse_root(schema: &Map<String, Value>) -> Result<Vec<Arc<Field>>, String> {
+    let mut budget = MAX_FIELDS;
+    let root = Value::Object(schema.clone());
+    let schema = resolve_union(&root)?;
+    match type_name(&schema)?.as_deref() {
+        Some("object") | None => object_fields(&schema, 0, &mut budget),
+        Some(other) => Err(format!(
+            "the arguments schema is of type {other}, not object"
+        )),
+    }
+}
+
+fn object_fields(
+    schema: &Map<String, Value>,
+    depth: usize,
+    budget: &mut usize,
+) -> Result<Vec<Arc<Field>>, String> {
+    let properties = match schema.get("properties") {
+        Some(Value::Object(properties)) => properties.clone(),
+        Some(_) => return Err("`properties` is not an object".to_owned()),
+        None => Map::new(),
+    };
+    if properties.is_empty() && allows_extra(schema) && schema.contains_key("additionalProperties")
+    {
+        return Err("it is a free-form map of keys".to_owned());
+    }
+    let required: Vec<&str> = match schema.get("required") {
+        Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    properties
+        .iter()
+        .map(|(name, property)| {
+            parse_field(
+                name,
+                property,
+                required.contains(&name.as_str()),
+                depth,
+                budget,
+            )
+            .map(Arc::new)
+        })
+        .collect()
+}
+
+fn allows_extra(schema: &Map<String, Value>) -> bool {
+    !matches!(schema.get("additionalProperties"), Some(Value::Bool(false)))
+}
+
+fn parse_field(
+    name: &str,
+    schema: &Value,
+    required: bool,
+    depth: usize,
+    budget: &mut usize,
+) -> Result<Field, String> {
+    if depth > MAX_DEPTH {
+        return Err(format!("it nests deeper than {MAX_DEPTH} levels"));
+    }
+    *budget = budget
+        .checked_sub(1)
+        .ok_or_else(|| format!("it has more than {MAX_FIELDS} fields"))?;
+    let schema = resolve_union(schema).map_err(|why| format!("`{name}`: {why}"))?;
+    let text = |key: &str| schema.get(key).and_then(Value::as_str).map(str::to_owned);
+    let kind = parse_kind(name, &schema, depth, budget)?;
+    Ok(Field {
+        name: name.to_owned(),
+        label: text("title").unwrap_or_else(|| name.to_owned()),
+        help: text("description"),
+        required,
+        default: schema.get("default").cloned(),
+        kind,
+    })
+}
+
+fn parse_kind(
+    name: &str,
+    schema: &Map<String, Value>,
+    depth: usize,
+    budget: &mut usize,
+) -> Result<Kind, String> {
+    let number = |key: &str| schema.get(key).and_then(Value::as_f64);
+    let count = |key: &str| schema.get(key).and_then(Value::as_u64);
+    if let Some(options) = choices(schema) {
+        return Ok(Kind::Choice(options));
+    }
+    let kind = match type_name(schema)?.as_deref() {
+        Some("string") => Kind::Text {
+            input: match schema.get("format").and_then(Value::as_str) {
+                Some("email") => TextInput::Email,
+                Some("uri") => TextInput::Uri,
+                Some("date") => TextInput::Date,
+                Some("date-time") => TextInput::DateTime,
+                _ => TextInput::Plain,
+            },
+            min_length: count("minLength"),
+            max_length: count("maxLength"),
+        },
+        Some(kind @ ("number" | "integer")) => Kind::Number {
+            integer: kind == "integer",
+            minimum: number("minimum"),
+            maximum: number("maximum"),
+        },
+        Some("boolean") => Kind::Boolean,
+        Some("array") => {
+            let items = match schema.get("items") {
+                Some(items @ Value::Object(_)) => resolve_union(items)?,
+                _ => return Err(format!("`{name}` is an array without one `items` schema")),
+            };
+            match choices(&items) {
+                Some(options) => Kind::MultiChoice {
+                    options,
+                    min_items: count("minItems"),
+                    max_items: count("maxItems"),
+                },
+                None => Kind::List {
+                    item: Arc::new(parse_field(
+                        "Item",
+                        &Value::Object(items),
+                        true,
+                        depth + 1,
+                        budget,
+                    )?),
+                    min_items: count("minItems"),
+                    max_items: count("maxItems"),
+                },
+            }
+        }
+        Some("object") | None if schema.contains_key("properties") => {
+            Kind::Object(object_fields(schema, depth + 1, budget)?)
+        }
+        Some("object") => Kind::Object(object_fields(schema, depth + 1, budget)?),
+        Some(other) => return Err(format!("`{name}` has type {other}")),
+        None => return Err(format!("`{name}` has no type")),
+    };
+    Ok(kind)
+}
+
+/// The schema itself, or for `anyOf`/`oneOf` of one type plus `null` (how optional values are
+/// often written) that one type, keeping the outer title, description and default.
+/// `$ref` and real unions cannot be shown as a form.
+fn resolve_union(schema: &Value) -> Result<Map<String, Value>, String> {
+    let Value::Object(schema) = schema else {
+        return Err("a schema that is not an object".to_owned());
+    };
+    for unsupported in [
+        "$ref",
+        "allOf",
+        "not",
+        "if",
+        "patternProperties",
+        "$dynamicRef",
+    ] {
+        if schema.contains_key(unsupported) {
+            return Err(format!("it uses `{unsupported}`"));
+        }
+    }
+    let union = ["anyOf", "oneOf"]
+        .iter()
+        .find_map(|key| schema.get(*key).and_then(Value::as_array));
+    let Some(branches) = union else {
+        return Ok(schema.clone());
+    };
+    if choice_list(branches).is_some() {
+        return Ok(schema.clone());
+    }
+    let mut real = branches
+        .iter()
+        .filter(|branch| branch.get("type").and_then(Value::as_str) != Some("null"));
+    match (real.next(), real.next()) {
+        (Some(only), None) => {
+            let mut merged = resolve_union(only)?;
+            for key in ["title", "description", "default"] {
+                if let Some(outer) = schema.get(key) {
+                    merged.insert(key.to_owned(), outer.clone());
+                }
+            }
+            Ok(merged)
+        }
+        _ => Err("it is a union of several types".to_owned()),
+    }
+}
+
+/// `type`, allowing `["T", "null"]`.
+fn type_name(schema: &Map<String, Value>) -> Result<Option<String>, String> {
+    match schema.get("type") {
+        None => Ok(None),
+        Some(Value::String(name)) => Ok(Some(name.clone())),
+        Some(Value::Array(names)) => {
+            let mut real = names
+                .iter()
+                .filter_map(Value::as_str)
+                .filter(|name| *name != "null");
+            match (real.next(), real.next()) {
+                (Some(only), None) => Ok(Some(only.to_owned())),
+                _ => Err("a property may be of several types".to_owned()),
+            }
+        }
+        Some(_) => Err("`type` is not a string".to_owned()),
+    }
+}
+
+/// The fixed values of an enum-like schema, with their labels.
+fn choices(schema: &Map<String, Value>) -> Option<Vec<Choice>> {
+    if let Some(Value::Array(values)) = schema.get("enum") {
+        let names = schema.get("enumNames").and_then(Value::as_array);
+        return Some(
+            values
+                .iter()
+                .enumerate()
+                .map(|(index, value)| Choice {
+                    value: value.clone(),
+                    label: names
+                        .and_then(|names| names.get(index))
+                        .and_then(Value::as_str)
+                        .map_or_else(|| choice_key(value), str::to_owned),
+                })
+                .collect(),
+        );
+    }
+    ["oneOf", "anyOf"]
+        .iter()
+        .find_map(|key| schema.get(*key).and_then(Value::as_array))
+        .and_then(|branches| choice_list(branches))
+}
+
+/// `[{const, title?}, ...]` as choices; None if any branch is not a constant.
+fn choice_list(branches: &[Value]) -> Option<Vec<Choice>> {
+    if branches.is_empty() {
+        return None;
+    }
+    branches
+        .iter()
+        .map(|branch| {
+            let value = branch.get("const")?.clone();
+            let label = branch
+                .get("title")
+                .and_then(Value::as_str)
+                .map_or_else(|| choice_key(&value), str::to_owned);
+            Some(Choice { value, label })
+        })
+        .collect()
+}

@@ -1,0 +1,248 @@
+//! One task on the board: its status, times, input requests, and how it ended.
+
+use holdbay_engine::model::TaskStatus;
+use leptos::prelude::*;
+use serde_json::Value;
+
+use super::clock::{seconds_until, span};
+use super::outcome::{TaskError, TaskResult};
+use crate::tasks::TrackedTask;
+use crate::ui::forms::InputRequestCard;
+use crate::ui::session::Session;
+
+/// The status as the wire spells it (`working`, `input_required`, …).
+pub fn status_name(status: TaskStatus) -> String {
+    serde_json::to_value(status)
+        .ok()
+        .and_then(|value| value.as_str().map(str::to_owned))
+        .unwrap_or_else(|| format!("{status:?}"))
+}
+
+/// Enough of the id to tell tasks apart; the full one is in the tooltip.
+fn short_id(task_id: &str) -> String {
+    let short: String = task_id.chars().take(8).collect();
+    if short.len() < task_id.len() {
+        format!("{short}…")
+    } else {
+        short
+    }
+}
+
+#[component]
+pub fn TaskRow(task_id: String, now: Signal<u64>) -> impl IntoView {
+    let session = Session::current();
+    let board = session.tasks;
+    let tasks = board.tasks();
+    let id = task_id.clone();
+    let task = Memo::new(move |_| tasks.with(|tasks| tasks.iter().find(|t| t.id() == id).cloned()));
+    let with_task = move |read: fn(&TrackedTask) -> Option<AnyView>| {
+        move || task.with(|task| task.as_ref().and_then(read))
+    };
+    let status = move || {
+        task.with(|task| {
+            task.as_ref()
+                .map(|task| status_name(task.tracker.status))
+                .unwrap_or_default()
+        })
+    };
+    let tool =
+        task.with_untracked(|task| task.as_ref().map(|t| t.tool.clone()).unwrap_or_default());
+    let cancel_id = task_id.clone();
+    let forget_id = task_id.clone();
+    view! {
+        <li class="task" data-task-id=task_id.clone() data-status=status>
+            <div class="task-head">
+                <span class="task-lamp" data-status=status aria-hidden="true"></span>
+                <span class="task-status">{status}</span>
+                <code class="task-tool">{tool}</code>
+                <code class="task-id" title=task_id.clone()>{short_id(&task_id)}</code>
+                {with_task(|task| {
+                    task.tracker
+                        .pushed
+                        .then(|| {
+                            view! {
+                                <span
+                                    class="task-pushed"
+                                    title="A subscriptions/listen stream pushes this task's snapshots; polling continues slowly as a safety net."
+                                >
+                                    "pushed"
+                                </span>
+                            }
+                                .into_any()
+                        })
+                })}
+            </div>
+            {with_task(|task| {
+                task.tracker
+                    .status_message
+                    .clone()
+                    .map(|message| view! { <p class="task-message">{message}</p> }.into_any())
+            })}
+            <TaskTimes task=task now=now />
+            <Unreachable task=task now=now />
+            <InputRequests task=task task_id=task_id.clone() />
+            {move || {
+                let live = task.with(|t| t.as_ref().is_some_and(|t| !t.tracker.is_terminal()));
+                let id = cancel_id.clone();
+                live.then(|| {
+                    view! {
+                        <div class="task-cancel-box">
+                            <button
+                                class="task-cancel"
+                                on:click=move |_| board.cancel(session, &id)
+                            >
+                                "Cancel"
+                            </button>
+                            <span class="quiet">
+                                "Cancel is a request, not a guarantee: the task may still complete or fail."
+                            </span>
+                        </div>
+                    }
+                })
+            }}
+            {with_task(|task| {
+                task.note.clone().map(|note| view! { <p class="task-note" role="status">{note}</p> }.into_any())
+            })}
+            {with_task(ending)}
+            {move || {
+                let terminal = task.with(|t| t.as_ref().is_some_and(|t| t.tracker.is_terminal()));
+                let id = forget_id.clone();
+                terminal
+                    .then(|| {
+                        view! {
+                            <button
+                                class="task-forget"
+                                title="Remove this ended task from the board and from this browser's storage"
+                                on:click=move |_| board.forget(&id)
+                            >
+                                "Forget"
+                            </button>
+                        }
+                    })
+            }}
+        </li>
+    }
+}
+
+/// The outcome once the task has ended (or that it is being fetched).
+fn ending(task: &TrackedTask) -> Option<AnyView> {
+    let tracker = &task.tracker;
+    if let Some(result) = tracker.result.clone() {
+        return Some(view! { <TaskResult result=result /> }.into_any());
+    }
+    if let Some(error) = tracker.error.clone() {
+        return Some(view! { <TaskError error=error /> }.into_any());
+    }
+    match tracker.status {
+        TaskStatus::Cancelled => {
+            Some(view! { <p class="task-cancelled">"Cancelled."</p> }.into_any())
+        }
+        status if status.is_terminal() && !tracker.settled => {
+            Some(view! { <p class="quiet">"Fetching the outcome…"</p> }.into_any())
+        }
+        _ => None,
+    }
+}
+
+/// Age, TTL countdown, poll interval and last poll.
+#[component]
+fn TaskTimes(task: Memo<Option<TrackedTask>>, now: Signal<u64>) -> impl IntoView {
+    move || {
+        let now = now.get();
+        task.with(|task| {
+            let task = task.as_ref()?;
+            let tracker = &task.tracker;
+            let age = span(now.saturating_sub(tracker.created_locally_at_ms));
+            let ttl = match tracker.ttl_ms {
+                None => "no TTL".to_owned(),
+                Some(ttl) if tracker.is_terminal() => format!("TTL {}", span(ttl)),
+                Some(_) if tracker.is_expired(now) => {
+                    "TTL passed: the server may have purged it".to_owned()
+                }
+                Some(ttl) => {
+                    let ends = tracker.created_locally_at_ms.saturating_add(ttl);
+                    format!("expires in {}", span(ends.saturating_sub(now)))
+                }
+            };
+            let polling = if tracker.is_terminal() {
+                "polling over".to_owned()
+            } else {
+                format!("poll every {}", span(tracker.poll_interval()))
+            };
+            let last = task.last_polled_at_ms.map_or_else(
+                || "not polled yet".to_owned(),
+                |at| format!("last poll {} ago", span(now.saturating_sub(at))),
+            );
+            Some(view! {
+                <p class="task-times">
+                    <span class="task-age">"age " {age}</span>
+                    <span class="task-ttl">{ttl}</span>
+                    <span class="task-poll">{polling}</span>
+                    <span class="task-last-poll">{last}</span>
+                </p>
+            })
+        })
+    }
+}
+
+/// The last poll failed: say so, and when the engine's backoff retries.
+#[component]
+fn Unreachable(task: Memo<Option<TrackedTask>>, now: Signal<u64>) -> impl IntoView {
+    move || {
+        let now = now.get();
+        task.with(|task| {
+            let task = task.as_ref()?;
+            let problem = task.poll_problem.as_ref()?;
+            let retry = task
+                .tracker
+                .next_poll_at()
+                .map(|at| format!(" — retrying in {}s", seconds_until(at, now)))
+                .unwrap_or_default();
+            let what = if problem.unreachable {
+                "unreachable"
+            } else {
+                "tasks/get failed"
+            };
+            Some(view! {
+                <p class="task-unreachable" role="status" title=problem.detail.clone()>
+                    {what}
+                    {retry}
+                </p>
+            })
+        })
+    }
+}
+
+/// The requests still waiting for an answer, each answered once through `tasks/update`.
+#[component]
+fn InputRequests(task: Memo<Option<TrackedTask>>, task_id: String) -> impl IntoView {
+    let session = Session::current();
+    let board = session.tasks;
+    let keys = Memo::new(move |_| {
+        task.with(|task| {
+            task.as_ref()
+                .map(|task| task.tracker.outstanding())
+                .unwrap_or_default()
+        })
+    });
+    view! {
+        <div class="task-inputs">
+            <For each=move || keys.get() key=|key| key.clone() let:key>
+                {
+                    let request = task
+                        .with_untracked(|task| {
+                            task.as_ref()
+                                .and_then(|task| task.tracker.input_requests.get(&key))
+                                .and_then(|request| serde_json::to_value(request).ok())
+                        })
+                        .unwrap_or(Value::Null);
+                    let (task_id, answered_key) = (task_id.clone(), key.clone());
+                    let on_answer = Callback::new(move |response: Value| {
+                        board.answer(session, &task_id, &answered_key, response);
+                    });
+                    view! { <InputRequestCard key=key request=request on_answer=on_answer /> }
+                }
+            </For>
+        </div>
+    }
+}

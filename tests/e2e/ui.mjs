@@ -1,0 +1,46 @@
+// How the end-to-end tests operate the app's panels, in one place.
+/** Pick a tool in the tools panel. */
+export async function selectTool(page, name) {
+  const tool = page.locator('.tool', { has: page.locator('.tool-name', { hasText: new RegExp(`^${name}$`) }) });
+  await tool.locator('.select-tool').click();
+  await page.waitForSelector(`#call-panel .call-tool:text-is("${name}")`);
+}
+
+/** Set a form field by its `name`, whatever control the form chose for it. */
+export async function fillField(scope, name, value) {
+  const field = scope.locator(`[name="${name}"]`).first();
+  const tag = await field.evaluate((node) => node.tagName.toLowerCase());
+  const type = await field.evaluate((node) => node.getAttribute('type') ?? '');
+  if (tag === 'select') {
+    await field.selectOption(value);
+  } else if (type === 'checkbox') {
+    if (value === 'true') await field.check();
+    else await field.uncheck();
+  } else if (type === 'radio') {
+    await scope.locator(`[name="${name}"][value="${value}"]`).check();
+  } else {
+    await field.fill(value);
+  }
+}
+
+/** Press accept, decline or cancel on an input request card. */
+export async function answerInput(card, action) {
+  await card.locator(`button.${action}`).click();
+}
+
+/** The first element in `scope` (a page or a locator) matching `selector`, once visible. */
+export async function shown(scope, selector, options = {}) {
+  const found = scope.locator(selector).first();
+  await found.waitFor({ timeout: options.timeout ?? 20000 });
+  return found;
+}
+
+/** Press Call. */
+export async function call(page) {
+  await page.click('#call-panel button.call');
+}
+
+/** The task row of `tool` once it shows `status`. */
+export async function waitForTaskStatus(page, tool, status, timeout = 20000) {
+  return shown(page, `.task[data-status="${status}"]:has-text("${tool}")`, { timeout });
+}

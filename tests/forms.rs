@@ -1,0 +1,589 @@
+//! The input-gathering components in headless Chromium: the schema form for tool arguments
+//! and the input request cards (form elicitation, URL consent, other kinds).
+#![cfg(target_arch = "wasm32")]
+
+use std::sync::Arc;
+
+use holdbay::ui::forms::{ArgumentsEditor, InputRequestCard};
+use holdbay_engine::model::JsonObject;
+use leptos::prelude::*;
+use serde_json::{Value, json};
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::*;
+use web_sys::{
+    Element, Event, EventInit, HtmlButtonElement, HtmlElement, HtmlInputElement, HtmlSelectElement,
+    HtmlTextAreaElement,
+};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn document() -> web_sys::Document {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .expect("a document")
+}
+
+/// A fresh element to mount into (never touch <body> itself: the runner reports there).
+fn fresh_host(id: &str) -> HtmlElement {
+    if let Some(old) = document().get_element_by_id(id) {
+        old.remove();
+    }
+    let host: HtmlElement = document()
+        .create_element("div")
+        .expect("div")
+        .unchecked_into();
+    host.set_id(id);
+    document()
+        .body()
+        .expect("body")
+        .append_child(&host)
+        .expect("append");
+    host
+}
+
+fn find(host: &Element, selector: &str) -> Element {
+    host.query_selector(selector)
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| panic!("{selector} is not on the page"))
+}
+
+fn exists(host: &Element, selector: &str) -> bool {
+    host.query_selector(selector).ok().flatten().is_some()
+}
+
+fn input(host: &Element, selector: &str) -> HtmlInputElement {
+    find(host, selector).unchecked_into()
+}
+
+fn button(host: &Element, selector: &str) -> HtmlButtonElement {
+    find(host, selector).unchecked_into()
+}
+
+/// Lets signals, effects and the DOM update (render effects run after a macrotask).
+async fn settle() {
+    leptos::task::tick().await;
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        let _ = web_sys::window()
+            .expect("window")
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 5);
+    });
+    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
+}
+
+fn fire(target: &Element, kind: &str) {
+    let init = EventInit::new();
+    init.set_bubbles(true);
+    let event = Event::new_with_event_init_dict(kind, &init).expect("event");
+    target.dispatch_event(&event).expect("dispatch");
+}
+
+async fn type_into(host: &Element, selector: &str, text: &str) {
+    let field = input(host, selector);
+    field.set_value(text);
+    fire(&field, "input");
+    fire(&field, "blur");
+    settle().await;
+}
+
+async fn choose(host: &Element, selector: &str, value: &str) {
+    let select: HtmlSelectElement = find(host, selector).unchecked_into();
+    select.set_value(value);
+    fire(&select, "change");
+    settle().await;
+}
+
+async fn click(host: &Element, selector: &str) {
+    button(host, selector).click();
+    settle().await;
+}
+
+async fn toggle(host: &Element, selector: &str) {
+    let checkbox = input(host, selector);
+    checkbox.set_checked(!checkbox.checked());
+    fire(&checkbox, "change");
+    settle().await;
+}
+
+fn schema(value: Value) -> Arc<JsonObject> {
+    match value {
+        Value::Object(object) => Arc::new(object),
+        _ => panic!("a schema object"),
+    }
+}
+
+/// Mounts an arguments editor for `schema` and returns its host and value signal.
+async fn editor(id: &str, schema_json: Value) -> (HtmlElement, RwSignal<Result<Value, String>>) {
+    let host = fresh_host(id);
+    let value = RwSignal::new(Ok::<Value, String>(json!({})));
+    let schema = schema(schema_json);
+    let prefix = id.to_owned();
+    leptos::mount::mount_to(host.clone(), move || {
+        view! { <ArgumentsEditor schema=schema.clone() value=value id_prefix=prefix.clone() /> }
+    })
+    .forget();
+    settle().await;
+    (host, value)
+}
+
+#[wasm_bindgen_test]
+async fn defaults_fill_the_form_and_types_pick_inputs() {
+    let (host, value) = editor(
+        "form-types",
+        json!({
+            "type": "object",
+            "properties": {
+                "restaurant": { "type": "string", "title": "Restaurant", "description": "Where to book.", "default": "Chez Holdbay" },
+                "records": { "type": "integer", "minimum": 1, "maximum": 1000, "default": 500 },
+                "ratio": { "type": "number", "default": 0.5 },
+                "notify": { "type": "boolean", "default": true },
+                "contact": { "type": "string", "format": "email" },
+                "site": { "type": "string", "format": "uri" },
+                "day": { "type": "string", "format": "date" },
+                "at": { "type": "string", "format": "date-time" }
+            }
+        }),
+    )
+    .await;
+    assert_eq!(
+        value.get_untracked(),
+        Ok(json!({"restaurant": "Chez Holdbay", "records": 500, "ratio": 0.5, "notify": true}))
+    );
+    assert_eq!(
+        input(&host, "input[name=restaurant]").value(),
+        "Chez Holdbay"
+    );
+    assert_eq!(input(&host, "input[name=records]").type_(), "number");
+    assert_eq!(input(&host, "input[name=contact]").type_(), "email");
+    assert_eq!(input(&host, "input[name=site]").type_(), "url");
+    assert_eq!(input(&host, "input[name=day]").type_(), "date");
+    assert_eq!(input(&host, "input[name=at]").type_(), "datetime-local");
+    assert!(input(&host, "input[name=notify]").checked());
+    // Labels point at their inputs, and help text is there.
+    let label = find(&host, "label[for='form-types-restaurant']");
+    assert!(
+        label
+            .text_content()
+            .unwrap_or_default()
+            .contains("Restaurant")
+    );
+    assert_eq!(input(&host, "#form-types-restaurant").name(), "restaurant");
+    assert!(
+        host.text_content()
+            .unwrap_or_default()
+            .contains("Where to book.")
+    );
+
+    // Out of range and badly formatted values are errors next to the field and in `value`.
+    type_into(&host, "input[name=records]", "5000").await;
+    assert!(value.get_untracked().is_err());
+    assert!(
+        find(&host, "input[name=records]")
+            .closest(".form-field")
+            .ok()
+            .flatten()
+            .expect("field")
+            .query_selector(".field-error")
+            .ok()
+            .flatten()
+            .is_some()
+    );
+    type_into(&host, "input[name=records]", "12").await;
+    type_into(&host, "input[name=contact]", "not-an-address").await;
+    assert!(value.get_untracked().is_err());
+    type_into(&host, "input[name=contact]", "dev@example.com").await;
+    type_into(&host, "input[name=day]", "2026-07-28").await;
+    toggle(&host, "input[name=notify]").await;
+    assert_eq!(
+        value.get_untracked(),
+        Ok(
+            json!({"restaurant": "Chez Holdbay", "records": 12, "ratio": 0.5, "notify": false,
+                  "contact": "dev@example.com", "day": "2026-07-28"})
+        )
+    );
+}
+
+#[wasm_bindgen_test]
+async fn required_fields_are_enforced_and_enums_give_their_values() {
+    let (host, value) = editor(
+        "form-required",
+        json!({
+            "type": "object",
+            "properties": {
+                "name": { "type": "string", "title": "Name", "minLength": 2 },
+                "region": { "type": "string", "enum": ["staging", "eu-production"] },
+                "size": { "type": "integer", "title": "Party", "oneOf": [ {"const": 4, "title": "Four"}, {"const": 6, "title": "Six"} ] },
+                "tier": { "type": "string", "enum": ["a", "b"], "enumNames": ["Alpha", "Beta"] }
+            },
+            "required": ["name", "region"]
+        }),
+    )
+    .await;
+    let status = value.get_untracked();
+    assert!(
+        matches!(&status, Err(why) if why.contains("Name")),
+        "{status:?}"
+    );
+    assert!(exists(&host, ".required-mark"));
+    type_into(&host, "input[name=name]", "x").await;
+    assert!(value.get_untracked().is_err(), "too short");
+    type_into(&host, "input[name=name]", "Ada").await;
+    assert!(value.get_untracked().is_err(), "region is still missing");
+    choose(&host, "select[name=region]", "eu-production").await;
+    choose(&host, "select[name=size]", "6").await;
+    assert_eq!(
+        value.get_untracked(),
+        Ok(json!({"name": "Ada", "region": "eu-production", "size": 6}))
+    );
+    // enumNames are the labels, the enum values are what is sent.
+    let tier = find(&host, "select[name=tier]");
+    assert!(tier.text_content().unwrap_or_default().contains("Beta"));
+    choose(&host, "select[name=tier]", "b").await;
+    assert_eq!(value.get_untracked().expect("valid")["tier"], json!("b"));
+    // Emptying a required field makes it an error again.
+    type_into(&host, "input[name=name]", "").await;
+    assert!(value.get_untracked().is_err());
+    assert!(
+        find(&host, "#form-required-name")
+            .get_attribute("aria-invalid")
+            .is_some()
+    );
+}
+
+#[wasm_bindgen_test]
+async fn arrays_add_and_remove_items_and_objects_nest() {
+    let (host, value) = editor(
+        "form-arrays",
+        json!({
+            "type": "object",
+            "properties": {
+                "tags": { "type": "array", "items": { "type": "string" }, "maxItems": 2 },
+                "labels": { "type": "array", "items": { "type": "string", "enum": ["bug", "ui"] } },
+                "address": {
+                    "type": "object",
+                    "title": "Address",
+                    "properties": { "city": { "type": "string" }, "zip": { "type": "integer" } },
+                    "required": ["city"]
+                }
+            }
+        }),
+    )
+    .await;
+    assert!(
+        find(&host, "fieldset.form-object legend")
+            .text_content()
+            .unwrap_or_default()
+            .contains("Address")
+    );
+    assert_eq!(
+        value.get_untracked(),
+        Ok(json!({})),
+        "an empty optional object is left out"
+    );
+    type_into(&host, "input[name='address.zip']", "69001").await;
+    assert!(
+        value.get_untracked().is_err(),
+        "once started, its required city is needed"
+    );
+    type_into(&host, "input[name='address.zip']", "").await;
+    type_into(&host, "input[name='address.city']", "Lyon").await;
+    click(&host, "#form-arrays-tags .add-item").await;
+    type_into(&host, "input[name='tags.0']", "red").await;
+    click(&host, "#form-arrays-tags .add-item").await;
+    type_into(&host, "input[name='tags.1']", "blue").await;
+    assert!(
+        button(&host, "#form-arrays-tags .add-item").disabled(),
+        "maxItems reached"
+    );
+    let ui: HtmlInputElement = find(&host, "input[name=labels][value=ui]").unchecked_into();
+    ui.set_checked(true);
+    fire(&ui, "change");
+    settle().await;
+    assert_eq!(
+        value.get_untracked(),
+        Ok(json!({"tags": ["red", "blue"], "labels": ["ui"], "address": {"city": "Lyon"}}))
+    );
+    click(&host, "#form-arrays-tags .remove-item").await;
+    assert_eq!(
+        value.get_untracked().expect("valid")["tags"],
+        json!(["blue"])
+    );
+    assert_eq!(input(&host, "input[name='tags.0']").value(), "blue");
+    // An empty new item is an error until filled.
+    click(&host, "#form-arrays-tags .add-item").await;
+    assert!(value.get_untracked().is_err());
+}
+
+#[wasm_bindgen_test]
+async fn raw_json_round_trips_and_unrepresentable_schemas_fall_back() {
+    let (host, value) = editor(
+        "form-raw",
+        json!({
+            "type": "object",
+            "properties": {
+                "service": { "type": "string", "default": "web" },
+                "replicas": { "type": "integer" }
+            }
+        }),
+    )
+    .await;
+    click(&host, ".raw-toggle").await;
+    let text: HtmlTextAreaElement = find(&host, "textarea").unchecked_into();
+    let shown: Value = serde_json::from_str(&text.value()).expect("the textarea shows JSON");
+    assert_eq!(shown, json!({"service": "web"}));
+    text.set_value(r#"{"service": "api", "replicas": 3}"#);
+    fire(&text, "input");
+    settle().await;
+    assert_eq!(
+        value.get_untracked(),
+        Ok(json!({"service": "api", "replicas": 3}))
+    );
+    click(&host, ".raw-toggle").await;
+    assert!(!exists(&host, "textarea"), "back to the form");
+    assert_eq!(input(&host, "input[name=service]").value(), "api");
+    assert_eq!(input(&host, "input[name=replicas]").value(), "3");
+    assert_eq!(
+        value.get_untracked(),
+        Ok(json!({"service": "api", "replicas": 3}))
+    );
+
+    // JSON that does not fit stays raw, with the reason.
+    click(&host, ".raw-toggle").await;
+    let text: HtmlTextAreaElement = find(&host, "textarea").unchecked_into();
+    text.set_value(r#"{"service": "api", "extra": true}"#);
+    fire(&text, "input");
+    settle().await;
+    click(&host, ".raw-toggle").await;
+    assert!(exists(&host, "textarea"));
+    assert!(host.text_content().unwrap_or_default().contains("extra"));
+    text.set_value("[1]");
+    fire(&text, "input");
+    settle().await;
+    assert!(value.get_untracked().is_err());
+
+    let (host, value) = editor(
+        "form-ref",
+        json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/X"}}, "$defs": {"X": {"type": "string"}}}),
+    )
+    .await;
+    assert!(
+        exists(&host, "textarea"),
+        "a $ref schema is edited as raw JSON"
+    );
+    assert!(!exists(&host, ".raw-toggle"));
+    assert_eq!(value.get_untracked(), Ok(json!({})));
+}
+
+/// Mounts a card; returns its host and the answers it emitted.
+async fn card(id: &str, key: &str, request: Value) -> (HtmlElement, RwSignal<Vec<Value>>) {
+    let host = fresh_host(id);
+    let answers = RwSignal::new(Vec::<Value>::new());
+    let key = key.to_owned();
+    leptos::mount::mount_to(host.clone(), move || {
+        let on_answer = Callback::new(move |answer: Value| answers.update(|all| all.push(answer)));
+        view! { <InputRequestCard key=key.clone() request=request.clone() on_answer=on_answer /> }
+    })
+    .forget();
+    settle().await;
+    (host, answers)
+}
+
+fn book_table_request() -> Value {
+    json!({"method": "elicitation/create", "params": {
+        "message": "Booking at Chez Holdbay: for how many people, and when?",
+        "requestedSchema": {"type": "object", "properties": {
+            "size": {"type": "string", "title": "Party size", "oneOf": [{"const": "4", "title": "4 people"}, {"const": "6", "title": "6 people"}]},
+            "time": {"type": "string", "title": "Time", "enum": ["18:00", "19:30", "21:00"], "default": "19:30"},
+            "notes": {"type": "string", "maxLength": 5}
+        }, "required": ["size", "time"]}}})
+}
+
+#[wasm_bindgen_test]
+async fn form_elicitation_accepts_only_valid_content() {
+    let (host, answers) = card("card-form", "party", book_table_request()).await;
+    assert_eq!(
+        find(&host, ".input-request")
+            .get_attribute("data-key")
+            .as_deref(),
+        Some("party")
+    );
+    assert!(
+        host.text_content()
+            .unwrap_or_default()
+            .contains("for how many people")
+    );
+    assert!(button(&host, ".accept").disabled(), "size is required");
+    choose(&host, "select[name=size]", "6").await;
+    type_into(&host, "input[name=notes]", "too long").await;
+    assert!(button(&host, ".accept").disabled(), "notes are too long");
+    type_into(&host, "input[name=notes]", "").await;
+    assert!(!button(&host, ".accept").disabled());
+    click(&host, ".accept").await;
+    assert_eq!(
+        answers.get_untracked(),
+        vec![json!({"action": "accept", "content": {"size": "6", "time": "19:30"}})]
+    );
+    // The card now shows what it sent, and cannot answer twice.
+    let sent = find(&host, ".answer-json")
+        .text_content()
+        .unwrap_or_default();
+    assert!(sent.contains("\"accept\""));
+    button(&host, ".decline").click();
+    settle().await;
+    assert_eq!(answers.get_untracked().len(), 1);
+}
+
+#[wasm_bindgen_test]
+async fn form_elicitation_declines_and_cancels() {
+    let (host, answers) = card("card-decline", "party", book_table_request()).await;
+    click(&host, ".decline").await;
+    assert_eq!(answers.get_untracked(), vec![json!({"action": "decline"})]);
+    let (host, answers) = card("card-cancel", "party", book_table_request()).await;
+    click(&host, ".cancel").await;
+    assert_eq!(answers.get_untracked(), vec![json!({"action": "cancel"})]);
+    assert!(
+        find(&host, ".answer-json")
+            .text_content()
+            .unwrap_or_default()
+            .contains("cancel")
+    );
+}
+
+/// Replaces `window.open` with a recorder, so tests see what would be opened.
+fn record_window_open() {
+    let recorder = js_sys::Function::new_with_args(
+        "url, target, features",
+        "window.__opened = (window.__opened || []).concat([[url, target, features]]); return null;",
+    );
+    let window = web_sys::window().expect("window");
+    js_sys::Reflect::set(
+        &window,
+        &JsValue::from_str("__opened"),
+        &js_sys::Array::new(),
+    )
+    .expect("set");
+    js_sys::Reflect::set(&window, &JsValue::from_str("open"), &recorder).expect("set open");
+}
+
+fn opened() -> Vec<Vec<String>> {
+    let window = web_sys::window().expect("window");
+    let list = js_sys::Reflect::get(&window, &JsValue::from_str("__opened")).expect("get");
+    js_sys::Array::from(&list)
+        .iter()
+        .map(|call| {
+            js_sys::Array::from(&call)
+                .iter()
+                .map(|part| part.as_string().unwrap_or_default())
+                .collect()
+        })
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn url_elicitation_opens_only_after_consent() {
+    record_window_open();
+    let url = "https://auth.example.com/connect/github?req=7f3a";
+    let (host, answers) = card(
+        "card-url",
+        "consent",
+        json!({"method": "elicitation/create", "params": {"mode": "url", "message": "Connect your account.", "url": url}}),
+    )
+    .await;
+    assert_eq!(
+        find(&host, ".url-site").text_content().as_deref(),
+        Some("https://auth.example.com")
+    );
+    assert!(
+        host.text_content()
+            .unwrap_or_default()
+            .contains("/connect/github?req=7f3a")
+    );
+    assert!(!exists(&host, "a[href]"), "no link before consent");
+    assert!(!exists(&host, "iframe"));
+    assert!(button(&host, ".open-page").disabled());
+    assert!(button(&host, ".consent-finished").disabled());
+    button(&host, ".open-page").click();
+    settle().await;
+    assert!(opened().is_empty(), "nothing opens without consent");
+
+    toggle(&host, ".url-consent").await;
+    click(&host, ".open-page").await;
+    assert_eq!(
+        opened(),
+        vec![vec![
+            url.to_owned(),
+            "_blank".to_owned(),
+            "noopener,noreferrer".to_owned()
+        ]]
+    );
+    assert!(
+        answers.get_untracked().is_empty(),
+        "opening is not an answer"
+    );
+    click(&host, ".consent-finished").await;
+    assert_eq!(answers.get_untracked(), vec![json!({"action": "accept"})]);
+}
+
+#[wasm_bindgen_test]
+async fn url_elicitation_refuses_other_schemes() {
+    record_window_open();
+    let (host, answers) = card(
+        "card-js",
+        "consent",
+        json!({"method": "elicitation/create", "params": {"mode": "url", "message": "Click me", "url": "javascript:alert(1)"}}),
+    )
+    .await;
+    assert!(exists(&host, ".url-refused"));
+    assert!(!exists(&host, ".open-page"));
+    assert!(!exists(&host, ".url-consent"));
+    assert!(
+        host.text_content()
+            .unwrap_or_default()
+            .contains("javascript:")
+    );
+    click(&host, ".decline").await;
+    assert_eq!(answers.get_untracked(), vec![json!({"action": "decline"})]);
+    assert!(opened().is_empty());
+}
+
+#[wasm_bindgen_test]
+async fn deprecated_and_unknown_kinds_are_declined() {
+    let (host, answers) = card("card-roots", "roots", json!({"method": "roots/list"})).await;
+    assert!(
+        host.text_content()
+            .unwrap_or_default()
+            .contains("Deprecated")
+    );
+    click(&host, ".decline").await;
+    assert_eq!(answers.get_untracked(), vec![json!({"roots": []})]);
+
+    let (host, answers) = card(
+        "card-sampling",
+        "llm",
+        json!({"method": "sampling/createMessage", "params": {"messages": [], "maxTokens": 10}}),
+    )
+    .await;
+    assert!(
+        !exists(&host, "textarea"),
+        "the editor only after opting in"
+    );
+    toggle(&host, ".enable-deprecated").await;
+    let editor: HtmlTextAreaElement = find(&host, "textarea").unchecked_into();
+    editor.set_value(
+        r#"{"role": "assistant", "content": {"type": "text", "text": "hi"}, "model": "me"}"#,
+    );
+    fire(&editor, "input");
+    settle().await;
+    click(&host, ".accept").await;
+    assert_eq!(
+        answers.get_untracked(),
+        vec![
+            json!({"role": "assistant", "content": {"type": "text", "text": "hi"}, "model": "me"})
+        ]
+    );
+
+    let (host, answers) = card("card-unknown", "x", json!({"method": "mystery/ask"})).await;
+    assert!(!exists(&host, ".accept"));
+    click(&host, ".decline").await;
+    assert_eq!(answers.get_untracked()[0]["code"], json!(-32601));
+}

@@ -86,11 +86,11 @@ pub async fn listen(
     request: &OutgoingRequest<Listen>,
     mut on_chunk: impl FnMut(&mut Subscription, &[u8]) -> bool,
 ) -> Result<Subscription, ExchangeError> {
-    let sent = send(how, request).await?;
+    let sent = send(how, Wire::of(request)).await?;
     let content_type = sent.response.headers().get("content-type").ok().flatten();
     let mut subscription =
         Subscription::open(request, sent.response.status(), content_type.as_deref());
-    read_body(how, &sent, |chunk| on_chunk(&mut subscription, chunk)).await?;
+    read_body(how, &sent, &mut |chunk| on_chunk(&mut subscription, chunk)).await?;
     Ok(subscription)
 }
 
@@ -98,7 +98,7 @@ async fn read<M: McpMethod>(
     how: &Exchange<'_>,
     request: &OutgoingRequest<M>,
 ) -> Result<ResponseReader<M>, ExchangeError> {
-    let sent = send(how, request).await?;
+    let sent = send(how, Wire::of(request)).await?;
     let content_type = sent.response.headers().get("content-type").ok().flatten();
     let mut reader = request.reader(sent.response.status(), content_type.as_deref());
     let challenge = sent
@@ -109,7 +109,7 @@ async fn read<M: McpMethod>(
         .flatten();
     reader.set_www_authenticate(challenge.as_deref());
     let mut seen = 0;
-    read_body(how, &sent, |chunk| {
+    read_body(how, &sent, &mut |chunk| {
         reader.push_chunk(chunk);
         let messages = reader.stream_messages();
         if messages.len() > seen {
@@ -133,14 +133,28 @@ struct Sent {
     started: f64,
 }
 
+/// What `send` needs of a request; not generic, so the fetch code exists once in the wasm.
+struct Wire<'r> {
+    method: &'static str,
+    headers: &'r [(String, String)],
+    body: &'r str,
+}
+
+impl<'r> Wire<'r> {
+    fn of<M: McpMethod>(request: &'r OutgoingRequest<M>) -> Self {
+        Self {
+            method: request.method(),
+            headers: request.headers(),
+            body: request.body(),
+        }
+    }
+}
+
 /// `fetch` the request (directly or through the relay) and record it in the log.
-async fn send<M: McpMethod>(
-    how: &Exchange<'_>,
-    request: &OutgoingRequest<M>,
-) -> Result<Sent, ExchangeError> {
+async fn send(how: &Exchange<'_>, request: Wire<'_>) -> Result<Sent, ExchangeError> {
     let connection = how.connection;
     let url = connection.fetch_url();
-    let mut sent_headers: Vec<(String, String)> = request.headers().to_vec();
+    let mut sent_headers: Vec<(String, String)> = request.headers.to_vec();
     sent_headers.extend(
         connection
             .extra_headers()
@@ -149,14 +163,14 @@ async fn send<M: McpMethod>(
     let entry = how.log.map(|log| {
         log.begin(WireEntry {
             id: 0,
-            method: request.method().to_owned(),
-            name: header_value(request.headers(), "mcp-name"),
+            method: request.method.to_owned(),
+            name: header_value(request.headers, "mcp-name"),
             server: connection.server.clone(),
             url: url.clone(),
             relayed: connection.via_relay,
             started_at: js_sys::Date::now(),
             request_headers: redact(&sent_headers),
-            request_body: request.body().to_owned(),
+            request_body: request.body.to_owned(),
             status: None,
             response_headers: Vec::new(),
             body: Vec::new(),
@@ -191,7 +205,7 @@ async fn send<M: McpMethod>(
     let init = RequestInit::new();
     init.set_method("POST");
     init.set_headers(&headers);
-    init.set_body(&JsValue::from_str(request.body()));
+    init.set_body(&JsValue::from_str(request.body));
     if let Some(signal) = how.abort {
         init.set_signal(Some(signal));
     }
@@ -221,7 +235,7 @@ async fn send<M: McpMethod>(
 async fn read_body(
     how: &Exchange<'_>,
     sent: &Sent,
-    mut on_chunk: impl FnMut(&[u8]) -> bool,
+    on_chunk: &mut dyn FnMut(&[u8]) -> bool,
 ) -> Result<(), ExchangeError> {
     let url = how.connection.fetch_url();
     let (entry, started) = (sent.entry, sent.started);

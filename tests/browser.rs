@@ -108,8 +108,9 @@ fn discover_panel_renders_a_canned_result() {
         capabilities.contains("tools (listChanged)"),
         "{capabilities}"
     );
+    // The flags come in the order the server's JSON had them.
     assert!(
-        capabilities.contains("resources (listChanged, subscribe)"),
+        capabilities.contains("resources (subscribe, listChanged)"),
         "{capabilities}"
     );
     let extension = text(&host, "#capabilities .chip.extension");

@@ -5,10 +5,11 @@ use holdbay::ui::{DiscoverPanel, ToolsPanel};
 use holdbay_engine::model::{DiscoverResult, ListToolsResult};
 use holdbay_engine::{Client, McpMethod, OutgoingRequest};
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
-use web_sys::{Element, HtmlElement};
+
+mod dom;
+
+use dom::{find, fresh_host, text, wait_for};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -20,66 +21,11 @@ const DISCOVER_RESPONSE: &str = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType
  "instructions":"Weather and deployment tools.","ttlMs":3600000,"cacheScope":"public",
  "_meta":{"io.modelcontextprotocol/serverInfo":{"name":"ExampleServer","version":"1.4.0"}}}}"#;
 
-fn document() -> web_sys::Document {
-    web_sys::window()
-        .and_then(|w| w.document())
-        .expect("a document")
-}
-
-/// A fresh element to mount into (never touch <body> itself: the runner reports there).
-fn fresh_host(id: &str) -> HtmlElement {
-    if let Some(old) = document().get_element_by_id(id) {
-        old.remove();
-    }
-    let host: HtmlElement = document()
-        .create_element("div")
-        .expect("div")
-        .unchecked_into();
-    host.set_id(id);
-    document()
-        .body()
-        .expect("body")
-        .append_child(&host)
-        .expect("append");
-    host
-}
-
-fn find(host: &Element, selector: &str) -> Option<Element> {
-    host.query_selector(selector).ok().flatten()
-}
-
-fn text(host: &Element, selector: &str) -> String {
-    find(host, selector)
-        .and_then(|e| e.text_content())
-        .unwrap_or_else(|| panic!("{selector} is not on the page"))
-}
-
 /// Decode a canned response body through the engine, exactly as the transport does.
 fn decode<M: McpMethod>(request: OutgoingRequest<M>, body: &str) -> M::Output {
     let mut reader = request.reader(200, Some("application/json"));
     reader.push_chunk(body.as_bytes());
     reader.finish().expect("the canned response decodes").result
-}
-
-async fn sleep_ms(ms: i32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window()
-            .expect("window")
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
-            .expect("setTimeout");
-    });
-    JsFuture::from(promise).await.expect("timer");
-}
-
-/// Wait (up to ~10 s) until `selector` appears under `host`.
-async fn wait_for(host: &Element, selector: &str) -> Element {
-    for _ in 0..200 {
-        if let Some(found) = find(host, selector) {
-            return found;
-        }
-        sleep_ms(50).await;
-    }
-    panic!("{selector} never appeared; page: {}", host.inner_html());
 }
 
 #[wasm_bindgen_test]

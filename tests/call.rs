@@ -7,70 +7,20 @@ use holdbay::ui::call::{CallPanel, ToolResult, base64_decoded_len, data_url, sho
 use holdbay_engine::model::CallToolResult;
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
-use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement};
 
+mod dom;
+
+use dom::{find, fresh_host, text, wait_for};
+
 wasm_bindgen_test_configure!(run_in_browser);
-
-fn document() -> web_sys::Document {
-    web_sys::window()
-        .and_then(|w| w.document())
-        .expect("a document")
-}
-
-fn fresh_host(id: &str) -> HtmlElement {
-    if let Some(old) = document().get_element_by_id(id) {
-        old.remove();
-    }
-    let host: HtmlElement = document()
-        .create_element("div")
-        .expect("div")
-        .unchecked_into();
-    host.set_id(id);
-    document()
-        .body()
-        .expect("body")
-        .append_child(&host)
-        .expect("append");
-    host
-}
-
-fn find(host: &Element, selector: &str) -> Option<Element> {
-    host.query_selector(selector).ok().flatten()
-}
-
-fn text(host: &Element, selector: &str) -> String {
-    find(host, selector)
-        .and_then(|e| e.text_content())
-        .unwrap_or_else(|| panic!("{selector} is not on the page"))
-}
 
 fn click(host: &Element, selector: &str) {
     find(host, selector)
         .unwrap_or_else(|| panic!("{selector} is not on the page"))
         .unchecked_into::<HtmlElement>()
         .click();
-}
-
-async fn sleep_ms(ms: i32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window()
-            .expect("window")
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
-            .expect("setTimeout");
-    });
-    JsFuture::from(promise).await.expect("timer");
-}
-
-async fn wait_for(host: &Element, selector: &str) -> Element {
-    for _ in 0..200 {
-        if let Some(found) = find(host, selector) {
-            return found;
-        }
-        sleep_ms(50).await;
-    }
-    panic!("{selector} never appeared; page: {}", host.inner_html());
 }
 
 /// Replace `window.fetch`: `script` is a JS function body that gets the parsed request

@@ -15,31 +15,11 @@ use web_sys::{
     HtmlTextAreaElement,
 };
 
+mod dom;
+
+use dom::fresh_host;
+
 wasm_bindgen_test_configure!(run_in_browser);
-
-fn document() -> web_sys::Document {
-    web_sys::window()
-        .and_then(|w| w.document())
-        .expect("a document")
-}
-
-/// A fresh element to mount into (never touch <body> itself: the runner reports there).
-fn fresh_host(id: &str) -> HtmlElement {
-    if let Some(old) = document().get_element_by_id(id) {
-        old.remove();
-    }
-    let host: HtmlElement = document()
-        .create_element("div")
-        .expect("div")
-        .unchecked_into();
-    host.set_id(id);
-    document()
-        .body()
-        .expect("body")
-        .append_child(&host)
-        .expect("append");
-    host
-}
 
 fn find(host: &Element, selector: &str) -> Element {
     host.query_selector(selector)

@@ -17,36 +17,14 @@ use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 use web_sys::{Element, Event, EventInit, HtmlElement, HtmlInputElement, HtmlSelectElement};
 
+mod dom;
+
+use dom::{document, find, fresh_host, sleep_ms, text, wait_for};
+
 wasm_bindgen_test_configure!(run_in_browser);
 
 fn window() -> web_sys::Window {
     web_sys::window().expect("window")
-}
-
-fn document() -> web_sys::Document {
-    window().document().expect("a document")
-}
-
-/// A fresh element to mount into (never touch <body> itself: the runner reports there).
-fn fresh_host(id: &str) -> HtmlElement {
-    if let Some(old) = document().get_element_by_id(id) {
-        old.remove();
-    }
-    let host: HtmlElement = document()
-        .create_element("div")
-        .expect("div")
-        .unchecked_into();
-    host.set_id(id);
-    document()
-        .body()
-        .expect("body")
-        .append_child(&host)
-        .expect("append");
-    host
-}
-
-fn find(host: &Element, selector: &str) -> Option<Element> {
-    host.query_selector(selector).ok().flatten()
 }
 
 fn get<T: JsCast>(host: &Element, selector: &str) -> T {
@@ -57,32 +35,6 @@ fn get<T: JsCast>(host: &Element, selector: &str) -> T {
 
 fn count(host: &Element, selector: &str) -> u32 {
     host.query_selector_all(selector).expect("query").length()
-}
-
-fn text(host: &Element, selector: &str) -> String {
-    get::<Element>(host, selector)
-        .text_content()
-        .unwrap_or_default()
-}
-
-async fn sleep_ms(ms: i32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        window()
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
-            .expect("setTimeout");
-    });
-    JsFuture::from(promise).await.expect("timer");
-}
-
-/// Wait (up to ~10 s) until `selector` appears under `host`.
-async fn wait_for(host: &Element, selector: &str) -> Element {
-    for _ in 0..200 {
-        if let Some(found) = find(host, selector) {
-            return found;
-        }
-        sleep_ms(50).await;
-    }
-    panic!("{selector} never appeared; page: {}", host.inner_html());
 }
 
 /// Fire a bubbling DOM event, as the browser does for user input (Leptos delegates).

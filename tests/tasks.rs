@@ -10,58 +10,17 @@ use holdbay_engine::TaskTracker;
 use holdbay_engine::model::CreateTaskResult;
 use leptos::prelude::*;
 use serde_json::json;
-use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement};
+
+mod dom;
+
+use dom::{fresh_host, wait_for};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 /// Nothing listens on port 9 here: polls fail fast, as for a server that is down.
 const DOWN_SERVER: &str = "http://127.0.0.1:9/mcp";
-
-fn document() -> web_sys::Document {
-    web_sys::window()
-        .and_then(|w| w.document())
-        .expect("a document")
-}
-
-fn fresh_host(id: &str) -> HtmlElement {
-    if let Some(old) = document().get_element_by_id(id) {
-        old.remove();
-    }
-    let host: HtmlElement = document()
-        .create_element("div")
-        .expect("div")
-        .unchecked_into();
-    host.set_id(id);
-    document()
-        .body()
-        .expect("body")
-        .append_child(&host)
-        .expect("append");
-    host
-}
-
-async fn sleep_ms(ms: i32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window()
-            .expect("window")
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
-            .expect("setTimeout");
-    });
-    JsFuture::from(promise).await.expect("timer");
-}
-
-async fn wait_for(host: &Element, selector: &str) -> Element {
-    for _ in 0..200 {
-        if let Ok(Some(found)) = host.query_selector(selector) {
-            return found;
-        }
-        sleep_ms(50).await;
-    }
-    panic!("{selector} never appeared");
-}
 
 fn text(element: &Element, selector: &str) -> String {
     element

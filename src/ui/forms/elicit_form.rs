@@ -5,6 +5,8 @@ use holdbay_engine::model::JsonObject;
 use leptos::prelude::*;
 use serde_json::{Value, json};
 
+use super::decline::DeclineOrCancel;
+
 use super::schema_form::{fresh_prefix, schema_form};
 
 #[component]
@@ -46,20 +48,7 @@ pub fn FormElicitation(key: String, params: Value, answer: Callback<Value>) -> i
             >
                 "Accept"
             </button>
-            <button
-                type="button"
-                class="decline"
-                on:click=move |_| answer.run(json!({ "action": "decline" }))
-            >
-                "Decline"
-            </button>
-            <button
-                type="button"
-                class="cancel"
-                on:click=move |_| answer.run(json!({ "action": "cancel" }))
-            >
-                "Cancel"
-            </button>
+            <DeclineOrCancel answer=answer />
         </div>
     }
 }

@@ -5,6 +5,8 @@
 use leptos::prelude::*;
 use serde_json::{Value, json};
 
+use super::decline::DeclineOrCancel;
+
 /// What the page will open, as shown before consent.
 struct Address {
     /// `https://host[:port]`: the part that says who the user is dealing with.
@@ -164,20 +166,7 @@ pub fn UrlElicitation(params: Value, answer: Callback<Value>) -> impl IntoView {
         <p class="input-message">{message}</p>
         {address_view}
         <div class="input-actions secondary-actions">
-            <button
-                type="button"
-                class="decline"
-                on:click=move |_| answer.run(json!({ "action": "decline" }))
-            >
-                "Decline"
-            </button>
-            <button
-                type="button"
-                class="cancel"
-                on:click=move |_| answer.run(json!({ "action": "cancel" }))
-            >
-                "Cancel"
-            </button>
+            <DeclineOrCancel answer=answer />
         </div>
     }
 }

@@ -2,6 +2,7 @@
 //! server's input requests (form elicitation, URL consent).
 
 mod arguments;
+mod decline;
 mod elicit_form;
 mod elicit_url;
 mod fields;

@@ -113,7 +113,7 @@ enum State {
 enum Body {
     Stream(SseDecoder),
     /// Not an event stream: an error response, read as one.
-    Other(ResponseReader<Listen>),
+    Other(Box<ResponseReader<Listen>>),
 }
 
 /// One open `subscriptions/listen` stream.
@@ -167,13 +167,13 @@ impl Subscription {
         let body = if is_stream {
             Body::Stream(SseDecoder::new())
         } else {
-            Body::Other(ResponseReader::new(
+            Body::Other(Box::new(ResponseReader::new(
                 id.clone(),
                 true,
                 status,
                 content_type,
                 limits,
-            ))
+            )))
         };
         Self {
             id_value: id.clone().into_json_value(),
@@ -281,7 +281,7 @@ impl Subscription {
                     status: 200,
                     code: error.code.0,
                     message: error.message.to_string(),
-                    error,
+                    error: Box::new(error),
                 }));
             } else {
                 events.push(ListenEvent::Ended);

@@ -92,7 +92,8 @@ pub enum Step<T> {
     /// The server sent only `requestState` (e.g. load shedding): retry when ready.
     RetryWithoutInput,
     /// The server turned the call into a task.
-    Task(CreateTaskResult),
+    /// Boxed: a task handle is much larger than the other steps.
+    Task(Box<CreateTaskResult>),
     /// The request was cancelled; this late reply is ignored.
     Cancelled,
 }
@@ -156,7 +157,7 @@ impl<M: McpMethod> LogicalRequest<M> {
                 if let Some(latest) = latest {
                     latest.raw_result = Some(reply.raw_result);
                 }
-                Step::Task(task)
+                Step::Task(Box::new(task))
             }
             Outcome::InputRequired(input) => {
                 self.waiting_for_input = true;

@@ -238,7 +238,11 @@ fn rpc_error(code: i32) -> ResponseError {
         status: 400,
         code,
         message: "m".into(),
-        error: rmcp::model::ErrorData::new(rmcp::model::ErrorCode(code), "m", None),
+        error: Box::new(rmcp::model::ErrorData::new(
+            rmcp::model::ErrorCode(code),
+            "m",
+            None,
+        )),
     }
 }
 

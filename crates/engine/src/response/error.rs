@@ -19,7 +19,8 @@ pub enum ResponseError {
         status: u16,
         code: i32,
         message: String,
-        error: ErrorData,
+        /// Boxed: the error object can be large, and errors travel in every `Result`.
+        error: Box<ErrorData>,
     },
 
     /// 401 or 403 with a `WWW-Authenticate` challenge: the OAuth flow starts from it.

@@ -323,7 +323,7 @@ fn into_result(
             status,
             code: error.code.0,
             message: error.message.to_string(),
-            error,
+            error: Box::new(error),
         });
     }
     let Some(result) = envelope.remove("result") else {

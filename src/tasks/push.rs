@@ -48,13 +48,22 @@ enum Ending {
     Reopen,
     /// The server ended it gracefully.
     Settled,
-    /// It broke or was refused: retry later.
+    /// It broke: retry later.
     Broken,
+    /// The server does not take `subscriptions/listen`: poll until the next connect.
+    Refused,
 }
 
 pub async fn run(board: TaskBoard, session: Session) {
     let mut retry_ms = RETRY_FIRST_MS;
+    // The server that refused listening; polling alone serves it until another connect.
+    let mut refused_by: Option<String> = None;
     while alive(&session) {
+        let server = session.connection.try_with_untracked(|c| c.server.clone());
+        if refused_by.is_some() && refused_by == server {
+            board.push_wakeup.sleep(IDLE_MS).await;
+            continue;
+        }
         let offered = session.discovery.try_with_untracked(|step| match step {
             Step::Done(discovered) => Some(ListenFilter::server_offers_task_push(discovered)),
             _ => None,
@@ -78,6 +87,7 @@ pub async fn run(board: TaskBoard, session: Session) {
                 board.push_wakeup.sleep(retry_ms).await;
                 retry_ms = (retry_ms * 2).min(RETRY_MAX_MS);
             }
+            Ending::Refused => refused_by = server,
         }
     }
 }
@@ -158,6 +168,7 @@ fn take_event(
         }
         ListenEvent::Finding(finding) => session.note_findings([finding]),
         ListenEvent::Ended => *ending = Ending::Settled,
+        refusal @ ListenEvent::Failed(_) if refusal.is_refusal() => *ending = Ending::Refused,
         ListenEvent::Dropped | ListenEvent::Failed(_) => *ending = Ending::Broken,
         ListenEvent::ToolsListChanged
         | ListenEvent::PromptsListChanged

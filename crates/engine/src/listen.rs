@@ -103,6 +103,21 @@ pub enum ListenEvent {
     Finding(Finding),
 }
 
+impl ListenEvent {
+    /// The server refused `subscriptions/listen` itself (no such method, or an HTTP status
+    /// that says the endpoint does not take it): opening the stream again cannot help, so
+    /// the client should poll instead until it connects anew.
+    pub fn is_refusal(&self) -> bool {
+        let Self::Failed(error) = self else {
+            return false;
+        };
+        match error.rpc_code() {
+            Some(code) => code == rmcp::model::ErrorCode::METHOD_NOT_FOUND.0,
+            None => matches!(error.http_status(), Some(404 | 405 | 501)),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum State {
     AwaitingAcknowledgement,

@@ -149,3 +149,27 @@ fn task_push_needs_the_tasks_extension_advertised() {
         json!({"extensions": {"io.example/other": {}}})
     )));
 }
+
+#[test]
+fn a_missing_listen_method_is_a_refusal_but_a_drop_is_not() {
+    let refusal = |status: u16, body: &str| {
+        let mut client = Client::default();
+        let request = client.listen(ListenFilter::tasks(["t1".to_owned()]));
+        let mut subscription = Subscription::open(&request, status, Some("application/json"));
+        let mut events = subscription.handle_chunk(body.as_bytes());
+        events.extend(subscription.handle_end());
+        events.iter().any(ListenEvent::is_refusal)
+    };
+    let id = 1; // the first request id of a fresh client
+    let not_found =
+        format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32601,"message":"no"}}}}"#);
+    assert!(refusal(200, &not_found));
+    assert!(refusal(404, ""));
+    let busy =
+        format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32603,"message":"busy"}}}}"#);
+    assert!(
+        !refusal(200, &busy),
+        "an internal error may pass: try again later"
+    );
+    assert!(!ListenEvent::Dropped.is_refusal());
+}

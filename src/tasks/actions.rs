@@ -1,11 +1,12 @@
 //! What the user does to a task: answer its input requests, ask to cancel it, forget it.
 
+use holdbay_engine::{McpMethod, OutgoingRequest};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use serde_json::Value;
 
 use super::TaskBoard;
-use crate::transport::exchange;
+use crate::transport::{ExchangeError, exchange};
 use crate::ui::session::Session;
 
 impl TaskBoard {
@@ -27,15 +28,10 @@ impl TaskBoard {
         };
         let task_id = task_id.to_owned();
         spawn_local(async move {
-            let connection = session.connection_now();
-            let how = session.exchange_with(&connection);
-            let note = match exchange(&how, &request).await {
-                Ok(reply) => {
-                    session.note_findings(reply.findings);
-                    None
-                }
-                Err(error) => Some(format!("tasks/update failed: {error}")),
-            };
+            let note = send(session, &request)
+                .await
+                .err()
+                .map(|error| format!("tasks/update failed: {error}"));
             board.modify(&task_id, |task| task.note = note);
         });
     }
@@ -57,15 +53,10 @@ impl TaskBoard {
         };
         let task_id = task_id.to_owned();
         spawn_local(async move {
-            let connection = session.connection_now();
-            let how = session.exchange_with(&connection);
-            let note = match exchange(&how, &request).await {
-                Ok(reply) => {
-                    session.note_findings(reply.findings);
-                    "Cancel requested and acknowledged; the task ends however the server \
-                     reports it next."
-                        .to_owned()
-                }
+            let note = match send(session, &request).await {
+                Ok(()) => "Cancel requested and acknowledged; the task ends however the server \
+                           reports it next."
+                    .to_owned(),
                 Err(error) => format!("tasks/cancel failed: {error}"),
             };
             board.modify(&task_id, |task| task.note = Some(note));
@@ -86,4 +77,16 @@ impl TaskBoard {
             self.changed();
         }
     }
+}
+
+/// Send a task request over the current connection; its findings go to the session.
+async fn send<M: McpMethod>(
+    session: Session,
+    request: &OutgoingRequest<M>,
+) -> Result<(), ExchangeError> {
+    let connection = session.connection_now();
+    let how = session.exchange_with(&connection);
+    let reply = exchange(&how, request).await?;
+    session.note_findings(reply.findings);
+    Ok(())
 }

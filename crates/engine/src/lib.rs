@@ -27,6 +27,7 @@ mod mrtr;
 mod outgoing;
 mod progress;
 pub mod protocol;
+mod refusal;
 mod response;
 mod sse;
 mod task;
@@ -43,6 +44,7 @@ pub use method::{
 pub use mrtr::{Bounds, ErrorStep, LogicalRequest, MrtrError, Round, Step};
 pub use outgoing::OutgoingRequest;
 pub use progress::progress_updates;
+pub use refusal::refusal_for;
 pub use response::{Limits, Outcome, Reply, ResponseError, ResponseReader};
 pub use sse::{SseDecoder, SseError};
 pub use task::{TaskError, TaskEvent, TaskTracker};

@@ -2,30 +2,9 @@
 //! `roots/list` (declined by default, answerable as raw JSON on request), and unknown kinds
 //! (decline only).
 
+use holdbay_engine::refusal_for;
 use leptos::prelude::*;
 use serde_json::{Value, json};
-
-/// The answer that declines a deprecated request.
-///
-/// `roots/list` has a result that shares nothing: `{"roots": []}` (wire reference §7.6), so
-/// that is a well-formed refusal the server can read. `sampling/createMessage` has no refusal
-/// shape (§7.5: a `CreateMessageResult` needs a model and content, and inventing one would be
-/// a lie). Before MRTR a client answered a request it does not support with JSON-RPC
-/// `-32601`, so the same error object goes in the response slot; the server asked for a kind
-/// the client never declared (§7.2), so it must cope with a non-result here anyway.
-fn decline_deprecated(method: &str) -> Value {
-    match method {
-        "roots/list" => json!({ "roots": [] }),
-        other => not_supported(other),
-    }
-}
-
-fn not_supported(method: &str) -> Value {
-    json!({
-        "code": -32601,
-        "message": format!("{method} is not supported: this client did not declare it"),
-    })
-}
 
 fn pretty(value: &Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_default()
@@ -48,7 +27,7 @@ pub fn DeprecatedRequest(method: String, request: Value, answer: Callback<Value>
         Ok(_) => Err("the result must be a JSON object".to_owned()),
         Err(error) => Err(format!("not JSON: {error}")),
     });
-    let decline_with = decline_deprecated(&method);
+    let decline_with = refusal_for(&method);
     let decline_text = pretty(&decline_with);
     let editor_id = format!("deprecated-{}", super::schema_form::fresh_prefix("answer"));
     let editor = move || {
@@ -112,7 +91,7 @@ pub fn DeprecatedRequest(method: String, request: Value, answer: Callback<Value>
 
 #[component]
 pub fn UnknownRequest(method: String, request: Value, answer: Callback<Value>) -> impl IntoView {
-    let decline_with = not_supported(if method.is_empty() {
+    let decline_with = refusal_for(if method.is_empty() {
         "this input request"
     } else {
         &method

@@ -32,6 +32,7 @@ mod response;
 mod sse;
 mod task;
 mod tool_pages;
+pub mod traffic;
 
 pub use cache::{AuthContext, ResultCache};
 pub use client::{Client, ClientConfig, RequestOptions, default_capabilities};
@@ -49,6 +50,7 @@ pub use response::{Limits, Outcome, Reply, ResponseError, ResponseReader};
 pub use sse::{SseDecoder, SseError};
 pub use task::{TaskError, TaskEvent, TaskTracker};
 pub use tool_pages::{MAX_TOOL_PAGES, ToolPages, ToolPagesError, tool_display_name};
+pub use traffic::Traffic;
 
 /// The `rmcp` wire model, re-exported so callers use the very types the engine decodes into.
 pub use rmcp::model;

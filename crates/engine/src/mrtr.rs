@@ -111,6 +111,8 @@ pub struct LogicalRequest<M: McpMethod> {
     latest_params: M::Params,
     resent: bool,
     cancelled: bool,
+    /// A latch the user chose to send instead of the server's (see `tamper_request_state`).
+    tampered_state: Option<String>,
 }
 
 impl<M: McpMethod> LogicalRequest<M> {
@@ -126,6 +128,7 @@ impl<M: McpMethod> LogicalRequest<M> {
             latest_params: first.params.clone(),
             resent: false,
             cancelled: false,
+            tampered_state: None,
         }
     }
 
@@ -190,6 +193,17 @@ impl<M: McpMethod> LogicalRequest<M> {
             .collect()
     }
 
+    /// Deliberately change the latch the next retry carries, for a lesson or a server
+    /// check: the client must echo `requestState` exactly (§7.3), so a correct server refuses
+    /// the retry. Only the next retry is affected; the server's value stays in the round.
+    pub fn tamper_request_state(&mut self, state: String) -> Result<(), MrtrError> {
+        if !self.waiting_for_input {
+            return Err(MrtrError::NotWaitingForInput);
+        }
+        self.tampered_state = Some(state);
+        Ok(())
+    }
+
     /// Answer one key of the latest round (an `ElicitResult` for elicitation: accept with
     /// content, decline or cancel). A key may be re-answered until the retry is sent.
     pub fn answer(&mut self, key: &str, response: Value) -> Result<(), MrtrError> {
@@ -242,7 +256,12 @@ impl<M: McpMethod> LogicalRequest<M> {
             });
         }
         let (answers, state) = match self.rounds.last() {
-            Some(latest) => (latest.answers.clone(), latest.request_state.clone()),
+            Some(latest) => (
+                latest.answers.clone(),
+                self.tampered_state
+                    .take()
+                    .or_else(|| latest.request_state.clone()),
+            ),
             None => return Err(MrtrError::NotWaitingForInput),
         };
         let params = M::with_round(&self.original, answers, state);

@@ -287,3 +287,29 @@ fn a_reply_after_cancel_is_ignored() {
     ));
     assert!(matches!(step, Step::Cancelled));
 }
+
+#[test]
+fn a_tampered_latch_goes_out_once_and_only_when_asked() {
+    let mut client = Client::default();
+    let (mut call, first) = start(&mut client, Bounds::default());
+    assert!(matches!(
+        call.tamper_request_state("x".into()),
+        Err(MrtrError::NotWaitingForInput)
+    ));
+    call.handle(answer(&first, confirm_round(Some("sealed"))));
+    call.tamper_request_state("sealeD".into()).expect("paused");
+    call.answer("confirm", json!({"action": "decline"}))
+        .expect("asked");
+    let retry = call.retry(&mut client, 1).expect("retry");
+    assert_eq!(body(&retry)["params"]["requestState"], "sealeD");
+    assert_eq!(
+        call.rounds()[0].request_state.as_deref(),
+        Some("sealed"),
+        "the server's latch is kept as it was"
+    );
+    call.handle(answer(&retry, confirm_round(Some("sealed-2"))));
+    call.answer("confirm", json!({"action": "decline"}))
+        .expect("asked");
+    let next = call.retry(&mut client, 2).expect("retry");
+    assert_eq!(body(&next)["params"]["requestState"], "sealed-2");
+}

@@ -32,6 +32,9 @@ pub struct WireEntry {
     pub status: Option<u16>,
     #[serde(default)]
     pub response_headers: Vec<(String, String)>,
+    /// Milliseconds after `started_at` when the status line arrived.
+    #[serde(default)]
+    pub responded_after: Option<f64>,
     /// The body as it arrived, piece by piece (SSE events show up one by one).
     #[serde(default)]
     pub body: Vec<WireChunk>,
@@ -72,6 +75,28 @@ impl WireEntry {
     }
 }
 
+/// How far an exchange had got before a change: what a listener has already seen.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Progress {
+    pub responded: bool,
+    pub chunks: usize,
+    pub ended: bool,
+}
+
+impl Progress {
+    pub fn of(entry: &WireEntry) -> Self {
+        Self {
+            responded: entry.status.is_some(),
+            chunks: entry.body.len(),
+            ended: entry.finished_after.is_some(),
+        }
+    }
+}
+
+/// Told of every change to this page's traffic: the entry as it is now, and how far it had
+/// got before (`None`: it was just sent).
+pub type WireListener = Box<dyn Fn(&WireEntry, Option<Progress>)>;
+
 /// An exported log.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -82,17 +107,31 @@ pub struct WireExport {
     pub entries: Vec<WireEntry>,
 }
 
+/// This page's log keeps at most this many exchanges; older ones are dropped (and counted),
+/// so a page polling many tasks for hours stays small.
+pub const MAX_LIVE_ENTRIES: usize = 2_000;
+
 /// The log of this page, shared by every panel. `Copy`: it is a bundle of signals.
 ///
 /// An imported file is shown *instead of* this page's traffic, which keeps being recorded
 /// underneath, so going back to live loses nothing.
+///
+/// Readers are notified at most once per animation frame, however many exchanges and body
+/// pieces arrive meanwhile; listeners (`listen`) are told of every change as it happens.
 #[derive(Debug, Clone, Copy)]
 pub struct WireLog {
-    live: RwSignal<Vec<WireEntry>>,
-    next_id: RwSignal<u64>,
+    live: StoredValue<Vec<WireEntry>>,
+    /// Exchanges dropped from the front of `live` to keep it within `MAX_LIVE_ENTRIES`.
+    dropped: StoredValue<usize>,
+    next_id: StoredValue<u64>,
+    /// Bumped (at most once per animation frame) when `live` changed.
+    revision: RwSignal<u64>,
+    frame_pending: StoredValue<bool>,
     /// The imported file's exchanges, while one is shown.
     imported: RwSignal<Option<Vec<WireEntry>>>,
-    shown: Signal<Vec<WireEntry>>,
+    /// A copy of what is shown, made at most once per frame and only while someone reads it.
+    shown: Memo<Vec<WireEntry>>,
+    listeners: StoredValue<Vec<WireListener>, LocalStorage>,
 }
 
 impl Default for WireLog {
@@ -103,43 +142,139 @@ impl Default for WireLog {
 
 impl WireLog {
     pub fn new() -> Self {
-        let live = RwSignal::new(Vec::new());
+        let live = StoredValue::new(Vec::new());
+        let revision = RwSignal::new(0);
         let imported: RwSignal<Option<Vec<WireEntry>>> = RwSignal::new(None);
-        let shown = Signal::derive(move || imported.get().unwrap_or_else(|| live.get()));
+        // Every recompute is a change: comparing two copies costs as much as making one.
+        let shown = Memo::new_with_compare(
+            move |_| {
+                revision.track();
+                imported
+                    .with(Clone::clone)
+                    .unwrap_or_else(|| live.get_value())
+            },
+            |_, _| true,
+        );
         Self {
             live,
-            next_id: RwSignal::new(1),
+            dropped: StoredValue::new(0),
+            next_id: StoredValue::new(1),
+            revision,
+            frame_pending: StoredValue::new(false),
             imported,
             shown,
+            listeners: StoredValue::new_local(Vec::new()),
         }
     }
 
     /// Start recording an exchange; returns its id.
     pub fn begin(&self, mut entry: WireEntry) -> u64 {
-        let id = self.next_id.get_untracked();
-        self.next_id.set(id + 1);
+        let id = self.next_id.try_get_value().unwrap_or(1);
+        self.next_id.try_set_value(id + 1);
         entry.id = id;
-        self.live.update(|entries| entries.push(entry));
+        self.listeners
+            .with_value(|listeners| listeners.iter().for_each(|listen| listen(&entry, None)));
+        let dropped = self
+            .live
+            .try_update_value(|entries| {
+                entries.push(entry);
+                let excess = entries.len().saturating_sub(MAX_LIVE_ENTRIES);
+                entries.drain(..excess);
+                excess
+            })
+            .unwrap_or(0);
+        if dropped > 0 {
+            self.dropped.try_update_value(|count| *count += dropped);
+        }
+        self.changed();
         id
+    }
+
+    /// Be told of every change to this page's traffic, as it happens.
+    pub fn listen(&self, listener: impl Fn(&WireEntry, Option<Progress>) + 'static) {
+        self.listeners
+            .update_value(|listeners| listeners.push(Box::new(listener)));
     }
 
     /// Change a recorded exchange (status, headers, another body piece, the end).
     pub fn update(&self, id: u64, change: impl FnOnce(&mut WireEntry)) {
-        self.live.update(|entries| {
-            if let Some(entry) = entries.iter_mut().rev().find(|entry| entry.id == id) {
-                change(entry);
-            }
+        let found = self.live.try_update_value(|entries| {
+            let entry = entries.iter_mut().rev().find(|entry| entry.id == id)?;
+            let before = Progress::of(entry);
+            change(entry);
+            self.listeners.with_value(|listeners| {
+                listeners
+                    .iter()
+                    .for_each(|listen| listen(entry, Some(before)))
+            });
+            Some(())
+        });
+        if found.flatten().is_some() {
+            self.changed();
+        }
+    }
+
+    /// Notify readers on the next animation frame (once, however many changes come first).
+    fn changed(&self) {
+        if self.frame_pending.try_get_value() != Some(false) {
+            return;
+        }
+        self.frame_pending.set_value(true);
+        let (pending, revision) = (self.frame_pending, self.revision);
+        request_animation_frame(move || {
+            pending.try_set_value(false);
+            revision.try_update(|r| *r += 1);
         });
     }
 
-    /// What the log shows: the imported file, else this page's traffic.
+    /// Read what the log shows (the imported file, else this page's traffic) without a
+    /// copy; tracked, so a reactive scope re-runs when it changes.
+    pub fn with_shown<R>(&self, read: impl FnOnce(&[WireEntry]) -> R) -> R {
+        self.revision.track();
+        self.imported.track();
+        self.read_shown(read)
+    }
+
+    fn read_shown<R>(&self, read: impl FnOnce(&[WireEntry]) -> R) -> R {
+        if self.imported.with_untracked(Option::is_some) {
+            self.imported
+                .with_untracked(|imported| read(imported.as_deref().unwrap_or(&[])))
+        } else {
+            self.live.with_value(|entries| read(entries))
+        }
+    }
+
+    /// One shown exchange by id, untracked.
+    pub fn shown_entry(&self, id: u64) -> Option<WireEntry> {
+        let find = |entries: &Vec<WireEntry>| entries.iter().rev().find(|e| e.id == id).cloned();
+        match self
+            .imported
+            .with_untracked(|imported| imported.as_ref().map(find))
+        {
+            Some(found) => found,
+            None => self.live.with_value(find),
+        }
+    }
+
+    /// How many of this page's exchanges were dropped to keep the log small (tracked).
+    pub fn dropped(&self) -> usize {
+        self.revision.track();
+        self.dropped.try_get_value().unwrap_or(0)
+    }
+
+    /// What the log shows: the imported file, else this page's traffic (copied once per
+    /// frame while read; `with_shown` reads without a copy).
     pub fn entries(&self) -> Signal<Vec<WireEntry>> {
-        self.shown
+        self.shown.into()
     }
 
     /// This page's own traffic, even while an imported file is shown.
     pub fn live_entries(&self) -> Signal<Vec<WireEntry>> {
-        self.live.into()
+        let (live, revision) = (self.live, self.revision);
+        Signal::derive(move || {
+            revision.track();
+            live.get_value()
+        })
     }
 
     pub fn is_imported(&self) -> Signal<bool> {
@@ -153,8 +288,10 @@ impl WireLog {
     }
 
     pub fn clear(&self) {
-        self.live.set(Vec::new());
+        self.live.set_value(Vec::new());
+        self.dropped.set_value(0);
         self.imported.set(None);
+        self.changed();
     }
 
     /// What the log shows, as a JSON file.
@@ -163,7 +300,7 @@ impl WireLog {
             format: EXPORT_FORMAT.to_owned(),
             version: EXPORT_VERSION,
             exported_at: now,
-            entries: self.shown.get_untracked(),
+            entries: self.read_shown(<[WireEntry]>::to_vec),
         };
         serde_json::to_string_pretty(&export).unwrap_or_else(|_| "{}".to_owned())
     }

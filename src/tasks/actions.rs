@@ -74,7 +74,12 @@ impl TaskBoard {
             })
             .unwrap_or(false);
         if removed {
-            self.changed();
+            self.refresh_ids();
+            self.changed(super::Change {
+                urgent: true,
+                live_set: true,
+                sooner: false,
+            });
         }
     }
 }

@@ -9,6 +9,9 @@ mod polling;
 mod push;
 mod wakeup;
 
+use std::collections::HashMap;
+use std::time::Duration;
+
 use holdbay_engine::TaskTracker;
 use holdbay_engine::model::CreateTaskResult;
 use leptos::prelude::*;
@@ -60,10 +63,46 @@ impl TrackedTask {
     }
 }
 
+/// Routine changes (a poll's snapshot) are saved at most this often; a new, answered,
+/// cancelled or ended task is saved at once.
+const SAVE_EVERY_MS: u64 = 1_000;
+
+/// What one change touched, so only the work it needs follows.
+#[derive(Debug, Clone, Copy, Default)]
+struct Change {
+    /// Must be durable now: a task was added or removed, answered, cancelled, or ended.
+    urgent: bool,
+    /// The set of live tasks may differ (the listen stream follows it).
+    live_set: bool,
+    /// A poll may now be due sooner than the loop thinks.
+    sooner: bool,
+}
+
+/// What of a task must reach storage at once when it changes.
+fn durable_mark(task: &TrackedTask) -> (bool, bool, usize, usize, bool) {
+    let tracker = &task.tracker;
+    (
+        tracker.is_terminal(),
+        tracker.cancel_requested,
+        tracker.answered.len(),
+        tracker.pending_answers.len(),
+        tracker.status.is_terminal(),
+    )
+}
+
 /// Every task the page follows, for one server at a time.
+///
+/// Cheap with many tasks: a poll's change notifies only that task's row (`watch`), the ids
+/// (`ids`) change only when tasks come or go, and routine saves are coalesced.
 #[derive(Clone, Copy)]
 pub struct TaskBoard {
     tasks: RwSignal<Vec<TrackedTask>>,
+    /// The tasks' ids in board order; changes only when a task is added or removed.
+    ids: RwSignal<Vec<String>>,
+    /// One trigger per task, notified when that task changes.
+    watchers: StoredValue<HashMap<String, ArcTrigger>>,
+    /// A routine save is scheduled.
+    save_pending: StoredValue<bool>,
     /// Whose tasks these are (the storage key); `None` until loaded.
     server: RwSignal<Option<String>>,
     /// Why the board could not be saved, if it could not.
@@ -92,6 +131,9 @@ impl TaskBoard {
     pub fn new() -> Self {
         Self {
             tasks: RwSignal::new(Vec::new()),
+            ids: RwSignal::new(Vec::new()),
+            watchers: StoredValue::new(HashMap::new()),
+            save_pending: StoredValue::new(false),
             server: RwSignal::new(None),
             storage_problem: RwSignal::new(None),
             started: StoredValue::new(false),
@@ -102,8 +144,56 @@ impl TaskBoard {
         }
     }
 
+    /// Every task, notified on every change (with many tasks prefer `ids` + `watch`).
     pub fn tasks(&self) -> Signal<Vec<TrackedTask>> {
         self.tasks.into()
+    }
+
+    /// The tasks' ids in board order; notified only when a task is added or removed.
+    pub fn ids(&self) -> Signal<Vec<String>> {
+        self.ids.into()
+    }
+
+    /// Subscribe the current reactive scope to changes of one task.
+    pub fn watch(&self, task_id: &str) {
+        let trigger = self
+            .watchers
+            .try_update_value(|watchers| watchers.entry(task_id.to_owned()).or_default().clone());
+        if let Some(trigger) = trigger {
+            trigger.track();
+        }
+    }
+
+    /// A copy of one task, untracked (pair with `watch`).
+    pub fn task(&self, task_id: &str) -> Option<TrackedTask> {
+        self.read(|tasks| tasks.iter().find(|t| t.id() == task_id).cloned())
+            .flatten()
+    }
+
+    fn notify(&self, task_id: &str) {
+        self.watchers.try_with_value(|watchers| {
+            if let Some(trigger) = watchers.get(task_id) {
+                trigger.notify();
+            }
+        });
+    }
+
+    fn notify_all(&self) {
+        self.watchers
+            .try_with_value(|watchers| watchers.values().for_each(ArcTrigger::notify));
+    }
+
+    fn refresh_ids(&self) {
+        let ids = self
+            .read(|tasks| tasks.iter().map(|t| t.id().to_owned()).collect::<Vec<_>>())
+            .unwrap_or_default();
+        // Triggers of tasks no longer on the board go with them.
+        let on_board: std::collections::HashSet<&String> = ids.iter().collect();
+        self.watchers
+            .try_update_value(|watchers| watchers.retain(|id, _| on_board.contains(id)));
+        if self.ids.try_with_untracked(|shown| *shown != ids) == Some(true) {
+            self.ids.try_set(ids);
+        }
     }
 
     /// The server whose tasks are shown, once loaded.
@@ -134,17 +224,51 @@ impl TaskBoard {
             })
             .unwrap_or(false);
         if added {
-            self.changed();
+            self.refresh_ids();
+            self.changed(Change {
+                urgent: true,
+                live_set: true,
+                sooner: true,
+            });
         }
     }
 
     /// Show the tasks stored for `server` (replacing any shown), without contacting it.
     pub fn load(&self, server: &str) {
+        // The shown server's routine changes go to its own key first.
+        self.flush();
         let stored: Vec<TrackedTask> =
             storage::load(&storage::key("tasks", server)).unwrap_or_default();
         self.server.try_set(Some(server.to_owned()));
         self.tasks.try_set(stored);
-        self.changed();
+        self.refresh_ids();
+        self.notify_all();
+        self.changed(Change {
+            urgent: false,
+            live_set: true,
+            sooner: true,
+        });
+    }
+
+    /// Tell the scene which tasks just came back from storage.
+    pub fn announce_restored(&self, traffic: crate::traffic::TrafficView) {
+        let restored: Vec<(String, String, serde_json::Value)> =
+            self.tasks.with_untracked(|tasks| {
+                tasks
+                    .iter()
+                    .map(|task| {
+                        let status = serde_json::to_value(task.tracker.status)
+                            .ok()
+                            .and_then(|s| s.as_str().map(str::to_owned))
+                            .unwrap_or_else(|| "working".to_owned());
+                        let stored = serde_json::to_value(task).unwrap_or_default();
+                        (task.id().to_owned(), status, stored)
+                    })
+                    .collect()
+            });
+        for (task_id, status, stored) in restored {
+            traffic.restored(&task_id, &status, stored);
+        }
     }
 
     /// Restore the tasks stored for the session's server and follow them: the polling loop,
@@ -160,6 +284,10 @@ impl TaskBoard {
             return;
         }
         self.load(&server);
+        self.announce_restored(session.traffic);
+        // Routine changes not yet saved go to storage before the page goes away.
+        let board = *self;
+        let _ = window_event_listener(leptos::ev::pagehide, move |_| board.flush());
         // A switch to another server wakes the loop, which then shows that server's tasks.
         let wakeup = self.poll_wakeup;
         Effect::new(move |_| {
@@ -178,12 +306,23 @@ impl TaskBoard {
     ) -> Option<T> {
         let changed = self
             .tasks
-            .try_update(|tasks| tasks.iter_mut().find(|t| t.id() == task_id).map(change))
+            .try_update(|tasks| {
+                let task = tasks.iter_mut().find(|t| t.id() == task_id)?;
+                let (mark, next_poll) = (durable_mark(task), task.tracker.next_poll_at());
+                let outcome = change(task);
+                let after = task.tracker.next_poll_at();
+                let how = Change {
+                    urgent: durable_mark(task) != mark,
+                    live_set: task.tracker.is_terminal() != mark.0,
+                    sooner: after.is_some() && (next_poll.is_none() || after < next_poll),
+                };
+                Some((outcome, how))
+            })
             .flatten();
-        if changed.is_some() {
-            self.changed();
-        }
-        changed
+        let (outcome, how) = changed?;
+        self.notify(task_id);
+        self.changed(how);
+        Some(outcome)
     }
 
     /// Change every task, then save and wake the loops.
@@ -193,7 +332,12 @@ impl TaskBoard {
             .try_update(|tasks| tasks.iter_mut().for_each(change))
             .is_some()
         {
-            self.changed();
+            self.notify_all();
+            self.changed(Change {
+                urgent: false,
+                live_set: true,
+                sooner: true,
+            });
         }
     }
 
@@ -201,11 +345,20 @@ impl TaskBoard {
         self.tasks.try_with_untracked(|tasks| read(tasks))
     }
 
-    /// After every change: persist, poll on the new schedule, and reopen the listen stream
-    /// if the set of live tasks changed.
-    fn changed(&self) {
-        self.save();
-        self.poll_wakeup.wake();
+    /// After every change: persist (now, or soon), poll on the new schedule, and reopen the
+    /// listen stream if the set of live tasks changed.
+    fn changed(&self, how: Change) {
+        if how.urgent {
+            self.save_now();
+        } else {
+            self.save_soon();
+        }
+        if how.sooner {
+            self.poll_wakeup.wake();
+        }
+        if !how.live_set {
+            return;
+        }
         let live = self.read(live_ids).unwrap_or_default();
         let before = self.live_ids.try_get_value().unwrap_or_default();
         if live != before {
@@ -215,7 +368,25 @@ impl TaskBoard {
         }
     }
 
-    fn save(&self) {
+    /// Save within `SAVE_EVERY_MS`, together with whatever else changes meanwhile.
+    fn save_soon(&self) {
+        if self.save_pending.try_get_value() != Some(false) {
+            return;
+        }
+        self.save_pending.set_value(true);
+        let board = *self;
+        set_timeout(move || board.flush(), Duration::from_millis(SAVE_EVERY_MS));
+    }
+
+    /// Save now if a routine save is waiting.
+    pub(crate) fn flush(&self) {
+        if self.save_pending.try_get_value() == Some(true) {
+            self.save_now();
+        }
+    }
+
+    pub(crate) fn save_now(&self) {
+        self.save_pending.try_set_value(false);
         let Some(server) = self.server.try_get_untracked().flatten() else {
             return;
         };

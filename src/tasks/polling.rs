@@ -13,26 +13,40 @@ use crate::ui::session::Session;
 
 /// The longest the loop sleeps without being woken (a safety net, not a schedule).
 const IDLE_MS: u64 = 30_000;
+/// At most this many `tasks/get` in flight at once: with many tasks due together (after a
+/// reload, say) they go out a few at a time, most overdue first, and never before they are
+/// due. Browsers allow about six connections per host anyway.
+pub const MAX_IN_FLIGHT: usize = 6;
 
 pub async fn run(board: TaskBoard, session: Session) {
     let in_flight = StoredValue::new(BTreeSet::<String>::new());
     while alive(&session) {
         follow_server_changes(board, &session);
         let now = now_ms();
-        let busy = in_flight.try_get_value().unwrap_or_default();
-        let (due, next) = board
-            .read(|tasks| {
-                let waiting = tasks.iter().filter(|t| !busy.contains(t.id()));
-                let due: Vec<String> = waiting
-                    .clone()
-                    .filter(|t| t.tracker.is_poll_due(now))
-                    .map(|t| t.id().to_owned())
-                    .collect();
-                let next = waiting.filter_map(|t| t.tracker.next_poll_at()).min();
-                (due, next)
+        let free = MAX_IN_FLIGHT.saturating_sub(in_flight.with_value(BTreeSet::len));
+        let (send, more_due, next) = in_flight
+            .with_value(|busy| {
+                board.read(|tasks| {
+                    let mut due: Vec<(u64, &str)> = Vec::new();
+                    let mut next: Option<u64> = None;
+                    for task in tasks.iter().filter(|t| !busy.contains(t.id())) {
+                        match task.tracker.next_poll_at() {
+                            Some(at) if at <= now => due.push((at, task.id())),
+                            Some(at) => next = Some(next.map_or(at, |n| n.min(at))),
+                            None => {}
+                        }
+                    }
+                    let more_due = due.len() > free;
+                    if more_due {
+                        due.select_nth_unstable(free);
+                        due.truncate(free);
+                    }
+                    let send: Vec<String> = due.iter().map(|(_, id)| (*id).to_owned()).collect();
+                    (send, more_due, next)
+                })
             })
             .unwrap_or_default();
-        for task_id in due {
+        for task_id in send {
             in_flight.update_value(|ids| {
                 ids.insert(task_id.clone());
             });
@@ -42,7 +56,12 @@ pub async fn run(board: TaskBoard, session: Session) {
                 board.poll_wakeup.wake();
             });
         }
-        let wait = next.map_or(IDLE_MS, |at| at.saturating_sub(now_ms()).min(IDLE_MS));
+        // Due polls waiting for a free slot go when a poll in flight ends (it wakes us).
+        let wait = if more_due {
+            IDLE_MS
+        } else {
+            next.map_or(IDLE_MS, |at| at.saturating_sub(now_ms()).min(IDLE_MS))
+        };
         board.poll_wakeup.sleep(wait.max(1)).await;
     }
 }
@@ -55,6 +74,7 @@ fn follow_server_changes(board: TaskBoard, session: &Session) {
     let shown = board.server.try_get_untracked().flatten();
     if !server.is_empty() && shown.as_deref() != Some(server.as_str()) {
         board.load(&server);
+        board.announce_restored(session.traffic);
     }
 }
 

@@ -9,6 +9,9 @@ use leptos::prelude::*;
 use super::session::Session;
 use row::TaskRow;
 
+/// Rows drawn at most; the rest are counted (the scene's magazine shows every task).
+pub const ROWS_SHOWN: usize = 50;
+
 #[component]
 pub fn TasksPanel() -> impl IntoView {
     let session = Session::current();
@@ -16,15 +19,10 @@ pub fn TasksPanel() -> impl IntoView {
     // The panel is always mounted with the session: it restores and follows the stored tasks.
     board.start(session);
     let now = clock::ticking_now();
-    let tasks = board.tasks();
-    let ids = Memo::new(move |_| {
-        tasks.with(|tasks| {
-            tasks
-                .iter()
-                .map(|task| task.id().to_owned())
-                .collect::<Vec<_>>()
-        })
-    });
+    let ids = board.ids();
+    let shown_ids =
+        move || ids.with(|ids| ids.iter().take(ROWS_SHOWN).cloned().collect::<Vec<_>>());
+    let hidden = move || ids.with(Vec::len).saturating_sub(ROWS_SHOWN);
     let pushing = board.is_pushing();
     view! {
         <section class="panel" id="tasks-panel" aria-labelledby="tasks-heading">
@@ -63,10 +61,24 @@ pub fn TasksPanel() -> impl IntoView {
                     })
             }}
             <ul class="task-list">
-                <For each=move || ids.get() key=|id| id.clone() let:task_id>
+                <For each=shown_ids key=|id| id.clone() let:task_id>
                     <TaskRow task_id=task_id now=now />
                 </For>
             </ul>
+            {move || {
+                let hidden = hidden();
+                (hidden > 0)
+                    .then(|| {
+                        view! {
+                            <p class="quiet task-more">
+                                {hidden}
+                                " more tasks are followed but not listed here (the first "
+                                {ROWS_SHOWN}
+                                " are)."
+                            </p>
+                        }
+                    })
+            }}
         </section>
     }
 }

@@ -32,9 +32,12 @@ fn short_id(task_id: &str) -> String {
 pub fn TaskRow(task_id: String, now: Signal<u64>) -> impl IntoView {
     let session = Session::current();
     let board = session.tasks;
-    let tasks = board.tasks();
     let id = task_id.clone();
-    let task = Memo::new(move |_| tasks.with(|tasks| tasks.iter().find(|t| t.id() == id).cloned()));
+    // Only this task's changes re-run it, however many tasks the board follows.
+    let task = Memo::new(move |_| {
+        board.watch(&id);
+        board.task(&id)
+    });
     let with_task = move |read: fn(&TrackedTask) -> Option<AnyView>| {
         move || task.with(|task| task.as_ref().and_then(read))
     };
@@ -50,7 +53,13 @@ pub fn TaskRow(task_id: String, now: Signal<u64>) -> impl IntoView {
     let cancel_id = task_id.clone();
     let forget_id = task_id.clone();
     view! {
-        <li class="task" data-task-id=task_id.clone() data-status=status>
+        // Rows out of view are neither laid out nor painted while their polls update them.
+        <li
+            class="task"
+            style="content-visibility: auto; contain-intrinsic-size: auto 10rem"
+            data-task-id=task_id.clone()
+            data-status=status
+        >
             <div class="task-head">
                 <span class="task-lamp" data-status=status aria-hidden="true"></span>
                 <span class="task-status">{status}</span>

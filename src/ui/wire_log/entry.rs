@@ -67,6 +67,8 @@ pub fn WireEntryRow(entry: WireEntry, open: RwSignal<BTreeSet<u64>>) -> impl Int
     view! {
         <li
             class="wire-entry"
+            // Rows out of view are neither laid out nor painted: a busy log changes every frame.
+            style="content-visibility: auto; contain-intrinsic-size: auto 2rem"
             class:failed=failed
             data-method=method
             data-status=status_attribute

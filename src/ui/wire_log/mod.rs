@@ -37,11 +37,39 @@ impl StatusFilter {
     }
 }
 
+/// Rows drawn at most: the newest that match the filters (drawing thousands of rows, each
+/// redrawn as its bytes arrive, is what made a busy page stutter). Filters and the export
+/// still cover the whole log.
+pub const ROWS_DRAWN: usize = 200;
+
+/// What a row shows, as its key: a row is redrawn only when one of these changes.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct RowKey {
+    imported: bool,
+    id: u64,
+    status: Option<u16>,
+    chunks: usize,
+    finished: bool,
+    failed: bool,
+}
+
+impl RowKey {
+    fn of(entry: &WireEntry, imported: bool) -> Self {
+        Self {
+            imported,
+            id: entry.id,
+            status: entry.status,
+            chunks: entry.body.len(),
+            finished: entry.finished_after.is_some(),
+            failed: entry.error.is_some(),
+        }
+    }
+}
+
 #[component]
 pub fn WireLogPanel() -> impl IntoView {
     let session = Session::current();
     let log = session.wire;
-    let entries = log.entries();
     let imported = log.is_imported();
     let method = RwSignal::new(String::new());
     let status = RwSignal::new(StatusFilter::All);
@@ -50,29 +78,44 @@ pub fn WireLogPanel() -> impl IntoView {
     let open: RwSignal<BTreeSet<u64>> = RwSignal::new(BTreeSet::new());
     let file_problem = RwSignal::new(None::<String>);
 
+    // Read in place once per frame at most (the log coalesces its notifications): the rows
+    // get their entry when drawn, so nothing is copied per body piece.
     let methods = Memo::new(move |_| {
-        entries.with(|entries| {
-            entries
-                .iter()
-                .map(|e| e.method.clone())
-                .collect::<BTreeSet<_>>()
+        log.with_shown(|entries| {
+            let mut methods = BTreeSet::new();
+            for entry in entries {
+                if !methods.contains(&entry.method) {
+                    methods.insert(entry.method.clone());
+                }
+            }
+            methods
         })
     });
+    let total = Memo::new(move |_| log.with_shown(<[WireEntry]>::len));
+    let dropped = Memo::new(move |_| if imported.get() { 0 } else { log.dropped() });
     let shown = Memo::new(move |_| {
         let method = method.get();
         let status = status.get();
         let task = task.get();
         let task = task.trim();
-        entries.with(|entries| {
-            entries
+        let is_imported = imported.get();
+        log.with_shown(|entries| {
+            let mut rows: Vec<RowKey> = entries
                 .iter()
+                .rev()
                 .filter(|e| method.is_empty() || e.method == method)
                 .filter(|e| status.admits(e))
                 .filter(|e| task.is_empty() || e.task_id().is_some_and(|id| id.contains(task)))
-                .cloned()
-                .collect::<Vec<_>>()
+                .map(|e| RowKey::of(e, is_imported))
+                .collect();
+            let matching = rows.len();
+            rows.truncate(ROWS_DRAWN);
+            rows.reverse();
+            (rows, matching)
         })
     });
+    let drawn = Memo::new(move |_| shown.with(|(rows, _)| rows.clone()));
+    let matching = move || shown.with(|(_, matching)| *matching);
 
     view! {
         <section class="panel wire-log" id="wire-log" aria-label="Wire log">
@@ -121,7 +164,7 @@ pub fn WireLogPanel() -> impl IntoView {
                     />
                 </label>
                 <span class="wire-shown quiet">
-                    {move || shown.with(Vec::len)} " of " {move || entries.with(Vec::len)}
+                    {matching} " of " {move || total.get()}
                 </span>
                 <span class="toolbar-gap"></span>
                 <button type="button" class="wire-export" on:click=move |_| file::export(log)>
@@ -145,7 +188,7 @@ pub fn WireLogPanel() -> impl IntoView {
                         view! {
                             <p class="imported-banner" id="wire-imported">
                                 "Viewing an imported log ("
-                                {move || entries.with(Vec::len)}
+                                {move || total.get()}
                                 " exchanges)"
                                 <button type="button" class="wire-live" on:click=move |_| log.show_live()>
                                     "Back to live"
@@ -155,26 +198,39 @@ pub fn WireLogPanel() -> impl IntoView {
                     })
             }}
             {move || {
-                entries
-                    .with(Vec::is_empty)
-                    .then(|| view! { <p class="quiet">"No exchanges yet."</p> })
+                (total.get() == 0).then(|| view! { <p class="quiet">"No exchanges yet."</p> })
+            }}
+            {move || {
+                let dropped = dropped.get();
+                (dropped > 0)
+                    .then(|| {
+                        view! {
+                            <p class="quiet wire-dropped">
+                                {dropped}
+                                " older exchanges dropped: this page keeps the latest "
+                                {crate::wire::MAX_LIVE_ENTRIES}
+                                "."
+                            </p>
+                        }
+                    })
+            }}
+            {move || {
+                let hidden = matching().saturating_sub(ROWS_DRAWN);
+                (hidden > 0)
+                    .then(|| {
+                        view! {
+                            <p class="quiet wire-undrawn">
+                                {hidden}
+                                " earlier matching exchanges are not drawn here: filter to find them, or export the log."
+                            </p>
+                        }
+                    })
             }}
             <ol class="wire-entries">
-                <For
-                    each=move || shown.get()
-                    key=move |e| {
-                        (
-                            imported.get_untracked(),
-                            e.id,
-                            e.status,
-                            e.body.len(),
-                            e.finished_after.is_some(),
-                            e.error.is_some(),
-                        )
-                    }
-                    let:entry
-                >
-                    <WireEntryRow entry=entry open=open />
+                <For each=move || drawn.get() key=RowKey::clone let:row>
+                    {log
+                        .shown_entry(row.id)
+                        .map(|entry| view! { <WireEntryRow entry=entry open=open /> })}
                 </For>
             </ol>
         </section>

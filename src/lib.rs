@@ -5,6 +5,7 @@ pub mod connection;
 pub mod endpoint;
 pub mod storage;
 pub mod tasks;
+pub mod traffic;
 pub mod transport;
 pub mod ui;
 pub mod wire;

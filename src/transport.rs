@@ -173,6 +173,7 @@ async fn send(how: &Exchange<'_>, request: Wire<'_>) -> Result<Sent, ExchangeErr
             request_body: request.body.to_owned(),
             status: None,
             response_headers: Vec::new(),
+            responded_after: None,
             body: Vec::new(),
             finished_after: None,
             error: None,
@@ -220,9 +221,11 @@ async fn send(how: &Exchange<'_>, request: Wire<'_>) -> Result<Sent, ExchangeErr
     };
     let status = response.status();
     let response_headers = response_headers(&response);
+    let responded_after = js_sys::Date::now() - started;
     record(how, entry, started, |wire| {
         wire.status = Some(status);
         wire.response_headers = response_headers;
+        wire.responded_after = Some(responded_after);
     });
     Ok(Sent {
         response,

@@ -58,15 +58,18 @@ fn seen(expression: &str) -> JsValue {
 
 fn mount_panel(id: &str) -> (HtmlElement, Session) {
     let host = fresh_host(id);
-    let session = Session::new(Connection::direct("http://mcp.test/mcp".into()));
-    let mounted = host.clone();
-    leptos::mount::mount_to(mounted, move || {
+    // Made inside the mount: a session starts effects, which need the executor it sets up.
+    let made = std::rc::Rc::new(std::cell::Cell::new(None));
+    let out = made.clone();
+    leptos::mount::mount_to(host.clone(), move || {
+        let session = Session::new(Connection::direct("http://mcp.test/mcp".into()));
+        out.set(Some(session));
         provide_context(session);
         session.selected_tool.set(Some("demo".into()));
         view! { <CallPanel /> }
     })
     .forget();
-    (host, session)
+    (host, made.get().expect("mounted synchronously"))
 }
 
 const PAUSE: &str = r#"return { resultType: "input_required",

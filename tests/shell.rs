@@ -83,6 +83,7 @@ fn entry(method: &str, name: Option<&str>, status: Option<u16>, body: &str) -> W
         request_body: format!(r#"{{"jsonrpc":"2.0","id":1,"method":"{method}"}}"#),
         status,
         response_headers: vec![("content-type".to_owned(), "application/json".to_owned())],
+        responded_after: Some(3.0),
         body: vec![WireChunk {
             after: 12.0,
             text: body.to_owned(),
@@ -98,13 +99,18 @@ fn mount_with_session<V: IntoView + 'static>(
     server: &str,
     view: impl FnOnce() -> V + 'static,
 ) -> Session {
-    let session = Session::new(Connection::direct(server.to_owned()));
+    // Made inside the mount: a session starts effects, which need the executor it sets up.
+    let made = Rc::new(std::cell::Cell::new(None));
+    let out = made.clone();
+    let server = server.to_owned();
     leptos::mount::mount_to(host.clone(), move || {
+        let session = Session::new(Connection::direct(server));
+        out.set(Some(session));
         provide_context(session);
         view()
     })
     .forget();
-    session
+    made.get().expect("mounted synchronously")
 }
 
 /// Catches the export's download link instead of letting it download.

@@ -7,7 +7,9 @@ use leptos::prelude::*;
 
 use crate::connection::Connection;
 use crate::tasks::TaskBoard;
+use crate::traffic::TrafficView;
 use crate::transport::{Exchange, ExchangeError};
+use crate::ui::call::CallPreset;
 use crate::wire::WireLog;
 
 /// Where one step of the connection stands.
@@ -47,14 +49,20 @@ pub struct Session {
     /// Bumped on every (re)connect, so a slower earlier connect stops writing its results.
     pub connect_round: RwSignal<u64>,
     pub tasks: TaskBoard,
+    /// The scene's model of this session's traffic.
+    pub traffic: TrafficView,
+    /// A call set up elsewhere (a lesson's Start) for the call panel to take and run once.
+    pub call_preset: RwSignal<Option<CallPreset>>,
 }
 
 impl Session {
     pub fn new(connection: Connection) -> Self {
+        let wire = WireLog::new();
+        let traffic = TrafficView::new(wire);
         Self {
             connection: RwSignal::new(connection),
             client: StoredValue::new(Client::default()),
-            wire: WireLog::new(),
+            wire,
             findings: RwSignal::new(Vec::new()),
             discovery: RwSignal::new(Step::Waiting),
             tools: RwSignal::new(Step::Waiting),
@@ -64,6 +72,8 @@ impl Session {
             resources: RwSignal::new(Step::Waiting),
             connect_round: RwSignal::new(0),
             tasks: TaskBoard::new(),
+            traffic,
+            call_preset: RwSignal::new(None),
         }
     }
 

@@ -1,0 +1,108 @@
+//! The scene's model in the browser: this page's traffic folded live as the wire log
+//! records it, and the same entries replayed (an exported log, or scrubbing) give the same
+//! scene.
+#![cfg(target_arch = "wasm32")]
+
+use holdbay::traffic::{TrafficView, replay};
+use holdbay::wire::{WireChunk, WireEntry, WireLog};
+use holdbay_engine::traffic::TrayState;
+use leptos::prelude::*;
+use serde_json::json;
+use wasm_bindgen_test::*;
+
+mod dom;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const SERVER: &str = "http://127.0.0.1:9/mcp";
+
+fn entry(method: &str, name: &str, started_at: f64, body: serde_json::Value) -> WireEntry {
+    WireEntry {
+        id: 0,
+        method: method.to_owned(),
+        name: Some(name.to_owned()),
+        server: SERVER.to_owned(),
+        url: SERVER.to_owned(),
+        relayed: false,
+        started_at,
+        request_headers: Vec::new(),
+        request_body: body.to_string(),
+        status: None,
+        response_headers: Vec::new(),
+        responded_after: None,
+        body: Vec::new(),
+        finished_after: None,
+        error: None,
+    }
+}
+
+/// Record one exchange as the transport does: sent, status, the SSE body in two chunks,
+/// the end.
+fn record(log: &WireLog, sent: WireEntry, reply: serde_json::Value) {
+    let id = log.begin(sent);
+    log.update(id, |wire| {
+        wire.status = Some(200);
+        wire.response_headers = vec![("content-type".into(), "text/event-stream".into())];
+        wire.responded_after = Some(5.0);
+    });
+    let event = format!("event: message\ndata: {reply}\n\n");
+    let (head, tail) = event.split_at(20);
+    for (after, text) in [(6.0, head), (7.0, tail)] {
+        log.update(id, |wire| {
+            wire.body.push(WireChunk {
+                after,
+                text: text.to_owned(),
+            })
+        });
+    }
+    log.update(id, |wire| wire.finished_after = Some(8.0));
+}
+
+#[wasm_bindgen_test]
+fn live_folding_and_replay_draw_the_same_scene() {
+    // TrafficView follows imports with an effect, which needs the executor mounting sets up.
+    leptos::mount::mount_to(dom::fresh_host("traffic-host"), || ()).forget();
+    let owner = Owner::new();
+    owner.with(|| {
+        let log = WireLog::new();
+        let view = TrafficView::new(log);
+        let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "book_table", "arguments": {"party": 4}}});
+        record(
+            &log,
+            entry("tools/call", "book_table", 1_000.0, call),
+            json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "input_required",
+                "requestState": "sealed.1", "inputRequests": {"when": {"method": "elicitation/create",
+                "params": {"mode": "form", "message": "When?", "requestedSchema": {"type": "object"}}}}}}),
+        );
+        let paused = view.with(|t| t.trays()[0].state.clone());
+        assert_eq!(paused, TrayState::Paused);
+
+        let retry = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "book_table", "arguments": {"party": 4},
+                "inputResponses": {"when": {"action": "accept", "content": {}}},
+                "requestState": "sealed.1"}});
+        record(
+            &log,
+            entry("tools/call", "book_table", 2_000.0, retry),
+            json!({"jsonrpc": "2.0", "id": 2, "result": {"resultType": "complete",
+                "content": [{"type": "text", "text": "Booked"}]}}),
+        );
+        let live = view.with(|t| t.trays().to_vec());
+        assert_eq!(live.len(), 1);
+        assert_eq!(live[0].rounds.len(), 2);
+        assert_eq!(live[0].state, TrayState::Completed { tool_error: false });
+
+        let entries = log.live_entries().get_untracked();
+        let replayed = replay(&entries, f64::INFINITY);
+        assert_eq!(replayed.trays(), live.as_slice());
+
+        // Scrubbing back to before the retry shows the request paused again.
+        view.scrub_to(Some(1_500.0));
+        assert!(view.is_replay());
+        assert_eq!(view.with(|t| t.trays()[0].state.clone()), TrayState::Paused);
+        assert_eq!(view.with_whole(|t| t.trays()[0].rounds.len()), 2);
+        view.scrub_to(None);
+        assert_eq!(view.with(|t| t.trays()[0].rounds.len()), 2);
+    });
+}

@@ -1,5 +1,7 @@
-//! The app shell: the connection bar, the 3-column workbench (server and catalog | call |
-//! tasks) and the bottom dock (wire log, findings); and connecting, which fills the session.
+//! The app shell: the connection bar, a view switch between the 3-column workbench (server
+//! and catalog | call | tasks) and the scene (lessons, call and tasks | the teaching scene
+//! and its timeline), the bottom dock (wire log, findings); and connecting, which fills the
+//! session.
 
 use holdbay_engine::model::PaginatedRequestParams;
 use holdbay_engine::{MAX_TOOL_PAGES, McpMethod, OutgoingRequest, ToolPages};
@@ -7,7 +9,10 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::session::{Session, Step, Toolbox};
-use super::{CallPanel, Catalog, ConnectionBar, DiscoverPanel, Dock, ErrorNotice, TasksPanel};
+use super::{
+    CallPanel, Catalog, ConnectionBar, DiscoverPanel, Dock, ErrorNotice, LessonsPanel, Scene,
+    TasksPanel, Timeline,
+};
 use crate::connection::Connection;
 use crate::transport::{Exchange, exchange};
 
@@ -27,37 +32,135 @@ pub fn App(endpoint: Result<String, String>) -> impl IntoView {
     let on_connect = Callback::new(move |connection: Connection| {
         reconnect(session, connection);
     });
+    let shown = RwSignal::new(View::from_page_url());
+    let show = move |view: View| {
+        shown.set(view);
+        view.share_in_page_url();
+    };
 
     view! {
         <div class="holdbay">
             <header class="masthead">
                 <h1>"Holdbay"</h1>
                 <p class="tagline">"MCP 2026-07-28 multi-step flows, seen from the wire"</p>
+                <nav class="view-switch" aria-label="View">
+                    <button
+                        id="view-workbench"
+                        aria-pressed=move || (shown.get() == View::Workbench).to_string()
+                        on:click=move |_| show(View::Workbench)
+                    >
+                        "Workbench"
+                    </button>
+                    <button
+                        id="view-scene"
+                        aria-pressed=move || (shown.get() == View::Scene).to_string()
+                        on:click=move |_| show(View::Scene)
+                    >
+                        "Scene"
+                    </button>
+                </nav>
             </header>
             <ConnectionBar on_connect=on_connect />
             {endpoint
                 .err()
                 .map(|problem| view! { <ErrorNotice title="Cannot connect" message=problem /> })}
-            <main class="workbench" class:hidden=move || !connected()>
-                <div class="column server-column" aria-label="Server">
-                    {move || match session.discovery.get() {
-                        Step::Waiting => {
-                            view! { <p class="pending">"Discovering the server…"</p> }.into_any()
-                        }
-                        Step::Done(result) => view! { <DiscoverPanel result=result /> }.into_any(),
-                        Step::Failed(message) => view! { <DiscoveryFailed message=message /> }.into_any(),
-                    }}
-                    <Catalog />
-                </div>
-                <div class="column call-column" aria-label="Call">
-                    <CallPanel />
-                </div>
-                <div class="column tasks-column" aria-label="Tasks">
-                    <TasksPanel />
-                </div>
-            </main>
+            {move || match shown.get() {
+                View::Workbench => view! { <Workbench connected=connected /> }.into_any(),
+                View::Scene => view! { <SceneView connected=connected /> }.into_any(),
+            }}
             <Dock />
         </div>
+    }
+}
+
+/// The two ways to look at a session. Only one is mounted at a time: both hold the call and
+/// tasks panels, whose ids are unique on the page.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum View {
+    Workbench,
+    Scene,
+}
+
+impl View {
+    /// `?view=scene` opens the scene.
+    fn from_page_url() -> Self {
+        let search = web_sys::window()
+            .and_then(|w| w.location().search().ok())
+            .unwrap_or_default();
+        let scene = web_sys::UrlSearchParams::new_with_str(&search)
+            .ok()
+            .and_then(|params| params.get("view"))
+            .is_some_and(|view| view == "scene");
+        if scene { View::Scene } else { View::Workbench }
+    }
+
+    /// Keep the choice in the page URL (other parameters stay).
+    fn share_in_page_url(self) {
+        let Some(window) = web_sys::window() else {
+            return;
+        };
+        let Ok(href) = window.location().href() else {
+            return;
+        };
+        let Ok(url) = web_sys::Url::new(&href) else {
+            return;
+        };
+        let params = url.search_params();
+        match self {
+            View::Scene => params.set("view", "scene"),
+            View::Workbench => params.delete("view"),
+        }
+        url.set_search(&params.to_string().as_string().unwrap_or_default());
+        if url.href() != href
+            && let Ok(history) = window.history()
+        {
+            let _ =
+                history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url.href()));
+        }
+    }
+}
+
+#[component]
+fn Workbench(connected: impl Fn() -> bool + Send + Sync + Copy + 'static) -> impl IntoView {
+    let session = Session::current();
+    view! {
+        <main class="workbench" class:hidden=move || !connected()>
+            <div class="column server-column" aria-label="Server">
+                {move || match session.discovery.get() {
+                    Step::Waiting => {
+                        view! { <p class="pending">"Discovering the server…"</p> }.into_any()
+                    }
+                    Step::Done(result) => view! { <DiscoverPanel result=result /> }.into_any(),
+                    Step::Failed(message) => view! { <DiscoveryFailed message=message /> }.into_any(),
+                }}
+                <Catalog />
+            </div>
+            <div class="column call-column" aria-label="Call">
+                <CallPanel />
+            </div>
+            <div class="column tasks-column" aria-label="Tasks">
+                <TasksPanel />
+            </div>
+        </main>
+    }
+}
+
+/// Lessons, call and tasks on the left (the learner acts there); the scene and its timeline
+/// on the right.
+#[component]
+fn SceneView(connected: impl Fn() -> bool + Send + Sync + Copy + 'static) -> impl IntoView {
+    view! {
+        <main class="scene-view" class:hidden=move || !connected()>
+            <div class="column scene-side" aria-label="Lessons, call and tasks">
+                <LessonsPanel />
+                <CallPanel />
+                <TasksPanel />
+            </div>
+            <div class="column scene-main" aria-label="Scene and timeline">
+                <Scene />
+                <Timeline />
+            </div>
+        </main>
     }
 }
 

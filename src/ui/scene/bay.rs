@@ -1,0 +1,373 @@
+//! The request holding bay: one tray per logical request (MRTR). The workpiece is the
+//! request's arguments, tags hang on it for each pending input request, the latch is the
+//! sealed `requestState`, and the rounds stack up against the client's bound.
+
+use holdbay_engine::traffic::{Part, Tray, TrayState};
+use leptos::prelude::*;
+
+use super::parts::{fingerprint, summarize, truncate};
+use super::{SceneContext, is_activation};
+
+/// Closed trays kept in view after the occupied ones (newest first).
+const CLOSED_SHOWN: usize = 3;
+/// Trays drawn at most.
+const TRAYS_SHOWN: usize = 6;
+/// The round stack's span in the tray's viewBox.
+const STACK_X: f64 = 236.0;
+const STACK_WIDTH: f64 = 170.0;
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct TagView {
+    key: String,
+    kind: String,
+    mode: String,
+}
+
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct LatchView {
+    round: u32,
+    value: String,
+    changed: bool,
+}
+
+/// What one tray shows.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct TrayView {
+    id: u64,
+    title: String,
+    state: &'static str,
+    state_text: String,
+    occupied: bool,
+    workpiece: String,
+    tags: Vec<TagView>,
+    rounds: Vec<u32>,
+    latches: Vec<LatchView>,
+    max_rounds: u32,
+}
+
+impl TrayView {
+    fn of(tray: &Tray) -> Self {
+        let (state, state_text) = match &tray.state {
+            TrayState::InFlight => ("in_flight", "on the wire".to_owned()),
+            TrayState::Paused => ("paused", "paused for input".to_owned()),
+            TrayState::BoundReached => ("bound_reached", "round bound reached".to_owned()),
+            TrayState::Completed { tool_error: false } => ("completed", "completed".to_owned()),
+            TrayState::Completed { tool_error: true } => {
+                ("completed", "completed (tool error)".to_owned())
+            }
+            TrayState::Failed { message } => ("failed", format!("failed: {message}")),
+            TrayState::Detached { task } => ("detached", format!("became task {task}")),
+            TrayState::Stopped => ("stopped", "stopped by the client".to_owned()),
+            TrayState::Abandoned => ("abandoned", "given up by the client".to_owned()),
+        };
+        let latches = tray
+            .rounds
+            .iter()
+            .filter_map(|round| {
+                let value = round.received_state.clone()?;
+                let changed = tray
+                    .rounds
+                    .iter()
+                    .find(|next| next.number == round.number + 1)
+                    .is_some_and(|next| next.latch_changed);
+                Some(LatchView {
+                    round: round.number,
+                    value,
+                    changed,
+                })
+            })
+            .collect();
+        Self {
+            id: tray.id,
+            title: match &tray.name {
+                Some(name) => format!("{} {name}", tray.method),
+                None => tray.method.clone(),
+            },
+            state,
+            state_text,
+            occupied: tray.is_occupied(),
+            workpiece: summarize(&tray.workpiece),
+            tags: tray
+                .open_tags()
+                .iter()
+                .map(|tag| TagView {
+                    key: tag.key.clone(),
+                    kind: tag.method.clone(),
+                    mode: tag.mode.clone().unwrap_or_default(),
+                })
+                .collect(),
+            rounds: tray.rounds.iter().map(|r| r.number).collect(),
+            latches,
+            max_rounds: tray.max_rounds,
+        }
+    }
+}
+
+#[component]
+pub(super) fn Bay() -> impl IntoView {
+    let scene = SceneContext::current();
+    let traffic = scene.traffic;
+    let trays = Memo::new(move |_| {
+        traffic.track();
+        traffic.with(|t| {
+            let trays = t.trays();
+            let occupied = trays.iter().rev().filter(|tray| tray.is_occupied());
+            let closed = trays
+                .iter()
+                .rev()
+                .filter(|tray| !tray.is_occupied())
+                .take(CLOSED_SHOWN);
+            occupied
+                .chain(closed)
+                .take(TRAYS_SHOWN)
+                .map(TrayView::of)
+                .collect::<Vec<_>>()
+        })
+    });
+    view! {
+        <div class="bay" role="group" aria-label="Holding bay: logical requests paused for input">
+            <h3 class="scene-part-title">"Holding bay " <small>"(MRTR)"</small></h3>
+            <Show when=move || trays.with(Vec::is_empty)>
+                <p class="quiet scene-empty">
+                    "No request yet. A tools/call that asks for input waits here."
+                </p>
+            </Show>
+            <div class="trays">
+                <For each=move || trays.get() key=|tray| tray.clone() let(tray)>
+                    <TrayDrawing tray=tray />
+                </For>
+            </div>
+        </div>
+    }
+}
+
+/// Selection handlers for a part: click, focus, Enter/Space.
+macro_rules! inspectable {
+    ($scene:expr, $part:expr) => {{
+        let scene = $scene;
+        let (a, b, c) = ($part.clone(), $part.clone(), $part.clone());
+        (
+            move |event: leptos::ev::MouseEvent| {
+                event.stop_propagation();
+                scene.select(a.clone())
+            },
+            move |event: leptos::ev::FocusEvent| {
+                event.stop_propagation();
+                scene.select(b.clone())
+            },
+            move |event: leptos::ev::KeyboardEvent| {
+                if is_activation(&event) {
+                    event.prevent_default();
+                    event.stop_propagation();
+                    scene.select(c.clone());
+                }
+            },
+        )
+    }};
+}
+
+#[component]
+fn TrayDrawing(tray: TrayView) -> impl IntoView {
+    let scene = SceneContext::current();
+    let part = Part::Tray(tray.id);
+    let (on_click, on_focus, on_key) = inspectable!(scene, part);
+    let selected = move || scene.is_selected(&part);
+    let reached = tray.state == "bound_reached";
+    let slots = tray.max_rounds.max(tray.rounds.len() as u32).max(1);
+    let slot_width = STACK_WIDTH / f64::from(slots + 1);
+    let round_x = move |number: u32| STACK_X + f64::from(number - 1) * slot_width;
+    let bound_x = STACK_X + f64::from(tray.max_rounds) * slot_width - 1.0;
+    let last_latch = tray.latches.last().map(|l| l.round);
+    let label = format!(
+        "Tray: {}, {}, round {} of at most {}",
+        tray.title,
+        tray.state_text,
+        tray.rounds.len(),
+        tray.max_rounds
+    );
+    let workpiece = tray.occupied.then(|| {
+        let tags = tray
+            .tags
+            .iter()
+            .take(3)
+            .enumerate()
+            .map(|(index, tag)| view! { <TrayTag tray=tray.id tag=tag.clone() index=index /> })
+            .collect_view();
+        view! {
+            <g class="workpiece" aria-hidden="true">
+                <rect x="10" y="28" width="178" height="26" rx="4"></rect>
+                <text x="18" y="45">{truncate(&tray.workpiece, 27)}</text>
+            </g>
+            {tags}
+        }
+    });
+    let outcome = (!tray.occupied).then(|| {
+        view! {
+            <text class="tray-outcome" x="14" y="50">
+                {truncate(&tray.state_text, 30)}
+            </text>
+        }
+    });
+    let rounds = tray
+        .rounds
+        .iter()
+        .map(|&number| {
+            view! {
+                <g class="round" data-round=number aria-hidden="true">
+                    <rect x=round_x(number) y="70" width=slot_width - 2.0 height="22" rx="2"></rect>
+                    <text x=round_x(number) + slot_width / 2.0 - 1.0 y="85" text-anchor="middle">
+                        {number}
+                    </text>
+                </g>
+            }
+        })
+        .collect_view();
+    let latches = tray
+        .latches
+        .iter()
+        .map(|latch| {
+            let big = Some(latch.round) == last_latch;
+            let x = if big {
+                200.0
+            } else {
+                round_x(latch.round) + slot_width / 2.0 - 6.0
+            };
+            view! { <Latch tray=tray.id latch=latch.clone() big=big x=x /> }
+        })
+        .collect_view();
+
+    view! {
+        <svg class="scene-svg tray-svg" viewBox="0 0 420 100">
+            <g
+                class="tray"
+                class:selected=selected
+                class:occupied=tray.occupied
+                data-tray=tray.id
+                data-state=tray.state
+                data-occupied=tray.occupied.to_string()
+                data-rounds=tray.rounds.len()
+                role="group"
+                tabindex="0"
+                aria-label=label
+                on:click=on_click
+                on:focus=on_focus
+                on:keydown=on_key
+            >
+                <rect class="tray-frame" x="2" y="2" width="416" height="96" rx="8"></rect>
+                <text class="tray-title" x="12" y="19">{truncate(&tray.title, 30)}</text>
+                <text class="tray-state" x="408" y="19" text-anchor="end">
+                    {truncate(&tray.state_text, 30)}
+                </text>
+                {workpiece}
+                {outcome}
+                <g class="round-stack">{rounds}</g>
+                <g
+                    class="round-bound"
+                    data-max=tray.max_rounds
+                    data-reached=reached.to_string()
+                    aria-hidden="true"
+                >
+                    <line x1=bound_x y1="60" x2=bound_x y2="96"></line>
+                    <text x=bound_x - 3.0 y="66" text-anchor="end">
+                        {format!("bound {}", tray.max_rounds)}
+                    </text>
+                </g>
+                {latches}
+            </g>
+        </svg>
+    }
+}
+
+#[component]
+fn TrayTag(tray: u64, tag: TagView, index: usize) -> impl IntoView {
+    let scene = SceneContext::current();
+    let part = Part::TrayTag {
+        tray,
+        key: tag.key.clone(),
+    };
+    let (on_click, on_focus, on_key) = inspectable!(scene, part);
+    let selected = move || scene.is_selected(&part);
+    let x = 10.0 + index as f64 * 64.0;
+    let kind = if tag.mode.is_empty() {
+        tag.kind.split('/').next().unwrap_or_default().to_owned()
+    } else {
+        tag.mode.clone()
+    };
+    view! {
+        <g
+            class="tag"
+            class:selected=selected
+            data-key=tag.key.clone()
+            data-kind=tag.kind.clone()
+            data-mode=tag.mode.clone()
+            role="group"
+            tabindex="0"
+            aria-label=format!("Input request {} ({} {})", tag.key, tag.kind, tag.mode)
+            on:click=on_click
+            on:focus=on_focus
+            on:keydown=on_key
+        >
+            <line class="tag-string" x1=x + 28.0 y1="54" x2=x + 28.0 y2="62"></line>
+            <path d=format!("M{x} 62 h52 l6 8 l-6 8 h-52 z")></path>
+            <text x=x + 4.0 y="69" class="tag-key">{truncate(&tag.key, 9)}</text>
+            <text x=x + 4.0 y="76" class="tag-kind">{truncate(&kind, 10)}</text>
+        </g>
+    }
+}
+
+#[component]
+fn Latch(tray: u64, latch: LatchView, big: bool, x: f64) -> impl IntoView {
+    let scene = SceneContext::current();
+    let part = Part::Latch {
+        tray,
+        round: latch.round,
+    };
+    let (on_click, on_focus, on_key) = inspectable!(scene, part);
+    let selected = move || scene.is_selected(&part);
+    let print = fingerprint(&latch.value);
+    let label = if latch.changed {
+        format!(
+            "Latch of round {}: requestState {print}. Changed: the client sent back a different value",
+            latch.round
+        )
+    } else {
+        format!(
+            "Latch of round {}: sealed requestState {print}",
+            latch.round
+        )
+    };
+    let (scale, y) = if big { (1.0, 26.0) } else { (0.5, 54.0) };
+    let caption = big.then(|| {
+        let text = if latch.changed {
+            "changed!".to_owned()
+        } else {
+            format!("#{print}")
+        };
+        view! {
+            <text class="latch-print" x="12" y="40" text-anchor="middle">{text}</text>
+        }
+    });
+    view! {
+        <g
+            class="latch"
+            class:changed=latch.changed
+            class:selected=selected
+            data-tray=tray
+            data-round=latch.round
+            data-latch=latch.value.clone()
+            data-changed=latch.changed.to_string()
+            transform=format!("translate({x} {y}) scale({scale})")
+            role="group"
+            tabindex="0"
+            aria-label=label
+            on:click=on_click
+            on:focus=on_focus
+            on:keydown=on_key
+        >
+            <path class="shackle" d="M5 11 v-4 a7 7 0 0 1 14 0 v4"></path>
+            <rect class="lock-body" x="1" y="10" width="22" height="17" rx="3"></rect>
+            <circle class="keyhole" cx="12" cy="18" r="2.5"></circle>
+            {caption}
+        </g>
+    }
+}

@@ -1,0 +1,291 @@
+//! The conveyor: each HTTP exchange travels from the client to the server when it is sent
+//! and back when its response arrives, labelled with its real duration.
+
+use holdbay_engine::traffic::{Flight, FlightRole, Part};
+use leptos::prelude::*;
+
+use super::parts::truncate;
+use super::{LINGER_MS, SceneContext, TRAVEL_MS, is_activation};
+
+/// Pieces drawn at once (the newest); older ones are still in the timeline.
+const MAX_PIECES: usize = 24;
+const LANES: u64 = 4;
+/// Belt geometry in the conveyor's viewBox.
+const BELT_START: f64 = 96.0;
+const PIECE_WIDTH: f64 = 196.0;
+const LANE_HEIGHT: f64 = 26.0;
+const LISTEN_Y: f64 = 124.0;
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+enum Phase {
+    Out,
+    Back,
+    Done,
+}
+
+impl Phase {
+    fn name(self) -> &'static str {
+        match self {
+            Phase::Out => "out",
+            Phase::Back => "back",
+            Phase::Done => "done",
+        }
+    }
+}
+
+/// What one piece on the belt shows.
+#[derive(Clone, PartialEq)]
+struct Piece {
+    exchange: u64,
+    method: String,
+    label: String,
+    timing: String,
+    phase: Phase,
+    failed: bool,
+    listen: bool,
+    pushed: usize,
+    sent_at: f64,
+    /// When the trip back begins: the response, but not before the trip out ended.
+    back_at: Option<f64>,
+}
+
+impl Piece {
+    fn of(flight: &Flight) -> Self {
+        let phase = match (flight.ended_at, flight.responded_at) {
+            (Some(_), _) => Phase::Done,
+            (None, Some(_)) => Phase::Back,
+            (None, None) => Phase::Out,
+        };
+        let label = match &flight.name {
+            Some(name) => format!("{} {name}", flight.method),
+            None => flight.method.clone(),
+        };
+        let failed = flight.error.is_some()
+            || flight.status.is_some_and(|s| s >= 400)
+            || flight.response().is_some_and(|r| r.get("error").is_some());
+        Self {
+            exchange: flight.exchange,
+            method: flight.method.clone(),
+            label,
+            timing: flight
+                .duration_ms()
+                .map(|ms| format!("{ms:.0} ms"))
+                .unwrap_or_else(|| "…".into()),
+            phase,
+            failed,
+            listen: flight.role == FlightRole::Listen,
+            pushed: flight.messages.len(),
+            sent_at: flight.sent_at,
+            back_at: flight
+                .responded_at
+                .or(flight.ended_at)
+                .map(|at| at.max(flight.sent_at + TRAVEL_MS)),
+        }
+    }
+
+    /// Still worth drawing at `now`: open, or finished a moment ago.
+    fn is_visible(&self, now: f64) -> bool {
+        match (self.phase, self.back_at) {
+            (Phase::Done, Some(back)) => now < back + TRAVEL_MS + LINGER_MS,
+            _ => true,
+        }
+    }
+
+    fn aria_label(&self) -> String {
+        let state = match self.phase {
+            Phase::Out => "sent, waiting for the server",
+            Phase::Back => "the response is arriving",
+            Phase::Done => "done",
+        };
+        format!(
+            "Exchange {}: {}, {state}, {}",
+            self.exchange, self.label, self.timing
+        )
+    }
+}
+
+#[component]
+pub(super) fn Conveyor() -> impl IntoView {
+    let scene = SceneContext::current();
+    let traffic = scene.traffic;
+    let pieces = Memo::new(move |_| {
+        traffic.track();
+        scene.tick.track();
+        let now = scene.now();
+        traffic.with(|t| {
+            let mut pieces: Vec<Piece> = t
+                .flights()
+                .rev()
+                .map(Piece::of)
+                .filter(|p| p.is_visible(now))
+                .take(MAX_PIECES)
+                .collect();
+            pieces.reverse();
+            pieces
+        })
+    });
+    let travelling = move || {
+        pieces
+            .get()
+            .into_iter()
+            .filter(|p| !p.listen)
+            .collect::<Vec<_>>()
+    };
+    let standing = move || {
+        pieces
+            .get()
+            .into_iter()
+            .filter(|p| p.listen)
+            .collect::<Vec<_>>()
+    };
+
+    view! {
+        <svg
+            class="scene-svg conveyor"
+            viewBox="0 0 800 138"
+            role="group"
+            aria-label="Conveyor: each HTTP exchange between the client and the server"
+        >
+            <g class="station client-station" aria-hidden="true">
+                <rect x="2" y="6" width="86" height="128" rx="8"></rect>
+                <text x="45" y="74" text-anchor="middle">"Client"</text>
+            </g>
+            <g class="station server-station" aria-hidden="true">
+                <rect x="712" y="6" width="86" height="128" rx="8"></rect>
+                <text x="755" y="74" text-anchor="middle">"Server"</text>
+            </g>
+            <g class="belt" aria-hidden="true">
+                <line x1="92" y1="112" x2="708" y2="112"></line>
+                <line x1="92" y1="8" x2="708" y2="8"></line>
+            </g>
+            <For
+                each=travelling
+                key=|p| (p.exchange, p.phase, p.timing.clone())
+                children=move |piece| view! { <TravellingPiece piece=piece /> }
+            />
+            <For
+                each=standing
+                key=|p| (p.exchange, p.phase, p.pushed)
+                children=move |piece| view! { <StandingLine piece=piece /> }
+            />
+        </svg>
+    }
+}
+
+/// A request and its response, travelling on the belt. Its animation starts where the real
+/// elapsed time puts it (a negative delay), so a rebuilt piece continues its trip.
+#[component]
+fn TravellingPiece(piece: Piece) -> impl IntoView {
+    let scene = SceneContext::current();
+    let now = scene.now();
+    let lane = (piece.exchange % LANES) as f64;
+    let style = match (piece.phase, piece.back_at) {
+        (Phase::Out, _) | (_, None) => {
+            format!("animation-delay: {:.0}ms", piece.sent_at - now)
+        }
+        (Phase::Back, Some(back)) => {
+            format!("animation-delay: {:.0}ms", back - TRAVEL_MS - now)
+        }
+        (Phase::Done, Some(back)) => format!(
+            "animation-delay: {:.0}ms, {:.0}ms",
+            back - TRAVEL_MS - now,
+            back + TRAVEL_MS + LINGER_MS - 400.0 - now
+        ),
+    };
+    let part = Part::Flight(piece.exchange);
+    let selected = {
+        let part = part.clone();
+        move || scene.is_selected(&part)
+    };
+    let (on_click, on_focus, on_key) = {
+        let (a, b, c) = (part.clone(), part.clone(), part);
+        (
+            move |_| scene.select(a.clone()),
+            move |_| scene.select(b.clone()),
+            move |event: leptos::ev::KeyboardEvent| {
+                if is_activation(&event) {
+                    event.prevent_default();
+                    scene.select(c.clone());
+                }
+            },
+        )
+    };
+    view! {
+        <g
+            class="flight"
+            class:failed=piece.failed
+            class:selected=selected
+            data-exchange=piece.exchange
+            data-method=piece.method.clone()
+            data-phase=piece.phase.name()
+            transform=format!("translate({BELT_START} {})", 14.0 + lane * LANE_HEIGHT)
+            role="group"
+            tabindex="0"
+            aria-label=piece.aria_label()
+            on:click=on_click
+            on:focus=on_focus
+            on:keydown=on_key
+        >
+            <g class="piece" style=style>
+                <rect width=PIECE_WIDTH height="22" rx="5"></rect>
+                <text class="flight-label" x="8" y="15">
+                    {truncate(&piece.label, 22)}
+                </text>
+                <text class="flight-timing" x=PIECE_WIDTH - 8.0 y="15" text-anchor="end">
+                    {piece.timing.clone()}
+                </text>
+            </g>
+        </g>
+    }
+}
+
+/// A listen stream: a standing line while it is open, not a travelling piece.
+#[component]
+fn StandingLine(piece: Piece) -> impl IntoView {
+    let scene = SceneContext::current();
+    let part = Part::Flight(piece.exchange);
+    let selected = {
+        let part = part.clone();
+        move || scene.is_selected(&part)
+    };
+    let (on_click, on_focus) = {
+        let (a, b) = (part.clone(), part);
+        (
+            move |_| scene.select(a.clone()),
+            move |_| scene.select(b.clone()),
+        )
+    };
+    let open = piece.phase != Phase::Done;
+    let caption = format!(
+        "{} · {} {}",
+        piece.label,
+        piece.pushed,
+        if piece.pushed == 1 {
+            "message"
+        } else {
+            "messages"
+        }
+    );
+    let label = format!("Listen stream {}: {caption}", piece.exchange);
+    view! {
+        <g
+            class="flight listen"
+            class:open=open
+            class:selected=selected
+            data-exchange=piece.exchange
+            data-method=piece.method.clone()
+            data-phase=piece.phase.name()
+            role="group"
+            tabindex="0"
+            aria-label=label
+            on:click=on_click
+            on:focus=on_focus
+        >
+            <line x1="92" y1=LISTEN_Y x2="708" y2=LISTEN_Y></line>
+            <text x="400" y=LISTEN_Y - 4.0 text-anchor="middle">{caption}</text>
+            <text class="flight-timing" x="704" y=LISTEN_Y - 4.0 text-anchor="end">
+                {piece.timing.clone()}
+            </text>
+        </g>
+    }
+}

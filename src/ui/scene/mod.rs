@@ -1,0 +1,145 @@
+//! The teaching scene: the conveyor between client and server, the request holding bay
+//! (MRTR) beside the job magazine (tasks), an inspector and a narrated text alternative.
+//! Everything drawn comes from the session's [`TrafficView`](crate::traffic::TrafficView).
+
+mod bay;
+mod conveyor;
+mod inspect;
+mod magazine;
+mod narration;
+mod parts;
+
+use std::time::Duration;
+
+use holdbay_engine::traffic::Part;
+use leptos::prelude::*;
+
+use super::Session;
+use crate::traffic::TrafficView;
+
+pub use parts::{describe, fingerprint};
+
+/// How long a flight travels one way, in ms (kept in step with `style/scene.css`).
+pub(crate) const TRAVEL_MS: f64 = 600.0;
+/// How long a finished flight stays on the conveyor after its trip, in ms.
+pub(crate) const LINGER_MS: f64 = 1_500.0;
+
+/// Shared by the scene's parts: the model, and a clock that ticks while the scene is shown
+/// (it drops finished flights; nothing else depends on it).
+#[derive(Clone, Copy)]
+struct SceneContext {
+    traffic: TrafficView,
+    tick: RwSignal<f64>,
+}
+
+impl SceneContext {
+    fn current() -> Self {
+        use_context::<Self>().unwrap_or_else(|| {
+            let traffic = Session::current().traffic;
+            Self {
+                traffic,
+                tick: RwSignal::new(js_sys::Date::now()),
+            }
+        })
+    }
+
+    /// The scene's "now": the wall clock live; the replayed moment in a replay.
+    fn now(&self) -> f64 {
+        if !self.traffic.is_replay() {
+            return js_sys::Date::now();
+        }
+        self.traffic.position().get_untracked().unwrap_or_else(|| {
+            self.traffic
+                .with(|t| t.events().last().map(|e| e.at).unwrap_or(0.0))
+        })
+    }
+
+    /// Make `part` the inspected one.
+    fn select(&self, part: Part) {
+        if self
+            .traffic
+            .selected
+            .with_untracked(|s| s.as_ref() != Some(&part))
+        {
+            self.traffic.selected.set(Some(part));
+        }
+    }
+
+    /// Whether `part` is the inspected one (tracked).
+    fn is_selected(&self, part: &Part) -> bool {
+        self.traffic.selected.with(|s| s.as_ref() == Some(part))
+    }
+}
+
+/// Enter or Space on a focused part selects it (focus already does; this re-selects after
+/// Escape cleared it).
+fn is_activation(event: &leptos::ev::KeyboardEvent) -> bool {
+    matches!(event.key().as_str(), "Enter" | " ")
+}
+
+#[component]
+pub fn Scene() -> impl IntoView {
+    let traffic = Session::current().traffic;
+    let tick = RwSignal::new(js_sys::Date::now());
+    if let Ok(handle) = set_interval_with_handle(
+        move || tick.set(js_sys::Date::now()),
+        Duration::from_millis(500),
+    ) {
+        on_cleanup(move || handle.clear());
+    }
+    let context = SceneContext { traffic, tick };
+    provide_context(context);
+
+    let replay = move || {
+        traffic.track();
+        traffic.is_replay()
+    };
+    let banner = move || {
+        replay().then(|| {
+            let moment = traffic
+                .position()
+                .get()
+                .map(clock_time)
+                .unwrap_or_else(|| "the whole imported log".into());
+            view! { <p class="scene-replay" role="status">"Replay — " {moment}</p> }
+        })
+    };
+    let on_keydown = move |event: leptos::ev::KeyboardEvent| {
+        if event.key() == "Escape" {
+            traffic.selected.set(None);
+        }
+    };
+
+    view! {
+        <section
+            class="panel scene"
+            id="scene"
+            aria-label="Scene: the holding bay and the job magazine"
+            data-replay=move || replay().to_string()
+            on:keydown=on_keydown
+        >
+            <header class="scene-head">
+                <h2>"Scene"</h2>
+                {banner}
+                <p class="scene-legend">
+                    "Trays are records, workpieces are data, latches are checks; sizes carry no quantity."
+                </p>
+            </header>
+            <conveyor::Conveyor />
+            <div class="scene-floor">
+                <bay::Bay />
+                <magazine::Magazine />
+            </div>
+            <div class="scene-foot">
+                <inspect::Inspector />
+                <narration::Narration />
+            </div>
+        </section>
+    }
+}
+
+/// `14:03:22` for a wall-clock time in ms.
+fn clock_time(at: f64) -> String {
+    let date = js_sys::Date::new(&wasm_bindgen::JsValue::from_f64(at));
+    String::from(date.to_locale_time_string("en-GB"))
+}

@@ -1,0 +1,108 @@
+//! What each part of the scene stands for in the protocol: the inspector's role name and a
+//! short explanation (MRTR per the 2026-07-28 revision, tasks per its extension).
+
+use holdbay_engine::traffic::{Part, Traffic, TrayState};
+
+/// The inspector's heading and explanation for `part`, as the model shows it now.
+pub fn describe(traffic: &Traffic, part: &Part) -> (String, &'static str) {
+    match part {
+        Part::Flight(exchange) => {
+            let what = traffic
+                .flight(*exchange)
+                .map(|f| match &f.name {
+                    Some(name) => format!("{} {name}", f.method),
+                    None => f.method.clone(),
+                })
+                .unwrap_or_default();
+            (
+                format!("Exchange #{exchange}: {what}"),
+                "One HTTP exchange on the conveyor: the JSON-RPC request the client sent and \
+                 everything the server answered on it (a JSON body, or SSE messages ending with \
+                 the response). The label is its real duration.",
+            )
+        }
+        Part::Tray(id) => {
+            let tray = traffic.tray(*id);
+            let name = tray
+                .and_then(|t| t.name.clone())
+                .unwrap_or_else(|| "request".into());
+            let explanation = match tray.map(|t| &t.state) {
+                Some(TrayState::Detached { .. }) => {
+                    "A tray in the holding bay: one logical request. The server answered it \
+                     with a task, so the work left the bay for the job magazine; the client \
+                     follows the task by its taskId from now on."
+                }
+                _ => {
+                    "A tray in the holding bay: one logical request (tools/call, prompts/get or \
+                     resources/read). While the server asks for input (resultType \
+                     input_required) it waits here; each retry is a new JSON-RPC request with \
+                     the same method and arguments plus the answers. Inspecting it shows the \
+                     workpiece: the request's arguments."
+                }
+            };
+            (format!("Tray (logical request): {name}"), explanation)
+        }
+        Part::Latch { round, .. } => (
+            format!("Latch (requestState of round {round})"),
+            "The sealed latch: the opaque requestState the server returned with its input \
+             requests. The client must echo it exactly on the retry and must not inspect or \
+             change it; the server treats it as untrusted and checks its integrity, so a \
+             changed latch is refused.",
+        ),
+        Part::TrayTag { key, .. } => (
+            format!("Tag (input request \"{key}\")"),
+            "A tag hanging on the workpiece: one of the server's inputRequests (an \
+             elicitation, a sampling or a roots request), under its key. The retry answers it \
+             in inputResponses under the same key.",
+        ),
+        Part::Cartridge(task) => (
+            format!("Cartridge (task {task})"),
+            "A cartridge in the job magazine: a task the server chose to create for a \
+             tools/call that declared the tasks extension. Its lamp is the status (working, \
+             input_required, completed, failed, cancelled); completed, failed and cancelled \
+             are terminal, so the cartridge is sealed. The client learns of changes by polling \
+             tasks/get at pollIntervalMs, or from notifications/tasks on a listen stream.",
+        ),
+        Part::CartridgeTag { key, .. } => (
+            format!("Tag (task input request \"{key}\")"),
+            "An input request of a task in input_required: the client answers it with \
+             tasks/update (inputResponses under the same key), not by retrying the call; the \
+             task keeps running on the server. A key is answered once.",
+        ),
+    }
+}
+
+/// A short, stable fingerprint of a latch value, so a change is visible at a glance
+/// (FNV-1a; it identifies, it does not protect).
+pub fn fingerprint(value: &str) -> String {
+    let mut hash: u32 = 0x811c_9dc5;
+    for byte in value.bytes() {
+        hash ^= u32::from(byte);
+        hash = hash.wrapping_mul(0x0100_0193);
+    }
+    format!("{:06x}", hash & 0x00ff_ffff)
+}
+
+/// At most `max` characters of `text`, with an ellipsis when cut.
+pub fn truncate(text: &str, max: usize) -> String {
+    if text.chars().count() <= max {
+        return text.to_owned();
+    }
+    let mut cut: String = text.chars().take(max.saturating_sub(1)).collect();
+    cut.push('…');
+    cut
+}
+
+/// A one-line summary of a workpiece (the arguments): `party: 4, time: "19:00"`.
+pub fn summarize(workpiece: &serde_json::Value) -> String {
+    match workpiece {
+        serde_json::Value::Object(map) if map.is_empty() => "no arguments".into(),
+        serde_json::Value::Object(map) => map
+            .iter()
+            .map(|(key, value)| format!("{key}: {value}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        serde_json::Value::Null => "no arguments".into(),
+        other => other.to_string(),
+    }
+}

@@ -1,0 +1,390 @@
+//! The teaching scene in headless Chromium: fed recorded JSON-RPC exchanges through the
+//! wire log (as the transport records them), it draws the DOM contract of issue 6.
+#![cfg(target_arch = "wasm32")]
+
+use holdbay::connection::Connection;
+use holdbay::ui::{Scene, Session};
+use holdbay::wire::{WireChunk, WireEntry};
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement};
+
+mod dom;
+
+use dom::{find, fresh_host, sleep_ms, text, wait_for};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// Wait until every part of the scene has redrawn: the calm parts (the magazine, the
+/// inspector) follow traffic at most every `CALM_MS`.
+async fn redrawn() {
+    sleep_ms(i32::try_from(holdbay::traffic::CALM_MS).unwrap_or(250) + 100).await;
+}
+
+const LATCH: &str = "rs1.AAABoiegAmJ7-sealed-by-the-server.Yt6k_ECY";
+
+fn request(id: u64, method: &str, params: &str) -> String {
+    format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{params}}}"#)
+}
+
+/// Record one exchange as the transport does: sent, then (unless `open`) answered.
+fn exchange(
+    session: Session,
+    method: &str,
+    name: Option<&str>,
+    body: String,
+    reply: Option<&str>,
+) -> u64 {
+    let now = js_sys::Date::now();
+    let id = session.wire.begin(WireEntry {
+        id: 0,
+        method: method.into(),
+        name: name.map(Into::into),
+        server: "http://127.0.0.1:8080/mcp".into(),
+        url: "http://127.0.0.1:8080/mcp".into(),
+        relayed: false,
+        started_at: now,
+        request_headers: Vec::new(),
+        request_body: body,
+        status: None,
+        response_headers: Vec::new(),
+        responded_after: None,
+        body: Vec::new(),
+        finished_after: None,
+        error: None,
+    });
+    if let Some(reply) = reply {
+        answer(session, id, reply);
+    }
+    id
+}
+
+fn answer(session: Session, id: u64, reply: &str) {
+    session.wire.update(id, |entry| {
+        entry.status = Some(200);
+        entry.response_headers = vec![("content-type".into(), "application/json".into())];
+        entry.responded_after = Some(212.0);
+        entry.body.push(WireChunk {
+            after: 212.0,
+            text: reply.into(),
+        });
+        entry.finished_after = Some(212.0);
+    });
+}
+
+fn mount_scene(id: &str) -> (HtmlElement, Session) {
+    let host = fresh_host(id);
+    // Made inside the mount: the session's effects need the executor the mount starts.
+    let made = std::rc::Rc::new(std::cell::Cell::new(None));
+    let out = made.clone();
+    leptos::mount::mount_to(host.clone(), move || {
+        let session = Session::new(Connection::default());
+        out.set(Some(session));
+        provide_context(session);
+        view! { <Scene /> }
+    })
+    .forget();
+    let session = made.get().expect("the scene mounted");
+    (host, session)
+}
+
+/// A bubbling keydown, as a key press delivers it.
+fn key_event(key: &str) -> web_sys::KeyboardEvent {
+    // web-sys here lacks KeyboardEventInit; build it as a page script would.
+    let make = js_sys::Function::new_with_args(
+        "key",
+        "return new KeyboardEvent('keydown', { key, bubbles: true, cancelable: true })",
+    );
+    make.call1(&wasm_bindgen::JsValue::NULL, &key.into())
+        .expect("a keyboard event")
+        .unchecked_into()
+}
+
+/// A bubbling click, as a pointer delivers it (SVG elements have no `click()`).
+fn click(element: &Element) {
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    let event = web_sys::Event::new_with_event_init_dict("click", &init).expect("event");
+    element.dispatch_event(&event).expect("dispatch");
+}
+
+fn attr(element: &Element, name: &str) -> String {
+    element.get_attribute(name).unwrap_or_default()
+}
+
+fn get(host: &Element, selector: &str) -> Element {
+    find(host, selector)
+        .unwrap_or_else(|| panic!("{selector} is not on the page: {}", host.inner_html()))
+}
+
+const BOOK_ARGS: &str = r#"{"name":"book_table","arguments":{"restaurant":"Chez Holdbay"}}"#;
+
+fn input_required() -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"input_required",
+        "inputRequests":{{"party":{{"method":"elicitation/create","params":{{"mode":"form",
+        "message":"How many people, and when?","requestedSchema":{{"type":"object","properties":
+        {{"size":{{"type":"string"}}}}}}}}}}}},"requestState":"{LATCH}"}}}}"#
+    )
+}
+
+#[wasm_bindgen_test]
+async fn an_mrtr_round_pauses_a_tray_with_its_latch_then_empties_it() {
+    let (host, session) = mount_scene("scene-mrtr");
+    let first = exchange(
+        session,
+        "tools/call",
+        Some("book_table"),
+        request(1, "tools/call", BOOK_ARGS),
+        None,
+    );
+    let flight = wait_for(&host, &format!("g.flight[data-exchange=\"{first}\"]")).await;
+    assert_eq!(attr(&flight, "data-phase"), "out");
+    assert_eq!(attr(&flight, "data-method"), "tools/call");
+    answer(session, first, &input_required());
+    redrawn().await;
+
+    let tray = get(&host, "g.tray");
+    assert_eq!(attr(&tray, "data-state"), "paused");
+    assert_eq!(attr(&tray, "data-occupied"), "true");
+    assert_eq!(attr(&tray, "data-rounds"), "1");
+    assert!(find(&tray, "g.round[data-round=\"1\"]").is_some());
+    let bound = get(&tray, ".round-bound");
+    assert_eq!(attr(&bound, "data-reached"), "false");
+    assert!(attr(&bound, "data-max").parse::<u32>().is_ok_and(|m| m > 1));
+    let tag = get(&tray, "g.tag[data-key=\"party\"]");
+    assert_eq!(attr(&tag, "data-kind"), "elicitation/create");
+    assert_eq!(attr(&tag, "data-mode"), "form");
+    assert_eq!(attr(&tag, "tabindex"), "0");
+    let latch = get(&tray, "g.latch[data-round=\"1\"]");
+    assert_eq!(attr(&latch, "data-latch"), LATCH);
+    assert_eq!(attr(&latch, "data-changed"), "false");
+    assert!(!attr(&latch, "aria-label").is_empty());
+    let timing = text(
+        &host,
+        &format!("g.flight[data-exchange=\"{first}\"] text.flight-timing"),
+    );
+    assert!(timing.ends_with(" ms"), "{timing}");
+    assert!(text(&host, "#scene-narration").contains("book_table"));
+
+    // Inspect the latch: role, explanation and its real JSON.
+    click(&latch);
+    redrawn().await;
+    assert!(text(&host, "#inspect .inspect-role").contains("Latch"));
+    assert!(text(&host, "#inspect .inspect-explanation").contains("requestState"));
+    assert!(text(&host, "#inspect pre.inspect-json").contains(LATCH));
+    assert!(
+        find(&host, "g.latch.selected").is_some(),
+        "the selected part is highlighted"
+    );
+
+    // The retry carries the latch unchanged; the result empties the tray.
+    let retry = format!(
+        r#"{{"name":"book_table","arguments":{{"restaurant":"Chez Holdbay"}},
+        "inputResponses":{{"party":{{"action":"accept","content":{{"size":"6"}}}}}},"requestState":"{LATCH}"}}"#
+    );
+    let second = exchange(
+        session,
+        "tools/call",
+        Some("book_table"),
+        request(2, "tools/call", &retry),
+        None,
+    );
+    answer(
+        session,
+        second,
+        r#"{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","content":[{"type":"text","text":"Booked"}]}}"#,
+    );
+    redrawn().await;
+    let tray = get(&host, "g.tray");
+    assert_eq!(attr(&tray, "data-state"), "completed");
+    assert_eq!(attr(&tray, "data-occupied"), "false");
+    assert_eq!(attr(&tray, "data-rounds"), "2");
+    assert!(
+        find(&tray, "g.tag").is_none(),
+        "a closed tray is drawn empty"
+    );
+    assert_eq!(
+        attr(&get(&tray, "g.latch[data-round=\"1\"]"), "data-changed"),
+        "false"
+    );
+    assert_eq!(attr(&get(&host, "#scene"), "data-replay"), "false");
+    let narration = get(&host, "#scene-narration");
+    assert_eq!(attr(&narration, "aria-live"), "polite");
+    assert!(narration.child_element_count() <= 6);
+
+    // Escape clears the selection.
+    let escape = key_event("Escape");
+    get(&host, "g.tray")
+        .dispatch_event(&escape)
+        .expect("dispatch");
+    redrawn().await;
+    assert!(find(&host, "#inspect .inspect-role").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn a_changed_latch_is_marked() {
+    let (host, session) = mount_scene("scene-tamper");
+    let first = exchange(
+        session,
+        "tools/call",
+        Some("book_table"),
+        request(1, "tools/call", BOOK_ARGS),
+        None,
+    );
+    answer(session, first, &input_required());
+    let tampered = r#"{"name":"book_table","arguments":{"restaurant":"Chez Holdbay"},
+        "inputResponses":{"party":{"action":"accept","content":{"size":"6"}}},"requestState":"tampered"}"#;
+    exchange(
+        session,
+        "tools/call",
+        Some("book_table"),
+        request(2, "tools/call", tampered),
+        Some(
+            r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"requestState failed its integrity check"}}"#,
+        ),
+    );
+    redrawn().await;
+    let latch = get(&host, "g.latch[data-round=\"1\"]");
+    assert_eq!(attr(&latch, "data-changed"), "true");
+    assert!(latch.class_list().contains("changed"));
+    assert_eq!(attr(&get(&host, "g.tray"), "data-state"), "failed");
+}
+
+#[wasm_bindgen_test]
+async fn tasks_fill_the_magazine_with_lamps_pulses_and_cancel_asks() {
+    let (host, session) = mount_scene("scene-tasks");
+    let created = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"task","taskId":"task-7f3a",
+        "status":"working","statusMessage":"Step 1 of 4: build","createdAt":"2026-07-28T10:00:00Z",
+        "lastUpdatedAt":"2026-07-28T10:00:00Z","ttlMs":3600000,"pollIntervalMs":1000}}"#;
+    exchange(
+        session,
+        "tools/call",
+        Some("run_pipeline"),
+        request(
+            1,
+            "tools/call",
+            r#"{"name":"run_pipeline","arguments":{"target":"production"}}"#,
+        ),
+        Some(created),
+    );
+    let cartridge = wait_for(&host, "g.cartridge[data-task-id=\"task-7f3a\"]").await;
+    assert_eq!(attr(&cartridge, "data-status"), "working");
+    assert_eq!(attr(&cartridge, "data-sealed"), "false");
+    assert_eq!(attr(&cartridge, "data-restored"), "false");
+    assert_eq!(attr(&get(&cartridge, ".lamp"), "data-status"), "working");
+    assert_eq!(attr(&get(&host, "g.tray"), "data-state"), "detached");
+    assert!(attr(&cartridge, "aria-label").contains("Step 1 of 4: build"));
+
+    // A poll in flight shows a pulse; its answer raises a tag.
+    let poll = exchange(
+        session,
+        "tasks/get",
+        Some("task-7f3a"),
+        request(2, "tasks/get", r#"{"taskId":"task-7f3a"}"#),
+        None,
+    );
+    wait_for(&host, ".pulse[data-task-id=\"task-7f3a\"]").await;
+    answer(
+        session,
+        poll,
+        r#"{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","taskId":"task-7f3a",
+        "status":"input_required","statusMessage":"Waiting at the approval gate",
+        "createdAt":"2026-07-28T10:00:00Z","lastUpdatedAt":"2026-07-28T10:00:02Z","ttlMs":3600000,
+        "inputRequests":{"approve_prod":{"method":"elicitation/create","params":{"mode":"form",
+        "message":"Deploy to production?","requestedSchema":{"type":"object","properties":{}}}}}}}"#,
+    );
+    redrawn().await;
+    assert!(find(&host, ".pulse").is_none(), "the poll ended");
+    let cartridge = get(&host, "g.cartridge");
+    assert_eq!(attr(&cartridge, "data-status"), "input_required");
+    assert!(find(&cartridge, "g.tag[data-key=\"approve_prod\"]").is_some());
+
+    // Cancel is an ask, then its real outcome.
+    let cancel = exchange(
+        session,
+        "tasks/cancel",
+        Some("task-7f3a"),
+        request(3, "tasks/cancel", r#"{"taskId":"task-7f3a"}"#),
+        None,
+    );
+    redrawn().await;
+    assert_eq!(
+        attr(&get(&host, "g.cancel-ask"), "data-acknowledged"),
+        "pending"
+    );
+    answer(
+        session,
+        cancel,
+        r#"{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete"}}"#,
+    );
+    exchange(
+        session,
+        "tasks/get",
+        Some("task-7f3a"),
+        request(4, "tasks/get", r#"{"taskId":"task-7f3a"}"#),
+        Some(
+            r#"{"jsonrpc":"2.0","id":4,"result":{"resultType":"complete","taskId":"task-7f3a",
+            "status":"cancelled","createdAt":"2026-07-28T10:00:00Z",
+            "lastUpdatedAt":"2026-07-28T10:00:03Z","ttlMs":3600000}}"#,
+        ),
+    );
+    redrawn().await;
+    let cartridge = get(&host, "g.cartridge");
+    assert_eq!(attr(&cartridge, "data-status"), "cancelled");
+    assert_eq!(attr(&cartridge, "data-sealed"), "true");
+    let ask = get(&cartridge, "g.cancel-ask");
+    assert_eq!(attr(&ask, "data-acknowledged"), "true");
+    assert_eq!(attr(&ask, "data-outcome"), "cancelled");
+
+    // Inspect the cartridge: its real JSON.
+    click(&cartridge);
+    redrawn().await;
+    assert!(text(&host, "#inspect pre.inspect-json").contains("\"cancelled\""));
+}
+
+#[wasm_bindgen_test]
+async fn a_thousand_tasks_make_one_tab_stop_with_roving_focus() {
+    let (host, session) = mount_scene("scene-many");
+    for n in 0..120 {
+        let created = format!(
+            r#"{{"jsonrpc":"2.0","id":{n},"result":{{"resultType":"task","taskId":"t-{n}",
+            "status":"working","createdAt":"2026-07-28T10:00:00Z",
+            "lastUpdatedAt":"2026-07-28T10:00:00Z","ttlMs":null}}}}"#
+        );
+        exchange(
+            session,
+            "tools/call",
+            Some("bulk_import"),
+            request(n, "tools/call", r#"{"name":"bulk_import","arguments":{}}"#),
+            Some(&created),
+        );
+    }
+    redrawn().await;
+    let cells = host.query_selector_all("g.cartridge").expect("query");
+    assert_eq!(cells.length(), 120);
+    assert!(
+        find(&host, "svg.magazine-svg.compact").is_some(),
+        "many tasks: compact cells"
+    );
+    let stops = host
+        .query_selector_all("g.cartridge[tabindex=\"0\"]")
+        .expect("query");
+    assert_eq!(stops.length(), 1, "the magazine is one tab stop");
+    let first = get(&host, "g.cartridge[tabindex=\"0\"]");
+    first.unchecked_ref::<HtmlElement>().focus().expect("focus");
+    let right = key_event("ArrowRight");
+    first.dispatch_event(&right).expect("dispatch");
+    redrawn().await;
+    let second = get(&host, "g.cartridge[data-task-id=\"t-1\"]");
+    assert_eq!(
+        attr(&second, "tabindex"),
+        "0",
+        "{}",
+        attr(&first, "tabindex")
+    );
+    let focused = dom::document().active_element().expect("focus");
+    assert_eq!(attr(&focused, "data-task-id"), "t-1");
+    assert!(text(&host, "#inspect .inspect-role").contains("t-1"));
+}

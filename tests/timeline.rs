@@ -1,0 +1,481 @@
+//! The timeline in headless Chromium: a session's recorded exchanges as a sequence diagram,
+//! selecting parts, scrubbing the scene back in time, following live, an imported log and
+//! the rendered window of a long session.
+#![cfg(target_arch = "wasm32")]
+
+use std::cell::Cell;
+use std::rc::Rc;
+
+use holdbay::connection::Connection;
+use holdbay::ui::{Session, Timeline};
+use holdbay::wire::{WireChunk, WireEntry};
+use holdbay_engine::traffic::{Part, TrayState};
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, Event, EventInit, HtmlElement, HtmlInputElement};
+
+mod dom;
+
+use dom::{find, fresh_host, sleep_ms, text, wait_for};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const SERVER: &str = "http://127.0.0.1:8080/mcp";
+const TASK: &str = "0c5e9a8f-61d2-4c1e-9b7a-3f1d2e4a5b6c";
+const T0: f64 = 1_785_000_000_000.0;
+
+fn all(host: &Element, selector: &str) -> Vec<Element> {
+    let list = host.query_selector_all(selector).expect("query");
+    (0..list.length())
+        .filter_map(|i| list.item(i))
+        .filter_map(|node| node.dyn_into::<Element>().ok())
+        .collect()
+}
+
+fn get<T: JsCast>(host: &Element, selector: &str) -> T {
+    find(host, selector)
+        .unwrap_or_else(|| panic!("{selector} is not on the page: {}", host.inner_html()))
+        .unchecked_into()
+}
+
+fn fire(target: &Element, kind: &str) {
+    let init = EventInit::new();
+    init.set_bubbles(true);
+    let event = Event::new_with_event_init_dict(kind, &init).expect("event");
+    target.dispatch_event(&event).expect("dispatch");
+}
+
+fn scrub(host: &Element, index: usize) {
+    let input: HtmlInputElement = get(host, "#timeline-scrub");
+    input.set_value(&index.to_string());
+    fire(&input, "input");
+}
+
+const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"holdbay","version":"0.1.0"},"io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{},"url":{}},"extensions":{"io.modelcontextprotocol/tasks":{}}}}"#;
+
+/// Record one whole exchange the way the transport does: sent, status line, body, end.
+fn record(
+    session: &Session,
+    at: f64,
+    method: &str,
+    name: &str,
+    id: u32,
+    params: &str,
+    response: &str,
+) {
+    let request_body = format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{{{META},{params}}}}}"#
+    );
+    let exchange = session.wire.begin(WireEntry {
+        id: 0,
+        method: method.to_owned(),
+        name: Some(name.to_owned()),
+        server: SERVER.to_owned(),
+        url: SERVER.to_owned(),
+        relayed: false,
+        started_at: at,
+        request_headers: vec![
+            ("Content-Type".into(), "application/json".into()),
+            ("MCP-Protocol-Version".into(), "2026-07-28".into()),
+            ("Mcp-Method".into(), method.to_owned()),
+            ("Mcp-Name".into(), name.to_owned()),
+        ],
+        request_body,
+        status: None,
+        response_headers: Vec::new(),
+        responded_after: None,
+        body: Vec::new(),
+        finished_after: None,
+        error: None,
+    });
+    session.wire.update(exchange, |entry| {
+        entry.status = Some(200);
+        entry.response_headers = vec![("content-type".into(), "application/json".into())];
+        entry.responded_after = Some(40.0);
+    });
+    let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{response}}}"#);
+    session.wire.update(exchange, |entry| {
+        entry.body.push(WireChunk {
+            after: 45.0,
+            text: body,
+        });
+        entry.finished_after = Some(46.0);
+    });
+}
+
+fn task_snapshot(status: &str, message: &str) -> String {
+    format!(
+        r#"{{"resultType":"complete","taskId":"{TASK}","status":"{status}","statusMessage":"{message}","createdAt":"2026-08-01T10:30:00Z","lastUpdatedAt":"2026-08-01T10:30:00Z","ttlMs":3600000,"pollIntervalMs":1000}}"#
+    )
+}
+
+/// A demo-server session: book_table pauses for a confirmation and completes on the retry;
+/// deploy becomes a task, is polled (unchanged) four times and completes.
+fn demo_session(session: &Session) {
+    record(
+        session,
+        T0,
+        "tools/call",
+        "book_table",
+        2,
+        r#""name":"book_table","arguments":{"party_size":4,"time":"19:30"}"#,
+        r#"{"resultType":"input_required","inputRequests":{"confirm_booking":{"method":"elicitation/create","params":{"mode":"form","message":"Book a table for 4 at 19:30?","requestedSchema":{"type":"object","properties":{"confirm":{"type":"boolean","title":"Confirm"}},"required":["confirm"]}}}},"requestState":"v1.eyJ0b29sIjoiYm9va190YWJsZSJ9.c2ln"}"#,
+    );
+    record(
+        session,
+        T0 + 2_000.0,
+        "tools/call",
+        "book_table",
+        3,
+        r#""name":"book_table","arguments":{"party_size":4,"time":"19:30"},"inputResponses":{"confirm_booking":{"action":"accept","content":{"confirm":true}}},"requestState":"v1.eyJ0b29sIjoiYm9va190YWJsZSJ9.c2ln""#,
+        r#"{"resultType":"complete","content":[{"type":"text","text":"Table for 4 booked at 19:30."}],"isError":false}"#,
+    );
+    record(
+        session,
+        T0 + 4_000.0,
+        "tools/call",
+        "deploy",
+        4,
+        r#""name":"deploy","arguments":{"env":"staging"}"#,
+        &format!(
+            r#"{{"resultType":"task","taskId":"{TASK}","status":"working","statusMessage":"Queued","createdAt":"2026-08-01T10:30:00Z","lastUpdatedAt":"2026-08-01T10:30:00Z","ttlMs":3600000,"pollIntervalMs":1000}}"#
+        ),
+    );
+    for poll in 0..4u32 {
+        record(
+            session,
+            T0 + 5_000.0 + f64::from(poll) * 1_000.0,
+            "tasks/get",
+            TASK,
+            5 + poll,
+            &format!(r#""taskId":"{TASK}""#),
+            &task_snapshot("working", "Queued"),
+        );
+    }
+    record(
+        session,
+        T0 + 9_000.0,
+        "tasks/get",
+        TASK,
+        9,
+        &format!(r#""taskId":"{TASK}""#),
+        &task_snapshot("completed", "Deployed"),
+    );
+}
+
+/// Mount a timeline in a fresh session, made inside the mount so the session's effects
+/// have an owner and an executor.
+fn mount(host: &HtmlElement) -> Session {
+    let made = Rc::new(Cell::new(None));
+    let slot = made.clone();
+    leptos::mount::mount_to(host.clone(), move || {
+        let session = Session::new(Connection::direct(SERVER.to_owned()));
+        provide_context(session);
+        slot.set(Some(session));
+        view! { <Timeline /> }
+    })
+    .forget();
+    made.get().expect("the session was made while mounting")
+}
+
+/// The model redraws once per animation frame.
+async fn frames() {
+    sleep_ms(80).await;
+}
+
+#[wasm_bindgen_test]
+async fn rows_lanes_and_selection_follow_the_recorded_session() {
+    let host = fresh_host("timeline-rows");
+    let session = mount(&host);
+    wait_for(&host, ".timeline-empty").await;
+    demo_session(&session);
+    frames().await;
+
+    let lanes = all(&host, ".lane-head");
+    let names: Vec<String> = lanes.iter().filter_map(|l| l.text_content()).collect();
+    assert_eq!(names, ["User", "Client", "Server"]);
+
+    let rows = all(&host, ".timeline-event");
+    assert!(
+        rows.len() >= 8,
+        "{} rows: {}",
+        rows.len(),
+        host.inner_html()
+    );
+    let first = &rows[0];
+    assert_eq!(first.get_attribute("data-seq").as_deref(), Some("0"));
+    assert_eq!(first.get_attribute("data-from").as_deref(), Some("client"));
+    assert_eq!(first.get_attribute("data-to").as_deref(), Some("server"));
+    assert!(
+        first
+            .text_content()
+            .unwrap_or_default()
+            .contains("tools/call book_table"),
+        "{:?}",
+        first.text_content()
+    );
+    assert!(first.text_content().unwrap_or_default().contains("+0.0 s"));
+    // The paused request's question goes to the user, and the answer comes back from them.
+    assert!(find(&host, ".timeline-event[data-from=client][data-to=user]").is_some());
+    assert!(find(&host, ".timeline-event[data-from=user][data-to=client]").is_some());
+    assert!(find(&host, ".timeline-event[data-from=server][data-to=client]").is_some());
+    // The unchanged polls fold into one row, which keeps the seq of its last event.
+    let folded: Vec<&Element> = rows
+        .iter()
+        .filter(|r| {
+            r.text_content()
+                .unwrap_or_default()
+                .contains("tasks/get ×4")
+        })
+        .collect();
+    assert_eq!(folded.len(), 1, "{}", host.inner_html());
+    assert!(
+        folded[0]
+            .text_content()
+            .unwrap_or_default()
+            .contains("→ working")
+    );
+    let fourth_answer = session.traffic.with_whole(|t| {
+        t.events()
+            .iter()
+            .filter(|e| e.label == "working")
+            .nth(3)
+            .map(|e| e.seq.to_string())
+    });
+    assert_eq!(folded[0].get_attribute("data-seq"), fourth_answer);
+    assert_eq!(
+        folded[0].get_attribute("data-from").as_deref(),
+        Some("server")
+    );
+    let total = session.traffic.with_whole(|t| t.events().len());
+    let last_seq = session
+        .traffic
+        .with_whole(|t| t.events().last().map(|e| e.seq));
+    let last_row = rows.last().expect("a last row");
+    assert_eq!(
+        last_row.get_attribute("data-seq"),
+        last_seq.map(|s| s.to_string())
+    );
+    assert!(text(&host, ".timeline-count").contains(&format!("{total} events")));
+
+    // Rows are buttons; clicking one selects its part and highlights it.
+    assert_eq!(first.tag_name(), "BUTTON");
+    first.unchecked_ref::<HtmlElement>().click();
+    frames().await;
+    let tray = session.traffic.with_whole(|t| t.trays()[0].id);
+    assert_eq!(
+        session.traffic.selected.get_untracked(),
+        Some(Part::Tray(tray))
+    );
+    assert!(
+        get::<Element>(&host, ".timeline-event[data-seq='0']")
+            .class_list()
+            .contains("selected")
+    );
+    // Every row about that request is highlighted with it, and no other row.
+    let about_tray = session.traffic.with_whole(|t| {
+        t.events()
+            .iter()
+            .filter(|e| e.part == Part::Tray(tray))
+            .count()
+    });
+    assert_eq!(all(&host, ".timeline-event.selected").len(), about_tray);
+    assert!(about_tray < rows.len());
+    let deploy = get::<Element>(&host, ".timeline-event[data-seq='6']");
+    assert!(!deploy.class_list().contains("selected"));
+    deploy.unchecked_ref::<HtmlElement>().click();
+    frames().await;
+    assert!(deploy.class_list().contains("selected"));
+    assert!(
+        !get::<Element>(&host, ".timeline-event[data-seq='0']")
+            .class_list()
+            .contains("selected")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn scrubbing_shows_the_earlier_state_and_follow_live_returns() {
+    let host = fresh_host("timeline-scrub");
+    let session = mount(&host);
+    demo_session(&session);
+    frames().await;
+    let traffic = session.traffic;
+    assert_eq!(traffic.with(|t| t.trays().len()), 2);
+    assert!(find(&host, ".timeline-event.current").is_none());
+
+    // Back to the first event: only book_table has gone out.
+    scrub(&host, 0);
+    frames().await;
+    assert!(traffic.position().get_untracked().is_some());
+    assert_eq!(traffic.with(|t| t.trays().len()), 1);
+    assert_eq!(
+        traffic.with(|t| t.trays()[0].state.clone()),
+        TrayState::InFlight
+    );
+    assert!(traffic.with(|t| t.cartridges().is_empty()));
+    let current = all(&host, ".timeline-event.current");
+    assert_eq!(current.len(), 1);
+    assert_eq!(current[0].get_attribute("data-seq").as_deref(), Some("0"));
+
+    // The event where the server's question reached the client: the tray is paused.
+    let paused_at = traffic
+        .with_whole(|t| {
+            t.events()
+                .iter()
+                .position(|e| e.label.starts_with("input_required"))
+        })
+        .expect("an input_required event");
+    scrub(&host, paused_at);
+    frames().await;
+    assert_eq!(
+        traffic.with(|t| t.trays()[0].state.clone()),
+        TrayState::Paused
+    );
+    assert_eq!(traffic.with(|t| t.trays()[0].rounds.len()), 1);
+
+    // Follow live: the whole session again, no event marked.
+    get::<HtmlElement>(&host, "#timeline-live").click();
+    frames().await;
+    assert!(traffic.position().get_untracked().is_none());
+    assert_eq!(traffic.with(|t| t.trays().len()), 2);
+    assert_eq!(traffic.with(|t| t.trays()[0].rounds.len()), 2);
+    assert!(find(&host, ".timeline-event.current").is_none());
+    let scrubber: HtmlInputElement = get(&host, "#timeline-scrub");
+    let total = traffic.with_whole(|t| t.events().len());
+    assert_eq!(scrubber.value(), (total - 1).to_string());
+
+    // New traffic while scrubbed extends the timeline but leaves the scene where it is.
+    scrub(&host, 0);
+    frames().await;
+    record(
+        &session,
+        T0 + 12_000.0,
+        "tools/call",
+        "echo",
+        20,
+        r#""name":"echo","arguments":{"text":"hi"}"#,
+        r#"{"resultType":"complete","content":[{"type":"text","text":"hi"}]}"#,
+    );
+    frames().await;
+    assert_eq!(traffic.with(|t| t.trays().len()), 1);
+    assert!(traffic.with_whole(|t| t.events().len()) > total);
+    assert_eq!(
+        get::<HtmlInputElement>(&host, "#timeline-scrub").value(),
+        "0"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn play_steps_through_the_events() {
+    let host = fresh_host("timeline-play");
+    let session = mount(&host);
+    demo_session(&session);
+    frames().await;
+    get::<HtmlElement>(&host, "#timeline-play").click();
+    frames().await;
+    assert_eq!(
+        get::<Element>(&host, "#timeline-play")
+            .get_attribute("aria-pressed")
+            .as_deref(),
+        Some("true")
+    );
+    let first = session
+        .traffic
+        .position()
+        .get_untracked()
+        .expect("playing scrubs");
+    sleep_ms(700).await;
+    let later = session
+        .traffic
+        .position()
+        .get_untracked()
+        .expect("still scrubbed");
+    assert!(later > first, "playback moved from {first} to {later}");
+    get::<HtmlElement>(&host, "#timeline-play").click();
+    frames().await;
+    assert_eq!(
+        get::<Element>(&host, "#timeline-play")
+            .get_attribute("aria-pressed")
+            .as_deref(),
+        Some("false")
+    );
+}
+
+#[wasm_bindgen_test]
+async fn an_imported_log_is_shown_and_labelled() {
+    let recorded = fresh_host("timeline-recorded");
+    let source = mount(&recorded);
+    demo_session(&source);
+    let file = source.wire.export_json(T0 + 20_000.0);
+
+    let host = fresh_host("timeline-imported");
+    let session = mount(&host);
+    wait_for(&host, ".timeline-empty").await;
+    assert!(find(&host, ".timeline-imported").is_none());
+    session.wire.import_json(&file).expect("the export imports");
+    frames().await;
+    assert_eq!(text(&host, ".timeline-imported"), "Imported log");
+    assert_eq!(
+        get::<Element>(&host, "#timeline")
+            .get_attribute("data-imported")
+            .as_deref(),
+        Some("true")
+    );
+    assert!(all(&host, ".timeline-event").len() >= 8);
+    // Scrubbing replays the imported session.
+    scrub(&host, 0);
+    frames().await;
+    assert_eq!(session.traffic.with(|t| t.trays().len()), 1);
+    session.wire.show_live();
+    frames().await;
+    assert!(find(&host, ".timeline-imported").is_none());
+    assert!(find(&host, ".timeline-event").is_none());
+}
+
+#[wasm_bindgen_test]
+async fn a_long_session_renders_a_window_and_pages_back() {
+    let host = fresh_host("timeline-long");
+    let session = mount(&host);
+    for n in 0..400u32 {
+        record(
+            &session,
+            T0 + f64::from(n) * 100.0,
+            "tools/call",
+            "echo",
+            n + 2,
+            &format!(r#""name":"echo","arguments":{{"text":"{n}"}}"#),
+            r#"{"resultType":"complete","content":[{"type":"text","text":"ok"}]}"#,
+        );
+    }
+    frames().await;
+    let rows = all(&host, ".timeline-event");
+    assert_eq!(rows.len(), holdbay::ui::timeline::WINDOW);
+    assert!(text(&host, ".timeline-more").contains("500 earlier events"));
+    assert_eq!(
+        rows[rows.len() - 1].get_attribute("data-seq").as_deref(),
+        Some("799")
+    );
+
+    get::<HtmlElement>(&host, ".timeline-earlier").click();
+    frames().await;
+    let rows = all(&host, ".timeline-event");
+    assert_eq!(
+        rows[rows.len() - 1].get_attribute("data-seq").as_deref(),
+        Some("499")
+    );
+    assert!(find(&host, ".timeline-later").is_some());
+
+    // Scrubbing to the very first event brings its row into the window.
+    scrub(&host, 0);
+    frames().await;
+    assert!(find(&host, ".timeline-event.current[data-seq='0']").is_some());
+
+    get::<HtmlElement>(&host, "#timeline-live").click();
+    frames().await;
+    let rows = all(&host, ".timeline-event");
+    assert_eq!(
+        rows[rows.len() - 1].get_attribute("data-seq").as_deref(),
+        Some("799")
+    );
+}

@@ -3,9 +3,11 @@
 
 mod outcome;
 mod paused;
+mod preset;
 mod progress;
 mod result;
 mod run;
+mod tamper;
 
 use std::sync::Arc;
 
@@ -18,9 +20,11 @@ use super::forms::ArgumentsEditor;
 use super::session::{Session, Step};
 use outcome::CallOutcome;
 pub use paused::shorten;
+pub use preset::CallPreset;
 pub use result::{ToolResult, base64_decoded_len, data_url};
 use run::CallRun;
 pub use run::{Phase, Progress};
+pub use tamper::{LatchTamper, flip_one_character};
 
 #[component]
 pub fn CallPanel() -> impl IntoView {
@@ -56,6 +60,16 @@ fn ToolCall(session: Session, name: String, tool: Option<Tool>) -> impl IntoView
     let run = CallRun::new(session, name.clone());
     // Leaving this tool (or the page) closes a request still on the wire.
     on_cleanup(move || run.stop());
+    // What the form shows: a lesson's preset arguments replace the schema's defaults.
+    let seed = RwSignal::new(None::<Value>);
+    let preset_note = take_presets(
+        session,
+        name.clone(),
+        run,
+        seed,
+        accept_task,
+        report_progress,
+    );
 
     let live = move || run.phase.with(|p| p.as_ref().is_some_and(Phase::is_live));
     let blocked = move || match arguments.get() {
@@ -77,7 +91,7 @@ fn ToolCall(session: Session, name: String, tool: Option<Tool>) -> impl IntoView
         <section class="panel" id="call-panel">
             <h2>"Call"</h2>
             <ToolHeader name=name tool=tool />
-            <ArgumentsEditor schema=schema value=arguments />
+            <ArgumentsEditor schema=schema value=arguments seed=seed />
             <div class="call-options">
                 <label>
                     <input
@@ -110,9 +124,72 @@ fn ToolCall(session: Session, name: String, tool: Option<Tool>) -> impl IntoView
                         })
                 }}
             </div>
+            {move || {
+                preset_note
+                    .get()
+                    .map(|note| view! { <p class="call-preset-note" role="status">{note}</p> })
+            }}
             <CallOutcome run=run />
         </section>
     }
+}
+
+/// Take the presets meant for this tool (a lesson's Start): set "Accept a task" and start
+/// the call with the preset's arguments. Returns the note that says what was started.
+fn take_presets(
+    session: Session,
+    name: String,
+    run: CallRun,
+    seed: RwSignal<Option<Value>>,
+    accept_task: RwSignal<bool>,
+    report_progress: RwSignal<bool>,
+) -> RwSignal<Option<String>> {
+    let note = RwSignal::new(None::<String>);
+    Effect::new(move |_| {
+        let mine = session
+            .call_preset
+            .with(|preset| preset.as_ref().is_some_and(|p| p.tool == name));
+        if !mine {
+            return;
+        }
+        let Some(Some(preset)) = session.call_preset.try_update(Option::take) else {
+            return;
+        };
+        accept_task.set(preset.accept_task);
+        seed.set(Some(Value::Object(preset.arguments.clone())));
+        let arguments = preset.arguments_text();
+        if !preset.start {
+            note.set(Some(format!("Set up by a lesson: arguments {arguments}")));
+            return;
+        }
+        match run.phase.get_untracked() {
+            // A round on the wire cannot be taken back cleanly: let it land first.
+            Some(Phase::Sending) => {
+                note.set(Some(
+                    "A request of the last call is still on the wire: wait for it, then start again."
+                        .to_owned(),
+                ));
+                return;
+            }
+            // A paused call has nothing on the wire: abandon it for the new one.
+            Some(Phase::Paused) => run.cancel(),
+            _ => {}
+        }
+        let task = if preset.accept_task {
+            "accepting a task"
+        } else {
+            "not accepting a task"
+        };
+        note.set(Some(format!(
+            "Started by a lesson, {task}, with arguments {arguments}"
+        )));
+        run.start(
+            preset.arguments,
+            preset.accept_task,
+            report_progress.get_untracked(),
+        );
+    });
+    note
 }
 
 /// The tool's display name, its name and description.

@@ -6,6 +6,7 @@ use super::paused::{PausedCall, RoundHistory};
 use super::progress::InFlight;
 use super::result::ToolResult;
 use super::run::{CallRun, Phase};
+use super::tamper::TamperVerdict;
 use crate::ui::ErrorNotice;
 
 /// The live part of the panel under the Call button.
@@ -69,6 +70,7 @@ pub fn CallOutcome(run: CallRun) -> impl IntoView {
     view! {
         <div class="call-outcome" node_ref=outcome>
             {body}
+            <TamperVerdict run=run />
             <RoundHistory run=run />
         </div>
     }

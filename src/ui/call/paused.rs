@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 use super::run::CallRun;
+use super::tamper::TamperLatch;
 use crate::ui::forms::InputRequestCard;
 
 /// One pending input request of the latest round.
@@ -67,7 +68,16 @@ pub fn PausedCall(run: CallRun) -> impl IntoView {
         <div class="paused-call">
             <p class="round-counter">{counter}</p>
             <p class="paused-note">"The server needs input before it can finish this call."</p>
-            {move || state().map(|token| view! { <RequestState token=token /> })}
+            {move || {
+                let round = facts.get().map_or(0, |f| f.round);
+                state()
+                    .map(|token| {
+                        view! {
+                            <RequestState token=token.clone() />
+                            <TamperLatch run=run round=round token=token />
+                        }
+                    })
+            }}
             <For
                 each=pending
                 key=|pending| (pending.round, pending.key.clone())

@@ -12,6 +12,7 @@ use leptos::task::spawn_local;
 use serde_json::Value;
 use web_sys::AbortController;
 
+use super::tamper::{LatchTamper, flip_one_character};
 use crate::transport::{ExchangeError, exchange, exchange_outcome};
 use crate::ui::session::{Session, Step as Loaded, Toolbox};
 
@@ -76,6 +77,8 @@ pub struct CallRun {
     pub phase: RwSignal<Option<Phase>>,
     pub logical: RwSignal<Option<LogicalRequest<CallTool>>>,
     pub progress: RwSignal<Option<Progress>>,
+    /// The latch the learner changed for the next retry (lesson 8), if any.
+    pub tamper: RwSignal<Option<LatchTamper>>,
     /// The request last put on the wire, kept to send it again through the relay.
     last_request: StoredValue<Option<OutgoingRequest<CallTool>>>,
     token: StoredValue<Option<ProgressToken>>,
@@ -90,6 +93,7 @@ impl CallRun {
             phase: RwSignal::new(None),
             logical: RwSignal::new(None),
             progress: RwSignal::new(None),
+            tamper: RwSignal::new(None),
             last_request: StoredValue::new(None),
             token: StoredValue::new(None),
             abort: StoredValue::new_local(None),
@@ -125,7 +129,40 @@ impl CallRun {
         self.logical.try_set(Some(logical));
         self.token.try_set_value(token);
         self.progress.try_set(None);
+        self.tamper.try_set(None);
         spawn_local(self.drive(request));
+    }
+
+    /// Make the next retry carry `latch` of round `round` with one character changed: a
+    /// deliberate teaching action (the server must refuse it).
+    pub fn tamper_latch(self, round: u32, latch: &str) {
+        let Some((after, position)) = flip_one_character(latch) else {
+            return;
+        };
+        let taken = self
+            .logical
+            .try_update(|l| l.as_mut().map(|l| l.tamper_request_state(after.clone())));
+        if let Some(Some(Ok(()))) = taken {
+            self.tamper.try_set(Some(LatchTamper {
+                round,
+                before: latch.to_owned(),
+                after,
+                position,
+            }));
+        }
+    }
+
+    /// Undo [`CallRun::tamper_latch`]: the next retry carries the server's latch again.
+    pub fn untamper(self) {
+        let Some(Some(change)) = self.tamper.try_get_untracked() else {
+            return;
+        };
+        let restored = self
+            .logical
+            .try_update(|l| l.as_mut().map(|l| l.tamper_request_state(change.before)));
+        if let Some(Some(Ok(()))) = restored {
+            self.tamper.try_set(None);
+        }
     }
 
     /// Put `request` on the wire and act on the answer, until the call completes, pauses

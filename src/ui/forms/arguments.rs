@@ -10,13 +10,16 @@ use super::schema_form::{fresh_prefix, schema_form};
 
 /// Edits a tool's arguments. `value` holds `Ok(arguments object)` while the input is valid
 /// (starting from the schema's defaults), else `Err(why not)`. `id_prefix` makes the
-/// element ids predictable; by default each editor gets a fresh one.
+/// element ids predictable; by default each editor gets a fresh one. Setting `seed` (e.g.
+/// a lesson's preset) rebuilds the form showing those arguments.
 #[component]
 pub fn ArgumentsEditor(
     schema: Arc<JsonObject>,
     value: RwSignal<Result<Value, String>>,
     #[prop(optional, into)] id_prefix: Option<String>,
+    #[prop(optional)] seed: Option<RwSignal<Option<Value>>>,
 ) -> impl IntoView {
     let prefix = id_prefix.unwrap_or_else(|| fresh_prefix("args"));
-    view! { <div class="arguments-editor">{schema_form(&schema, value, prefix)}</div> }
+    let seed = seed.unwrap_or_else(|| RwSignal::new(None));
+    view! { <div class="arguments-editor">{schema_form(&schema, value, prefix, seed)}</div> }
 }

@@ -30,6 +30,7 @@ pub fn FormElicitation(key: String, params: Value, answer: Callback<Value>) -> i
         &schema,
         content,
         fresh_prefix(&format!("elicit-{safe_key}-")),
+        RwSignal::new(None),
     );
     let accept = move |_| {
         if let Ok(content) = content.get_untracked() {

@@ -25,6 +25,7 @@ pub fn schema_form(
     schema: &JsonObject,
     value: RwSignal<Result<Value, String>>,
     prefix: String,
+    seed: RwSignal<Option<Value>>,
 ) -> impl IntoView + use<> {
     let parsed = parse_root(schema);
     let required: Vec<String> = parsed
@@ -44,8 +45,7 @@ pub fn schema_form(
     let raw = RwSignal::new(fields.is_none());
     let raw_text = RwSignal::new(String::new());
     let switch_problem = RwSignal::new(None::<String>);
-    // What the form shows when (re)built: None = the schema's defaults.
-    let seed = RwSignal::new(None::<Value>);
+    // `seed` is what the form shows when (re)built: None = the schema's defaults.
     let current: StoredValue<Vec<FieldState>> = StoredValue::new(Vec::new());
     let required = Arc::new(required);
 

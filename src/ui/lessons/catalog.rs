@@ -1,0 +1,530 @@
+//! The eight lessons' content, as data: what to read, what to do, what to watch, and the
+//! question each one ends with. Tool names and arguments are the demo server's real ones.
+
+/// One lesson against the demo server.
+#[derive(Debug)]
+pub struct Lesson {
+    pub number: u8,
+    pub title: &'static str,
+    pub intro: &'static str,
+    pub steps: &'static [LessonStep],
+    /// What to look at in the scene while doing it.
+    pub watch: &'static str,
+    pub question: Question,
+}
+
+/// One numbered step; a step with a preset has a button that sets up (and starts) the call.
+#[derive(Debug)]
+pub struct LessonStep {
+    pub text: &'static str,
+    pub preset: Option<Preset>,
+}
+
+/// A call the step starts in the call panel.
+#[derive(Debug, Clone, Copy)]
+pub struct Preset {
+    pub tool: &'static str,
+    /// A JSON object.
+    pub arguments: &'static str,
+    pub accept_task: bool,
+}
+
+#[derive(Debug)]
+pub struct Question {
+    pub prompt: &'static str,
+    pub choices: &'static [Choice],
+    /// The answer, in full, shown by the reveal.
+    pub answer: &'static str,
+    /// Which part of the scene shows the answer happening.
+    pub reveal: Reveal,
+    /// What to do when that part is not in the scene yet.
+    pub missing: &'static str,
+}
+
+#[derive(Debug)]
+pub struct Choice {
+    pub text: &'static str,
+    pub correct: bool,
+    /// Why this choice is right or wrong.
+    pub feedback: &'static str,
+}
+
+/// The part of the scene that answers a lesson's question.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reveal {
+    /// The latch a tool's paused call received (and carried back unchanged).
+    Latch { tool: &'static str },
+    /// A tool's tray that hit the client's round bound.
+    BoundReached { tool: &'static str },
+    /// A tool's URL-mode input request.
+    UrlTag { tool: &'static str },
+    /// A tool call that answered directly although the client accepted a task.
+    DirectAnswer { tool: &'static str },
+    /// The `tasks/update` that answered a tool's task, else its open input tag.
+    TaskAnswer { tool: &'static str },
+    /// A tool's task that was asked to cancel, and what it became.
+    CancelOutcome { tool: &'static str },
+    /// A tool's task restored from durable storage after a reload.
+    Restored { tool: &'static str },
+    /// A latch the client sent back changed.
+    ChangedLatch,
+}
+
+pub fn lesson(number: u8) -> Option<&'static Lesson> {
+    LESSONS.iter().find(|l| l.number == number)
+}
+
+pub static LESSONS: [Lesson; 8] = [
+    Lesson {
+        number: 1,
+        title: "Pause for input",
+        intro: "A server can pause a tool call to ask the user something. It answers \
+                input_required with the questions and a sealed requestState, and keeps nothing \
+                in memory. The client calls again with the answers and that state, unchanged.",
+        steps: &[
+            LessonStep {
+                text: "Start: calls book_table. The server pauses it with a form.",
+                preset: Some(Preset {
+                    tool: "book_table",
+                    arguments: r#"{"restaurant":"Chez Holdbay"}"#,
+                    accept_task: false,
+                }),
+            },
+            LessonStep {
+                text: "In the call panel, pick a party size and a time, and submit.",
+                preset: None,
+            },
+            LessonStep {
+                text: "The retry goes out by itself and the booking is confirmed.",
+                preset: None,
+            },
+        ],
+        watch: "A tray fills in the holding bay: the arguments are the workpiece, the form hangs \
+                on it as a tag, the latch is closed on it. On the retry the same latch travels \
+                back, and the tray empties when the result comes.",
+        question: Question {
+            prompt: "What does the client send back with the answers?",
+            choices: &[
+                Choice {
+                    text: "The answers and the requestState exactly as received",
+                    correct: true,
+                    feedback: "Right: the state is the server's memory of the paused call, \
+                               so it must come back byte for byte.",
+                },
+                Choice {
+                    text: "Only the answers: the server remembers the paused call",
+                    correct: false,
+                    feedback: "Not so: the server keeps nothing between rounds; everything it \
+                               needs travels in requestState.",
+                },
+                Choice {
+                    text: "The answers and a requestState updated with them",
+                    correct: false,
+                    feedback: "No: the client cannot open the latch, let alone change it. The \
+                               answers go in inputResponses beside it.",
+                },
+            ],
+            answer: "The retry is the same tools/call with a new id, the answers in \
+                     inputResponses keyed as the server asked, and requestState exactly as \
+                     received. The latch's inspector shows what came and what went back: equal.",
+            reveal: Reveal::Latch { tool: "book_table" },
+            missing: "Start the lesson and wait for the form: the latch arrives with it.",
+        },
+    },
+    Lesson {
+        number: 2,
+        title: "Several rounds, and why rounds are bounded",
+        intro: "One logical request can pause more than once: each answer may lead to another \
+                question. A misbehaving server could ask forever, so the client bounds the \
+                rounds of each logical request and stops at its limit.",
+        steps: &[
+            LessonStep {
+                text: "Start: calls deploy. Choose eu-production as the region, then approve.",
+                preset: Some(Preset {
+                    tool: "deploy",
+                    arguments: r#"{"service":"web"}"#,
+                    accept_task: false,
+                }),
+            },
+            LessonStep {
+                text: "Now call endless_questions, and keep answering its questions.",
+                preset: Some(Preset {
+                    tool: "endless_questions",
+                    arguments: "{}",
+                    accept_task: false,
+                }),
+            },
+            LessonStep {
+                text: "After the last round this client allows, it stops by itself.",
+                preset: None,
+            },
+        ],
+        watch: "Rounds stack up on the tray; the dashed line is the client's round bound. \
+                deploy finishes under it; endless_questions reaches it, and the tray shows the \
+                bound hit.",
+        question: Question {
+            prompt: "Why does the client stop answering endless_questions?",
+            choices: &[
+                Choice {
+                    text: "The server says it is done",
+                    correct: false,
+                    feedback: "It never does: every round it asks a new question.",
+                },
+                Choice {
+                    text: "The client bounds the rounds of one logical request",
+                    correct: true,
+                    feedback: "Right: a correct client stops at its bound, so a server cannot \
+                               keep it looping.",
+                },
+                Choice {
+                    text: "The requestState expired",
+                    correct: false,
+                    feedback: "No: each round brings a fresh state; expiry is not what stops it.",
+                },
+            ],
+            answer: "The client allows a fixed number of rounds per logical request (10 here). \
+                     When the server asks again after the last one, the client ends the call \
+                     instead of looping. The tray shows its bound reached.",
+            reveal: Reveal::BoundReached {
+                tool: "endless_questions",
+            },
+            missing: "Do step 2 and keep answering endless_questions until the client stops.",
+        },
+    },
+    Lesson {
+        number: 3,
+        title: "Secrets go through URL mode, never a form",
+        intro: "Some input must never pass through the client: a password, an access grant. \
+                The server then asks in URL mode: the user opens the server's own page and \
+                answers there. The client only learns that the user went.",
+        steps: &[
+            LessonStep {
+                text: "Start: calls connect_account. The server asks you to open a page.",
+                preset: Some(Preset {
+                    tool: "connect_account",
+                    arguments: r#"{"provider":"Example Cloud"}"#,
+                    accept_task: false,
+                }),
+            },
+            LessonStep {
+                text: "Open the consent page, choose Allow, then come back and say you are done.",
+                preset: None,
+            },
+            LessonStep {
+                text: "The retry tells the server to look; the account is connected.",
+                preset: None,
+            },
+        ],
+        watch: "The tag on the tray is a URL-mode tag: it carries a link and no fields. The \
+                answer that travels back holds no secret, only the action.",
+        question: Question {
+            prompt: "Where does the secret (the grant, a password) go?",
+            choices: &[
+                Choice {
+                    text: "Into a form in the client, which forwards it",
+                    correct: false,
+                    feedback: "No: a form would put the secret through the client and its logs.",
+                },
+                Choice {
+                    text: "Straight to the server, on its own page opened by URL",
+                    correct: true,
+                    feedback: "Right: the client opens the page and never sees what is typed \
+                               there.",
+                },
+                Choice {
+                    text: "Into requestState, sealed",
+                    correct: false,
+                    feedback: "No: the latch is the server's state, not a place for the user's \
+                               secrets.",
+                },
+            ],
+            answer: "In URL mode the input request holds a link to the server's page, no form \
+                     fields. The user answers there; the client's answer only says accept, \
+                     decline or cancel. The tag's inspector shows the mode and the URL.",
+            reveal: Reveal::UrlTag {
+                tool: "connect_account",
+            },
+            missing: "Start the lesson: the URL-mode tag arrives with the first answer.",
+        },
+    },
+    Lesson {
+        number: 4,
+        title: "Detach a task, and when not to use one",
+        intro: "Long work can leave the request: the server answers at once with a task handle \
+                and the client polls it. A client only offers that by declaring the tasks \
+                extension; the server then decides per call. Quick work is better answered \
+                directly.",
+        steps: &[
+            LessonStep {
+                text: "Start: calls run_pipeline with \"Accept a task\" on. A task comes back.",
+                preset: Some(Preset {
+                    tool: "run_pipeline",
+                    arguments: r#"{"duration_seconds":10,"target":"staging"}"#,
+                    accept_task: true,
+                }),
+            },
+            LessonStep {
+                text: "Now call quick_sum, also accepting a task.",
+                preset: Some(Preset {
+                    tool: "quick_sum",
+                    arguments: r#"{"numbers":[1,2,3]}"#,
+                    accept_task: true,
+                }),
+            },
+        ],
+        watch: "run_pipeline's tray empties into the job magazine: a cartridge with a working \
+                lamp, polled at the server's pollIntervalMs. quick_sum's tray completes in place: \
+                no cartridge.",
+        question: Question {
+            prompt: "Who decides whether a tools/call returns a task?",
+            choices: &[
+                Choice {
+                    text: "The client, by declaring the tasks extension",
+                    correct: false,
+                    feedback: "Declaring it only allows a task; quick_sum still answered directly.",
+                },
+                Choice {
+                    text: "The server, and only if the request declared the tasks extension",
+                    correct: true,
+                    feedback: "Right: the declaration is an offer; the server decides per call.",
+                },
+                Choice {
+                    text: "The tool's input schema",
+                    correct: false,
+                    feedback: "No: the arguments say nothing about how the server answers.",
+                },
+            ],
+            answer: "The server decides, call by call, and may return a task only when the \
+                     request declared the tasks extension. quick_sum answered directly although \
+                     this client accepted a task: its tray completed with no cartridge.",
+            reveal: Reveal::DirectAnswer { tool: "quick_sum" },
+            missing: "Do step 2: call quick_sum with \"Accept a task\" on.",
+        },
+    },
+    Lesson {
+        number: 5,
+        title: "Input inside a task",
+        intro: "A task can need input too. Its status turns input_required and it lists \
+                inputRequests. The client answers with tasks/update, keyed as the server asked; \
+                the task goes on where it was.",
+        steps: &[
+            LessonStep {
+                text: "Start: calls run_pipeline to production, accepting a task.",
+                preset: Some(Preset {
+                    tool: "run_pipeline",
+                    arguments: r#"{"duration_seconds":12,"target":"production"}"#,
+                    accept_task: true,
+                }),
+            },
+            LessonStep {
+                text: "Wait until the task stops at the approve_prod gate (Tasks panel).",
+                preset: None,
+            },
+            LessonStep {
+                text: "Approve it there. The task finishes the deploy.",
+                preset: None,
+            },
+        ],
+        watch: "The cartridge's lamp turns input_required and a tag hangs on it. Your answer \
+                goes out as tasks/update, not as a new tools/call; the lamp goes back to working.",
+        question: Question {
+            prompt: "How does a client answer an input_required task?",
+            choices: &[
+                Choice {
+                    text: "It calls the tool again with the answers",
+                    correct: false,
+                    feedback: "No: that would start new work. The task already runs.",
+                },
+                Choice {
+                    text: "tasks/update with inputResponses keyed by the task's inputRequests keys",
+                    correct: true,
+                    feedback: "Right: one message to the running task, with each answer under \
+                               the key the server used.",
+                },
+                Choice {
+                    text: "It cancels the task and starts over",
+                    correct: false,
+                    feedback: "No: the task is waiting, not broken.",
+                },
+            ],
+            answer: "With tasks/update: the task's id and inputResponses keyed exactly by the \
+                     keys of its inputRequests (here approve_prod). It is not a retry of \
+                     tools/call. The inspector shows the real tasks/update.",
+            reveal: Reveal::TaskAnswer {
+                tool: "run_pipeline",
+            },
+            missing: "Start the lesson and wait for the approve_prod gate, then answer it in \
+                      the Tasks panel.",
+        },
+    },
+    Lesson {
+        number: 6,
+        title: "Cancel is a polite ask",
+        intro: "tasks/cancel asks the server to stop a task. The acknowledgement only says the \
+                ask arrived; the task's status tells what happened. bulk_import checks between \
+                batches, so a cancel during the last batch loses the race.",
+        steps: &[
+            LessonStep {
+                text: "Start: calls bulk_import (10 batches over 30 s), accepting a task. \
+                       Cancel it early in the Tasks panel: it ends cancelled.",
+                preset: Some(Preset {
+                    tool: "bulk_import",
+                    arguments: r#"{"records":500,"duration_seconds":30}"#,
+                    accept_task: true,
+                }),
+            },
+            LessonStep {
+                text: "Start another and cancel when it says batch 9 of 10: the last batch is \
+                       running. The ask is acknowledged, yet the task ends completed.",
+                preset: Some(Preset {
+                    tool: "bulk_import",
+                    arguments: r#"{"records":500,"duration_seconds":30}"#,
+                    accept_task: true,
+                }),
+            },
+        ],
+        watch: "The cancel travels as a request; its acknowledgement comes back at once. The \
+                cartridge's lamp shows the outcome later: cancelled, or completed when the ask \
+                came too late.",
+        question: Question {
+            prompt: "What does a successful tasks/cancel acknowledgement guarantee?",
+            choices: &[
+                Choice {
+                    text: "That the task is cancelled",
+                    correct: false,
+                    feedback: "No: the second import was acknowledged and still completed.",
+                },
+                Choice {
+                    text: "Only that the server received the request",
+                    correct: true,
+                    feedback: "Right: the outcome is whatever the task's status becomes.",
+                },
+                Choice {
+                    text: "That the task will end failed",
+                    correct: false,
+                    feedback: "No: a cancel never turns into a failure by itself.",
+                },
+            ],
+            answer: "Only that the server received the ask. Nothing about the outcome: the task \
+                     may still complete (or fail). Poll the status to learn it. The cartridge \
+                     shows the cancel ask and the status it actually reached.",
+            reveal: Reveal::CancelOutcome {
+                tool: "bulk_import",
+            },
+            missing: "Start the lesson and press Cancel on the import in the Tasks panel, then \
+                      wait for its final status.",
+        },
+    },
+    Lesson {
+        number: 7,
+        title: "The handle is durable",
+        intro: "A task outlives the page that started it. The client keeps the task handle in \
+                storage; after a reload it comes back and polling resumes. The server keeps the \
+                task itself, so the work never noticed.",
+        steps: &[
+            LessonStep {
+                text: "Start: calls run_pipeline (30 s, staging), accepting a task.",
+                preset: Some(Preset {
+                    tool: "run_pipeline",
+                    arguments: r#"{"duration_seconds":30,"target":"staging"}"#,
+                    accept_task: true,
+                }),
+            },
+            LessonStep {
+                text: "While it is working, reload this page.",
+                preset: None,
+            },
+            LessonStep {
+                text: "The task re-enters its slot from storage; polling resumes until it \
+                       completes and is sealed.",
+                preset: None,
+            },
+        ],
+        watch: "After the reload the cartridge re-enters marked restored, with the status it \
+                had; the next poll brings the server's current one. Once completed, it is \
+                sealed and never changes.",
+        question: Question {
+            prompt: "Which statuses are terminal (never change again)?",
+            choices: &[
+                Choice {
+                    text: "working and input_required",
+                    correct: false,
+                    feedback: "No: those are the statuses of a task still running.",
+                },
+                Choice {
+                    text: "completed, failed and cancelled",
+                    correct: true,
+                    feedback: "Right: once there, the task is sealed and polling stops.",
+                },
+                Choice {
+                    text: "completed only",
+                    correct: false,
+                    feedback: "No: failed and cancelled are just as final.",
+                },
+            ],
+            answer: "completed, failed and cancelled. A task in one of them never changes; the \
+                     client stops polling it. The restored cartridge shows its seal once it \
+                     completes.",
+            reveal: Reveal::Restored {
+                tool: "run_pipeline",
+            },
+            missing: "Start the lesson and reload the page while the task is working.",
+        },
+    },
+    Lesson {
+        number: 8,
+        title: "State is untrusted",
+        intro: "requestState travels through the client, so the server cannot trust it: it \
+                seals it and checks the seal on every retry. Here you break the seal on purpose \
+                and watch the server refuse.",
+        steps: &[
+            LessonStep {
+                text: "Start: calls book_table. The server pauses it with a form.",
+                preset: Some(Preset {
+                    tool: "book_table",
+                    arguments: r#"{"restaurant":"Chez Holdbay"}"#,
+                    accept_task: false,
+                }),
+            },
+            LessonStep {
+                text: "In the call panel, press \"Tamper with the latch\": one character of \
+                       requestState changes.",
+                preset: None,
+            },
+            LessonStep {
+                text: "Answer the form. The retry carries the changed latch; the server \
+                       refuses it (-32602).",
+                preset: None,
+            },
+        ],
+        watch: "The latch on the retry differs from the one received and is drawn changed. The \
+                round ends in an error instead of a result.",
+        question: Question {
+            prompt: "What does the server do with a changed latch?",
+            choices: &[
+                Choice {
+                    text: "Refuses it: the seal no longer verifies (-32602)",
+                    correct: true,
+                    feedback: "Right: the state is sealed (an HMAC bound to the user, the tool \
+                               and its arguments), so any change is caught.",
+                },
+                Choice {
+                    text: "Accepts it: the client owns the state",
+                    correct: false,
+                    feedback: "No: the client only carries it.",
+                },
+                Choice {
+                    text: "Starts the call over from round 1",
+                    correct: false,
+                    feedback: "No: it refuses the request and says why.",
+                },
+            ],
+            answer: "It refuses the retry with -32602, naming the problem: the state was \
+                     tampered with. A server must treat requestState as untrusted input. The \
+                     latch's inspector shows what was received and the different value sent back.",
+            reveal: Reveal::ChangedLatch,
+            missing: "Start the lesson, press \"Tamper with the latch\" in the call panel, then \
+                      answer the form.",
+        },
+    },
+];

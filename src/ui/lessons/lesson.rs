@@ -1,0 +1,69 @@
+//! The open lesson: its intro, numbered steps (a step with a call has a button for it), what
+//! to watch, and its question.
+
+use leptos::prelude::*;
+
+use super::catalog::{Lesson, Preset};
+use super::progress::LessonProgress;
+use super::question::LessonQuestion;
+use crate::ui::session::Session;
+
+#[component]
+pub fn LessonView(
+    session: Session,
+    lesson: &'static Lesson,
+    progress: RwSignal<LessonProgress>,
+    run_step: Callback<Preset>,
+    close: Callback<()>,
+) -> impl IntoView {
+    let heading_id = format!("lesson-{}-heading", lesson.number);
+    let labelled_by = heading_id.clone();
+    let steps = lesson
+        .steps
+        .iter()
+        .enumerate()
+        .map(|(index, step)| {
+            // Step 1 is what Start does; later calls get their own button.
+            let button = step.preset.filter(|_| index > 0).map(|preset| {
+                let label = format!("Run step {}", index + 1);
+                view! {
+                    <button
+                        class="lesson-step-run"
+                        data-step=index + 1
+                        on:click=move |_| run_step.run(preset)
+                    >
+                        {label}
+                    </button>
+                }
+            });
+            view! {
+                <li class="lesson-step" data-step=index + 1>
+                    <span>{step.text}</span>
+                    " "
+                    {button}
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <article class="lesson" data-lesson=lesson.number aria-labelledby=labelled_by>
+            <header class="lesson-head">
+                <h3 id=heading_id>{format!("Lesson {}: {}", lesson.number, lesson.title)}</h3>
+                <button
+                    class="lesson-close"
+                    aria-label="Close the lesson"
+                    on:click=move |_| close.run(())
+                >
+                    "×"
+                </button>
+            </header>
+            <p class="lesson-intro">{lesson.intro}</p>
+            <ol class="lesson-steps">{steps}</ol>
+            <p class="lesson-watch">
+                <strong>"Watch the scene: "</strong>
+                {lesson.watch}
+            </p>
+            <LessonQuestion session=session lesson=lesson progress=progress />
+        </article>
+    }
+}

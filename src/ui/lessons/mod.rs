@@ -1,0 +1,130 @@
+//! The guided lessons against the demo server: one click starts each (it sets up the call
+//! panel and runs the call), numbered steps say what to do and what to watch in the scene,
+//! and a question ends each, answered live in the scene.
+
+pub mod catalog;
+mod lesson;
+mod progress;
+mod question;
+pub mod reveal;
+
+use leptos::prelude::*;
+
+use crate::ui::call::CallPreset;
+use crate::ui::session::{Session, Step};
+pub use catalog::{LESSONS, Lesson, Preset};
+use lesson::LessonView;
+pub use progress::LessonProgress;
+
+#[component]
+pub fn LessonsPanel() -> impl IntoView {
+    let session = Session::current();
+    let progress = RwSignal::new(LessonProgress::load());
+    let active = Memo::new(move |_| progress.with(|p| p.active));
+    // Why the last Start could not run its call, if it could not.
+    let problem = RwSignal::new(None::<String>);
+
+    let start = move |number: u8| {
+        progress.update(|p| p.active = Some(number));
+        progress.with_untracked(LessonProgress::save);
+        let first = catalog::lesson(number)
+            .and_then(|lesson| lesson.steps.first())
+            .and_then(|step| step.preset);
+        problem.set(first.and_then(|preset| run_preset(session, preset).err()));
+    };
+    let buttons = LESSONS
+        .iter()
+        .map(|lesson| {
+            let number = lesson.number;
+            let current = move || active.get() == Some(number);
+            let done = move || progress.with(|p| p.is_done(number));
+            let label = format!("Start lesson {number}: {}", lesson.title);
+            view! {
+                <li>
+                    <button
+                        class="lesson-start"
+                        data-lesson=number
+                        aria-label=label
+                        aria-current=move || current().then_some("step")
+                        class:active=current
+                        on:click=move |_| start(number)
+                    >
+                        <span class="lesson-number">{number}</span>
+                        <span class="lesson-title">{lesson.title}</span>
+                        <span class="lesson-done" aria-hidden="true">
+                            {move || if done() { "✓" } else { "" }}
+                        </span>
+                    </button>
+                </li>
+            }
+        })
+        .collect_view();
+    let body = move || {
+        let lesson = catalog::lesson(active.get()?)?;
+        let run_step = Callback::new(move |preset: Preset| {
+            problem.set(run_preset(session, preset).err());
+        });
+        let close = Callback::new(move |()| {
+            progress.update(|p| p.active = None);
+            progress.with_untracked(LessonProgress::save);
+            problem.set(None);
+        });
+        Some(view! {
+            <LessonView
+                session=session
+                lesson=lesson
+                progress=progress
+                run_step=run_step
+                close=close
+            />
+        })
+    };
+    view! {
+        <section class="panel" id="lessons" aria-labelledby="lessons-heading">
+            <h2 id="lessons-heading">"Lessons"</h2>
+            <p class="quiet lessons-hint">
+                "Against the demo server. Start sets up the call and runs it; watch the scene."
+            </p>
+            <ol class="lesson-list">{buttons}</ol>
+            {move || {
+                problem
+                    .get()
+                    .map(|why| view! { <p class="lesson-problem" role="alert">{why}</p> })
+            }}
+            {body}
+        </section>
+    }
+}
+
+/// Hand `preset` to the call panel (which selects the tool and starts the call), when the
+/// connected server has the tool.
+fn run_preset(session: Session, preset: Preset) -> Result<(), String> {
+    let has_tool = match session.tools.get_untracked() {
+        Step::Done(Some(toolbox)) => toolbox.tools.iter().any(|t| t.name == preset.tool),
+        Step::Waiting => {
+            return Err("Still connecting to the server: try again in a moment.".to_owned());
+        }
+        _ => false,
+    };
+    if !has_tool {
+        return Err(format!(
+            "This lesson needs the demo server's tool {}: connect to the /mcp of holdbay serve.",
+            preset.tool
+        ));
+    }
+    let arguments = match serde_json::from_str(preset.arguments) {
+        Ok(serde_json::Value::Object(arguments)) => arguments,
+        _ => Default::default(),
+    };
+    session.call_preset.set(Some(CallPreset {
+        tool: preset.tool.to_owned(),
+        arguments,
+        accept_task: preset.accept_task,
+        start: true,
+    }));
+    // Setting the same tool again would rebuild the call panel under the preset's feet.
+    if session.selected_tool.get_untracked().as_deref() != Some(preset.tool) {
+        session.selected_tool.set(Some(preset.tool.to_owned()));
+    }
+    Ok(())
+}

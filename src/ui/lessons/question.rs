@@ -1,0 +1,159 @@
+//! A lesson's closing question: choices with feedback, then the reveal, which shows the
+//! answer and selects the part of the scene where it happens (as soon as it exists).
+
+use holdbay_engine::traffic::Part;
+use leptos::prelude::*;
+
+use super::catalog::{Lesson, Reveal};
+use super::progress::LessonProgress;
+use super::reveal::part_for;
+use crate::ui::session::Session;
+
+#[component]
+pub fn LessonQuestion(
+    session: Session,
+    lesson: &'static Lesson,
+    progress: RwSignal<LessonProgress>,
+) -> impl IntoView {
+    let question = &lesson.question;
+    let chosen = RwSignal::new(None::<usize>);
+    let revealed = RwSignal::new(false);
+    // Set by the reveal while the part it shows is not in the scene yet.
+    let waiting = RwSignal::new(false);
+    let shown = RwSignal::new(None::<Part>);
+    let traffic = session.traffic;
+    let reveal_kind = question.reveal;
+
+    // Select the part once it exists: the answer happens live, not from a script.
+    Effect::new(move |_| {
+        if !waiting.get() {
+            return;
+        }
+        traffic.track();
+        if let Some(part) = traffic.with(|t| part_for(t, reveal_kind)) {
+            waiting.set(false);
+            shown.set(Some(part.clone()));
+            traffic.selected.set(Some(part));
+        }
+    });
+
+    let choose = move |index: usize| {
+        chosen.set(Some(index));
+        if question.choices.get(index).is_some_and(|c| c.correct) {
+            progress.update(|p| p.mark_done(lesson.number));
+            progress.with_untracked(LessonProgress::save);
+        }
+    };
+    let reveal = move |_| {
+        revealed.set(true);
+        match traffic.with(|t| part_for(t, reveal_kind)) {
+            Some(part) => {
+                waiting.set(false);
+                shown.set(Some(part.clone()));
+                traffic.selected.set(Some(part));
+            }
+            None => {
+                shown.set(None);
+                waiting.set(true);
+            }
+        }
+    };
+    let choices = question
+        .choices
+        .iter()
+        .enumerate()
+        .map(|(index, choice)| {
+            let pressed = move || chosen.get() == Some(index);
+            view! {
+                <li>
+                    <button
+                        class="lesson-choice"
+                        data-choice=index
+                        data-correct=choice.correct.to_string()
+                        aria-pressed=move || pressed().to_string()
+                        on:click=move |_| choose(index)
+                    >
+                        {choice.text}
+                    </button>
+                </li>
+            }
+        })
+        .collect_view();
+    let feedback = move || {
+        let choice = question.choices.get(chosen.get()?)?;
+        let verdict = if choice.correct {
+            "Correct. "
+        } else {
+            "Not quite. "
+        };
+        Some(view! {
+            <p class="lesson-feedback" data-correct=choice.correct.to_string() role="status">
+                <strong>{verdict}</strong>
+                {choice.feedback}
+            </p>
+        })
+    };
+    let where_shown = move || {
+        if waiting.get() {
+            let text = format!("Not in the scene yet. {}", question.missing);
+            return Some(view! { <p class="lesson-reveal-status" data-found="false">{text}</p> });
+        }
+        let part = shown.get()?;
+        let text = format!("Shown in the scene: {}.", describe(&part, reveal_kind));
+        Some(view! { <p class="lesson-reveal-status" data-found="true">{text}</p> })
+    };
+    view! {
+        <div class="lesson-question">
+            <p class="lesson-prompt">
+                <strong>"Question: "</strong>
+                {question.prompt}
+            </p>
+            <ul class="lesson-choices">{choices}</ul>
+            {feedback}
+            <button class="lesson-reveal" on:click=reveal>
+                "Reveal the answer in the scene"
+            </button>
+            {move || {
+                revealed
+                    .get()
+                    .then(|| {
+                        view! {
+                            <div class="lesson-answer" role="status">
+                                <p>{question.answer}</p>
+                                {where_shown}
+                            </div>
+                        }
+                    })
+            }}
+        </div>
+    }
+}
+
+/// The part, in the lesson's words.
+fn describe(part: &Part, reveal: Reveal) -> String {
+    match (part, reveal) {
+        (Part::Latch { round, .. }, Reveal::ChangedLatch) => {
+            format!("the latch of round {round}, sent back changed")
+        }
+        (Part::Latch { round, .. }, _) => format!("the latch of round {round}"),
+        (Part::Tray(_), Reveal::BoundReached { tool }) => {
+            format!("the {tool} tray at the round bound")
+        }
+        (Part::Tray(_), Reveal::DirectAnswer { tool }) => {
+            format!("the {tool} tray, completed directly (no cartridge)")
+        }
+        (Part::Tray(id), _) => format!("tray {id}"),
+        (Part::TrayTag { key, .. }, _) => format!("the URL-mode tag {key}"),
+        (Part::Flight(_), _) => "the tasks/update that answered the task".to_owned(),
+        (Part::CartridgeTag { key, .. }, _) => {
+            format!("the open tag {key} (answer it in the Tasks panel)")
+        }
+        (Part::Cartridge(task), Reveal::CancelOutcome { .. }) => {
+            format!("task {task}, its cancel ask and the status it reached")
+        }
+        (Part::Cartridge(task), Reveal::Restored { .. }) => {
+            format!("task {task}, restored from storage")
+        }
+        (Part::Cartridge(task), _) => format!("task {task}"),
+    }
+}

@@ -1,0 +1,345 @@
+// The eight lessons against the real `holdbay serve`, clicked as a learner would: each one
+// started with one click from the Scene view, its flow answered in the call and tasks panels,
+// and the scene checked for the states the lesson claims (tray occupied and emptied, the latch
+// unchanged across a round, lamps per status, sealed terminals, the cancel outcome). Inspecting
+// a part must show its real JSON, and a replay of an exported log must draw the same scene.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { startHoldbay, launchBrowser, openPage, screenshot } from './support.mjs';
+import { fillField, answerInput, shown } from './ui.mjs';
+
+let holdbay;
+let browser;
+
+before(async () => {
+  holdbay = await startHoldbay();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  holdbay?.stop();
+});
+
+/** The app in the Scene view with nothing stored from earlier tests, tools loaded. */
+async function openScene() {
+  const opened = await openPage(browser.context, `${holdbay.url}/`);
+  const { page } = opened;
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await page.waitForSelector('.select-tool', { timeout: 15000 });
+  await page.click('#view-scene');
+  await page.waitForSelector('#scene svg.scene-svg');
+  assert.match(page.url(), /view=scene/);
+  return opened;
+}
+
+async function startLesson(page, number) {
+  await page.click(`#lessons button.lesson-start[data-lesson="${number}"]`);
+  await shown(page, `#lessons .lesson[data-lesson="${number}"]`);
+}
+
+/** Pick the right answer, reveal it, and return what the inspector then shows. */
+async function answerAndReveal(page) {
+  const question = await shown(page, '#lessons .lesson-question');
+  await question.locator('button.lesson-choice[data-correct="true"]').click();
+  await page.click('#lessons button.lesson-reveal');
+  await shown(page, '#lessons .lesson-answer');
+  return inspected(page);
+}
+
+/** The inspector's role line and its JSON, parsed. */
+async function inspected(page) {
+  await shown(page, '#inspect pre.inspect-json');
+  const role = (await page.textContent('#inspect .inspect-role')).trim();
+  const json = JSON.parse(await page.textContent('#inspect pre.inspect-json'));
+  return { role, json };
+}
+
+/** Click a scene part (SVG groups take clicks like any element). */
+async function inspect(page, selector) {
+  await page.locator(selector).first().click();
+  return inspected(page);
+}
+
+/** Wait for a scene element, however long the server's work takes. */
+function part(page, selector, timeout = 20000) {
+  return shown(page, `#scene ${selector}`, { timeout });
+}
+
+/** The tasks/call requests the page sent, with their parsed bodies. */
+function recordCalls(page) {
+  const sent = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().endsWith('/mcp')) {
+      const body = JSON.parse(request.postData() ?? 'null');
+      if (body?.method) sent.push(body);
+    }
+  });
+  return sent;
+}
+
+test('lesson 1: a paused request waits in a tray and the latch goes back unchanged', async () => {
+  const { page, errors } = await openScene();
+  await startLesson(page, 1);
+  const tray = await part(page, 'g.tray[data-state="paused"][data-occupied="true"]');
+  await part(page, 'g.tag[data-key="party"][data-mode="form"]');
+  const latch = await tray.locator('g.latch[data-round="1"]').getAttribute('data-latch');
+  assert.ok(latch && latch.length > 16, `a sealed requestState arrived: ${latch}`);
+  await screenshot(page, '40-lesson-1-paused-tray');
+
+  const card = await shown(page, '#call-panel .input-request[data-key="party"]');
+  await fillField(card, 'size', '6');
+  await fillField(card, 'time', '21:00');
+  await answerInput(card, 'accept');
+  await shown(page, '#call-panel .call-result');
+  await part(page, 'g.tray[data-state="completed"][data-occupied="false"][data-rounds="2"]');
+  assert.equal(await page.locator('#scene g.latch[data-changed="true"]').count(), 0);
+
+  const shownLatch = await inspect(page, `#scene g.latch[data-round="1"]`);
+  assert.equal(shownLatch.json.received, latch);
+  assert.equal(shownLatch.json.sentBack, latch, 'the retry carried the latch unchanged');
+
+  const revealed = await answerAndReveal(page);
+  assert.match(revealed.role, /latch/i);
+  assert.equal(revealed.json.received, revealed.json.sentBack);
+  await screenshot(page, '41-lesson-1-latch-inspected');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('lesson 2: rounds stack up, and the bound stops a server that keeps asking', async () => {
+  const { page, errors } = await openScene();
+  await startLesson(page, 2);
+  let card = await shown(page, '#call-panel .input-request[data-key="region"]');
+  await fillField(card, 'region', 'eu-production');
+  await answerInput(card, 'accept');
+  card = await shown(page, '#call-panel .input-request[data-key="approve_production"]');
+  await part(page, 'g.tray[data-state="paused"][data-rounds="2"] g.round[data-round="2"]');
+  await answerInput(card, 'decline');
+  await part(page, 'g.tray[data-state="completed"][data-rounds="3"]');
+
+  await page.locator('#lessons button.lesson-step-run').first().click();
+  for (let round = 1; round <= 10; round += 1) {
+    const question = await shown(page, `#call-panel .input-request[data-key="question_${round}"]`);
+    await fillField(question, 'sure', 'true');
+    await answerInput(question, 'accept');
+  }
+  await shown(page, '#call-panel .call-error');
+  const bounded = await part(page, 'g.tray[data-state="bound_reached"][data-rounds="10"]');
+  assert.equal(await bounded.locator('.round-bound').getAttribute('data-max'), '10');
+  assert.equal(await bounded.locator('.round-bound').getAttribute('data-reached'), 'true');
+  await screenshot(page, '42-lesson-2-round-bound');
+  const revealed = await answerAndReveal(page);
+  assert.equal(revealed.json.name ?? 'endless_questions', 'endless_questions');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('lesson 3: the secret goes through URL mode, with consent first', async () => {
+  const { page, errors } = await openScene();
+  await startLesson(page, 3);
+  await part(page, 'g.tray[data-state="paused"] g.tag[data-key="consent"][data-mode="url"]');
+  const card = await shown(page, '#call-panel .input-request[data-key="consent"]');
+  await card.locator('.url-consent').click();
+  const [consentPage] = await Promise.all([
+    browser.context.waitForEvent('page'),
+    card.locator('.open-page').click(),
+  ]);
+  await consentPage.waitForLoadState();
+  await consentPage.click('button[value="allow"]');
+  await consentPage.waitForSelector('text=You allowed');
+  await consentPage.close();
+  await card.locator('.consent-finished').click();
+  await part(page, 'g.tray[data-state="completed"][data-occupied="false"]');
+  const revealed = await answerAndReveal(page);
+  assert.equal(revealed.json.method, 'elicitation/create');
+  assert.equal(revealed.json.params.mode, 'url');
+  assert.equal(revealed.json.params.requestedSchema, undefined, 'no form field for the secret');
+  await screenshot(page, '43-lesson-3-url-tag');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('lesson 4: the server decides: run_pipeline detaches a task, quick_sum answers at once', async () => {
+  const { page, errors } = await openScene();
+  const sent = recordCalls(page);
+  await startLesson(page, 4);
+  const detached = await part(page, 'g.tray[data-state="detached"]');
+  assert.equal(await detached.getAttribute('data-occupied'), 'false');
+  const cartridge = await part(page, 'g.cartridge[data-status="working"][data-sealed="false"]');
+  const taskId = await cartridge.getAttribute('data-task-id');
+
+  await page.locator('#lessons button.lesson-step-run').first().click();
+  await shown(page, '#call-panel .call-result');
+  await part(page, 'g.tray[data-state="completed"]');
+  assert.equal(await page.locator('#scene g.cartridge').count(), 1, 'quick_sum made no task');
+  const calls = sent.filter((body) => body.method === 'tools/call');
+  assert.deepEqual(calls.map((body) => body.params.name), ['run_pipeline', 'quick_sum']);
+  for (const body of calls) {
+    const capabilities = body.params._meta['io.modelcontextprotocol/clientCapabilities'];
+    assert.ok(capabilities.extensions['io.modelcontextprotocol/tasks'], 'both declared the extension');
+  }
+  const revealed = await answerAndReveal(page);
+  assert.deepEqual(revealed.json, { numbers: [1, 2, 3] }, 'the quick_sum tray is shown');
+
+  await part(page, `g.cartridge[data-task-id="${taskId}"][data-status="completed"][data-sealed="true"]`, 30000);
+  const lamp = page.locator(`#scene g.cartridge[data-task-id="${taskId}"] .lamp`);
+  assert.equal(await lamp.getAttribute('data-status'), 'completed');
+  await screenshot(page, '44-lesson-4-task-sealed');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('lesson 5: a task asks for input and the client answers with tasks/update', async () => {
+  const { page, errors } = await openScene();
+  await startLesson(page, 5);
+  const waiting = await part(page, 'g.cartridge[data-status="input_required"]', 30000);
+  const taskId = await waiting.getAttribute('data-task-id');
+  await part(page, `g.cartridge[data-task-id="${taskId}"] g.tag[data-key="approve_prod"]`);
+  await screenshot(page, '45-lesson-5-task-input');
+  const row = await shown(page, `.task[data-task-id="${taskId}"]`);
+  const card = await shown(row, '.input-request[data-key="approve_prod"]');
+  await fillField(card, 'approve', 'true');
+  await answerInput(card, 'accept');
+  await part(page, `g.cartridge[data-task-id="${taskId}"][data-status="completed"][data-sealed="true"]`, 30000);
+  const revealed = await answerAndReveal(page);
+  const update = revealed.json.request ?? revealed.json;
+  assert.equal(update.method, 'tasks/update');
+  assert.equal(update.params.taskId, taskId);
+  assert.ok(update.params.inputResponses.approve_prod, 'keyed as the task asked');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('lesson 6: cancel is a request; the acknowledgement promises nothing, the lamp tells', async () => {
+  const { page, errors } = await openScene();
+  await startLesson(page, 6);
+  const working = await part(page, 'g.cartridge[data-status="working"]');
+  const taskId = await working.getAttribute('data-task-id');
+  await (await shown(page, `.task[data-task-id="${taskId}"] .task-cancel`)).click();
+  const ask = await part(page, `g.cartridge[data-task-id="${taskId}"] g.cancel-ask[data-acknowledged="true"]`);
+  await part(page, `g.cartridge[data-task-id="${taskId}"][data-status="cancelled"][data-sealed="true"]`, 30000);
+  assert.equal(await ask.getAttribute('data-outcome'), 'cancelled');
+  await screenshot(page, '46-lesson-6-cancel-outcome');
+  const revealed = await answerAndReveal(page);
+  assert.equal(revealed.json.taskId, taskId);
+  assert.equal(revealed.json.status, 'cancelled');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('lesson 7: the task handle survives a reload and its cartridge re-enters', async () => {
+  const { page, errors } = await openScene();
+  await startLesson(page, 7);
+  const working = await part(page, 'g.cartridge[data-status="working"]');
+  const taskId = await working.getAttribute('data-task-id');
+  assert.equal(await working.getAttribute('data-restored'), 'false');
+  await page.reload();
+  await shown(page, '#lessons .lesson[data-lesson="7"]', { timeout: 15000 });
+  const restored = await part(page, `g.cartridge[data-task-id="${taskId}"][data-restored="true"]`, 15000);
+  assert.ok(['working', 'completed'].includes(await restored.getAttribute('data-status')));
+  await screenshot(page, '47-lesson-7-restored');
+  await part(page, `g.cartridge[data-task-id="${taskId}"][data-status="completed"][data-sealed="true"]`, 45000);
+  const revealed = await answerAndReveal(page);
+  assert.equal(revealed.json.taskId, taskId);
+  assert.equal(revealed.json.status, 'completed');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('lesson 8: a tampered latch is visible and the server refuses it', async () => {
+  const { page, errors } = await openScene();
+  await startLesson(page, 8);
+  const card = await shown(page, '#call-panel .input-request[data-key="party"]');
+  await page.click('#call-panel button.tamper-latch');
+  await shown(page, '#call-panel .tamper-after');
+  await fillField(card, 'size', '4');
+  await fillField(card, 'time', '19:30');
+  await answerInput(card, 'accept');
+  await shown(page, '#call-panel .tamper-refused');
+  await part(page, 'g.tray[data-state="failed"][data-occupied="false"]');
+  const latch = await part(page, 'g.latch[data-changed="true"]');
+  await latch.click();
+  const { json } = await inspected(page);
+  assert.notEqual(json.sentBack, json.received, 'the latch that went back is not the one received');
+  await screenshot(page, '48-lesson-8-tampered-latch');
+  const revealed = await answerAndReveal(page);
+  assert.notEqual(revealed.json.sentBack, revealed.json.received);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** What the scene shows, in a comparable form. */
+async function sceneSummary(page) {
+  return page.evaluate(() => ({
+    trays: [...document.querySelectorAll('#scene g.tray')].map((tray) =>
+      `${tray.dataset.state}/${tray.dataset.rounds}/${tray.dataset.occupied}`),
+    latches: [...document.querySelectorAll('#scene g.latch')].map((latch) =>
+      `${latch.dataset.latch}/${latch.dataset.changed}`),
+    cartridges: [...document.querySelectorAll('#scene g.cartridge')].map((cartridge) =>
+      `${cartridge.dataset.taskId}/${cartridge.dataset.status}/${cartridge.dataset.sealed}`),
+  }));
+}
+
+test('a replay of an exported wire log draws the same final scene', async () => {
+  const { page, errors } = await openScene();
+  await startLesson(page, 1);
+  const card = await shown(page, '#call-panel .input-request[data-key="party"]');
+  await fillField(card, 'size', '4');
+  await answerInput(card, 'accept');
+  await part(page, 'g.tray[data-state="completed"]');
+  await startLesson(page, 6);
+  const working = await part(page, 'g.cartridge[data-status="working"]');
+  const taskId = await working.getAttribute('data-task-id');
+  await (await shown(page, `.task[data-task-id="${taskId}"] .task-cancel`)).click();
+  await part(page, `g.cartridge[data-task-id="${taskId}"][data-sealed="true"]`, 30000);
+  const live = await sceneSummary(page);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('.wire-export')]);
+  const exported = readFileSync(await download.path(), 'utf8');
+  await page.close();
+
+  const { page: replay, errors: replayErrors } = await openScene();
+  await replay.setInputFiles('.wire-import', { name: 'session.json', mimeType: 'application/json', buffer: Buffer.from(exported) });
+  await shown(replay, '#scene[data-replay="true"]');
+  await shown(replay, `#scene g.cartridge[data-task-id="${taskId}"][data-sealed="true"]`);
+  assert.deepEqual(await sceneSummary(replay), live);
+
+  // Scrubbing back to the first event shows the session's beginning.
+  await replay.locator('#timeline-scrub').fill('0');
+  await replay.waitForFunction(() => document.querySelectorAll('#scene g.cartridge').length === 0);
+  await screenshot(replay, '49-replay-scrubbed-to-start');
+  await replay.click('#timeline-live');
+  await shown(replay, `#scene g.cartridge[data-task-id="${taskId}"]`);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(replayErrors, []);
+  await replay.close();
+});
+
+test('with reduced motion nothing moves, and the scene is usable from the keyboard', async () => {
+  const { page, errors } = await openScene();
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await startLesson(page, 1);
+  const tray = await part(page, 'g.tray[data-state="paused"]');
+  const moving = await page.evaluate(() => document.getAnimations()
+    .filter((animation) => animation.effect?.target?.closest?.('#scene') && animation.playState === 'running')
+    .length);
+  assert.equal(moving, 0, 'no animation runs in the scene');
+  // The narration says it in words.
+  await shown(page, '#scene-narration li:has-text("pauses in the holding bay")');
+
+  await tray.focus();
+  await page.keyboard.press('Escape');
+  assert.equal(await page.locator('#inspect pre.inspect-json').count(), 0, 'Escape clears');
+  await page.keyboard.press('Enter');
+  const { role, json } = await inspected(page);
+  assert.match(role, /tray/i);
+  assert.equal(json.restaurant, 'Chez Holdbay', 'the tray shows the workpiece: the arguments sent');
+  await page.keyboard.press('Tab');
+  const focused = await page.evaluate(() => document.activeElement?.getAttribute('class') ?? '');
+  assert.match(focused, /latch|tag|round|tray|cartridge|magazine|flight/, `focus moved to a scene part: ${focused}`);
+  await screenshot(page, '50-scene-reduced-motion-keyboard');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

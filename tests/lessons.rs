@@ -1,0 +1,233 @@
+//! The lessons panel in headless Chromium, with the call panel beside it and a scripted
+//! `fetch`: Start sets up and runs the lesson's call, the question gives feedback, the reveal
+//! shows the answer and selects the scene part, and lesson 8's tamper gets refused.
+#![cfg(target_arch = "wasm32")]
+
+use holdbay::connection::Connection;
+use holdbay::ui::session::{Step, Toolbox};
+use holdbay::ui::{CallPanel, LessonsPanel, Session};
+use holdbay_engine::model::Tool;
+use holdbay_engine::traffic::Part;
+use leptos::prelude::*;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement};
+
+mod dom;
+
+use dom::{find, fresh_host, sleep_ms, text, wait_for};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn click(host: &Element, selector: &str) {
+    find(host, selector)
+        .unwrap_or_else(|| panic!("{selector} is not on the page"))
+        .unchecked_into::<HtmlElement>()
+        .click();
+}
+
+/// Replace `window.fetch`: `script` gets the parsed request (`body`) and the call count
+/// (`n`, from 1) and returns the JSON-RPC `result`, or `{ error }`.
+fn script_fetch(script: &str) {
+    let install = js_sys::Function::new_no_args(&format!(
+        r#"
+        window.__seen = [];
+        window.fetch = async (url, init) => {{
+            const body = JSON.parse(init.body);
+            window.__seen.push({{ url: String(url), body }});
+            const n = window.__seen.length;
+            const answer = ((body, n) => {{ {script} }})(body, n);
+            const message = answer.error
+                ? {{ jsonrpc: "2.0", id: body.id, error: answer.error }}
+                : {{ jsonrpc: "2.0", id: body.id, result: answer }};
+            return new Response(JSON.stringify(message), {{
+                status: 200, headers: {{ "content-type": "application/json" }} }});
+        }};"#
+    ));
+    install.call0(&JsValue::NULL).expect("fetch replaced");
+}
+
+fn seen(expression: &str) -> String {
+    js_sys::eval(expression)
+        .ok()
+        .and_then(|v| v.as_string())
+        .unwrap_or_default()
+}
+
+fn tool(name: &str) -> Tool {
+    serde_json::from_value(serde_json::json!({
+        "name": name, "description": "demo", "inputSchema": {"type": "object"}
+    }))
+    .expect("tool")
+}
+
+/// The lessons and the call panel, with `tools` listed as the server's.
+fn mount(id: &str, tools: &[&str]) -> (HtmlElement, Session) {
+    if let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+        let _ = storage.remove_item("holdbay/lessons");
+    }
+    let host = fresh_host(id);
+    let tools: Vec<Tool> = tools.iter().map(|name| tool(name)).collect();
+    // Made inside the mount: the session's traffic view needs Leptos' executor running.
+    let made = std::rc::Rc::new(std::cell::Cell::new(None));
+    let out = made.clone();
+    leptos::mount::mount_to(host.clone(), move || {
+        let session = Session::new(Connection::direct("http://mcp.test/mcp".into()));
+        session.tools.set(Step::Done(Some(Toolbox {
+            tools,
+            hidden: Vec::new(),
+        })));
+        out.set(Some(session));
+        provide_context(session);
+        view! {
+            <LessonsPanel />
+            <CallPanel />
+        }
+    })
+    .forget();
+    let session = made.get().expect("the session was made");
+    (host, session)
+}
+
+/// The server pauses the first round with a form and a sealed state.
+const PAUSE_THEN: &str = r#"if (n === 1) return { resultType: "input_required",
+    inputRequests: { party: { method: "elicitation/create", params: { mode: "form",
+        message: "How many?", requestedSchema: { type: "object", properties: {} } } } },
+    requestState: "sealed-0123456789abcdefghijklmnopqrstuvwxyz" };"#;
+
+#[wasm_bindgen_test]
+async fn start_runs_the_lessons_call_and_the_reveal_selects_the_latch() {
+    script_fetch(&format!(
+        "{PAUSE_THEN} return {{ resultType: \"complete\", content: [] }};"
+    ));
+    let (host, session) = mount("lessons-start", &["book_table"]);
+    assert_eq!(
+        host.query_selector_all("button.lesson-start")
+            .map(|l| l.length())
+            .unwrap_or(0),
+        8
+    );
+    click(&host, "button.lesson-start[data-lesson='1']");
+    wait_for(&host, ".lesson[data-lesson='1']").await;
+    assert_eq!(
+        session.selected_tool.get_untracked().as_deref(),
+        Some("book_table")
+    );
+    // One click: the call went out with the lesson's arguments, without the tasks extension.
+    wait_for(&host, ".paused-call").await;
+    assert_eq!(seen("window.__seen[0].body.params.name"), "book_table");
+    assert_eq!(
+        seen("window.__seen[0].body.params.arguments.restaurant"),
+        "Chez Holdbay"
+    );
+    let meta = seen("JSON.stringify(window.__seen[0].body.params._meta)");
+    assert!(!meta.contains("io.modelcontextprotocol/tasks"), "{meta}");
+    assert!(text(&host, ".call-preset-note").contains("Started by a lesson"));
+    assert!(
+        session.call_preset.get_untracked().is_none(),
+        "the preset is taken once"
+    );
+
+    click(&host, ".lesson .lesson-reveal");
+    wait_for(&host, ".lesson-answer").await;
+    let selected = session.traffic.selected.get_untracked();
+    assert!(
+        matches!(selected, Some(Part::Latch { round: 1, .. })),
+        "{selected:?}"
+    );
+    assert!(text(&host, ".lesson-answer").contains("Shown in the scene"));
+}
+
+#[wasm_bindgen_test]
+async fn a_lesson_with_a_task_accepts_one() {
+    script_fetch(r#"return { resultType: "complete", content: [] };"#);
+    let (host, _session) = mount("lessons-task", &["run_pipeline", "quick_sum"]);
+    click(&host, "button.lesson-start[data-lesson='4']");
+    wait_for(&host, ".call-result").await;
+    let meta = seen("JSON.stringify(window.__seen[0].body.params._meta)");
+    assert!(meta.contains("io.modelcontextprotocol/tasks"), "{meta}");
+    assert_eq!(
+        seen("window.__seen[0].body.params.arguments.target"),
+        "staging"
+    );
+    // Step 2 is its own button: quick_sum, also accepting a task.
+    click(&host, ".lesson-step-run[data-step='2']");
+    for _ in 0..100 {
+        if seen("String(window.__seen.length)") == "2" {
+            break;
+        }
+        sleep_ms(50).await;
+    }
+    assert_eq!(seen("window.__seen[1].body.params.name"), "quick_sum");
+}
+
+#[wasm_bindgen_test]
+async fn the_question_gives_feedback_and_marks_the_lesson_done() {
+    script_fetch(r#"return { resultType: "complete", content: [] };"#);
+    let (host, _session) = mount("lessons-question", &["bulk_import"]);
+    click(&host, "button.lesson-start[data-lesson='6']");
+    wait_for(&host, ".lesson[data-lesson='6'] .lesson-question").await;
+    click(&host, ".lesson-choice[data-correct='false']");
+    let feedback = wait_for(&host, ".lesson-feedback").await;
+    assert_eq!(
+        feedback.get_attribute("data-correct").as_deref(),
+        Some("false")
+    );
+    assert!(text(&host, ".lesson-start[data-lesson='6'] .lesson-done").is_empty());
+    click(&host, ".lesson-choice[data-correct='true']");
+    sleep_ms(20).await;
+    assert_eq!(
+        find(&host, ".lesson-feedback")
+            .and_then(|f| f.get_attribute("data-correct"))
+            .as_deref(),
+        Some("true")
+    );
+    assert!(text(&host, ".lesson-feedback").contains("outcome"));
+    assert_eq!(
+        text(&host, ".lesson-start[data-lesson='6'] .lesson-done"),
+        "✓"
+    );
+    // No cancel in this session yet: the reveal says what to do.
+    click(&host, ".lesson-reveal");
+    wait_for(&host, ".lesson-answer").await;
+    assert!(text(&host, ".lesson-reveal-status").contains("Not in the scene yet"));
+}
+
+#[wasm_bindgen_test]
+async fn a_missing_tool_is_explained() {
+    let (host, session) = mount("lessons-missing", &["echo"]);
+    click(&host, "button.lesson-start[data-lesson='3']");
+    let problem = wait_for(&host, ".lesson-problem").await;
+    let shown = problem.text_content().unwrap_or_default();
+    assert!(shown.contains("connect_account"), "{shown}");
+    assert!(session.call_preset.get_untracked().is_none());
+}
+
+#[wasm_bindgen_test]
+async fn a_tampered_latch_goes_out_changed_and_the_refusal_is_shown() {
+    script_fetch(&format!(
+        "{PAUSE_THEN} return {{ error: {{ code: -32602, message: \"requestState was tampered with\" }} }};"
+    ));
+    let (host, session) = mount("lessons-tamper", &["book_table"]);
+    click(&host, "button.lesson-start[data-lesson='8']");
+    wait_for(&host, ".paused-call").await;
+    click(&host, "button.tamper-latch");
+    wait_for(&host, ".tamper-after").await;
+    let before = text(&host, ".tamper-before");
+    let after = text(&host, ".tamper-after");
+    assert_ne!(before, after);
+    click(&host, ".paused-call .input-request button.accept");
+    wait_for(&host, ".tamper-refused").await;
+    let sent = seen("window.__seen[1].body.params.requestState");
+    assert!(!sent.is_empty());
+    assert_ne!(sent, "sealed-0123456789abcdefghijklmnopqrstuvwxyz");
+    assert!(text(&host, ".call-error").contains("-32602"));
+    // The scene's model saw the changed latch; the reveal selects it.
+    click(&host, ".lesson-reveal");
+    wait_for(&host, ".lesson-answer").await;
+    let selected = session.traffic.selected.get_untracked();
+    assert!(
+        matches!(selected, Some(Part::Latch { round: 1, .. })),
+        "{selected:?}"
+    );
+}

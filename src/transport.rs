@@ -162,7 +162,6 @@ async fn send(how: &Exchange<'_>, request: Wire<'_>) -> Result<Sent, ExchangeErr
     );
     let entry = how.log.map(|log| {
         log.begin(WireEntry {
-            id: 0,
             method: request.method.to_owned(),
             name: header_value(request.headers, "mcp-name"),
             server: connection.server.clone(),
@@ -171,12 +170,7 @@ async fn send(how: &Exchange<'_>, request: Wire<'_>) -> Result<Sent, ExchangeErr
             started_at: js_sys::Date::now(),
             request_headers: redact(&sent_headers),
             request_body: request.body.to_owned(),
-            status: None,
-            response_headers: Vec::new(),
-            responded_after: None,
-            body: Vec::new(),
-            finished_after: None,
-            error: None,
+            ..Default::default()
         })
     });
     let started = js_sys::Date::now();

@@ -9,7 +9,7 @@ pub const EXPORT_FORMAT: &str = "holdbay-wire-log";
 pub const EXPORT_VERSION: u32 = 1;
 
 /// One HTTP exchange.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct WireEntry {
     pub id: u64,

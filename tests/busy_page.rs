@@ -10,21 +10,13 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 fn entry(method: &str) -> WireEntry {
     WireEntry {
-        id: 0,
         method: method.to_owned(),
         name: None,
         server: "http://example.test/mcp".to_owned(),
         url: "http://example.test/mcp".to_owned(),
-        relayed: false,
         started_at: 1.0,
-        request_headers: Vec::new(),
         request_body: "{}".to_owned(),
-        status: None,
-        response_headers: Vec::new(),
-        responded_after: None,
-        body: Vec::new(),
-        finished_after: None,
-        error: None,
+        ..Default::default()
     }
 }
 

@@ -9,43 +9,14 @@ use holdbay::ui::{CallPanel, LessonsPanel, Session};
 use holdbay_engine::model::Tool;
 use holdbay_engine::traffic::Part;
 use leptos::prelude::*;
-use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
-use web_sys::{Element, HtmlElement};
+use web_sys::HtmlElement;
 
 mod dom;
 
-use dom::{find, fresh_host, sleep_ms, text, wait_for};
+use dom::{click, find, fresh_host, script_fetch, sleep_ms, text, wait_for};
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-fn click(host: &Element, selector: &str) {
-    find(host, selector)
-        .unwrap_or_else(|| panic!("{selector} is not on the page"))
-        .unchecked_into::<HtmlElement>()
-        .click();
-}
-
-/// Replace `window.fetch`: `script` gets the parsed request (`body`) and the call count
-/// (`n`, from 1) and returns the JSON-RPC `result`, or `{ error }`.
-fn script_fetch(script: &str) {
-    let install = js_sys::Function::new_no_args(&format!(
-        r#"
-        window.__seen = [];
-        window.fetch = async (url, init) => {{
-            const body = JSON.parse(init.body);
-            window.__seen.push({{ url: String(url), body }});
-            const n = window.__seen.length;
-            const answer = ((body, n) => {{ {script} }})(body, n);
-            const message = answer.error
-                ? {{ jsonrpc: "2.0", id: body.id, error: answer.error }}
-                : {{ jsonrpc: "2.0", id: body.id, result: answer }};
-            return new Response(JSON.stringify(message), {{
-                status: 200, headers: {{ "content-type": "application/json" }} }});
-        }};"#
-    ));
-    install.call0(&JsValue::NULL).expect("fetch replaced");
-}
 
 fn seen(expression: &str) -> String {
     js_sys::eval(expression)

@@ -38,21 +38,13 @@ fn exchange(
 ) -> u64 {
     let now = js_sys::Date::now();
     let id = session.wire.begin(WireEntry {
-        id: 0,
         method: method.into(),
         name: name.map(Into::into),
         server: "http://127.0.0.1:8080/mcp".into(),
         url: "http://127.0.0.1:8080/mcp".into(),
-        relayed: false,
         started_at: now,
-        request_headers: Vec::new(),
         request_body: body,
-        status: None,
-        response_headers: Vec::new(),
-        responded_after: None,
-        body: Vec::new(),
-        finished_after: None,
-        error: None,
+        ..Default::default()
     });
     if let Some(reply) = reply {
         answer(session, id, reply);

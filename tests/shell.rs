@@ -72,12 +72,10 @@ fn local_item(key: &str) -> Option<String> {
 
 fn entry(method: &str, name: Option<&str>, status: Option<u16>, body: &str) -> WireEntry {
     WireEntry {
-        id: 0,
         method: method.to_owned(),
         name: name.map(str::to_owned),
         server: "http://example.test/mcp".to_owned(),
         url: "http://example.test/mcp".to_owned(),
-        relayed: false,
         started_at: 1.0,
         request_headers: vec![("Mcp-Method".to_owned(), method.to_owned())],
         request_body: format!(r#"{{"jsonrpc":"2.0","id":1,"method":"{method}"}}"#),
@@ -89,7 +87,7 @@ fn entry(method: &str, name: Option<&str>, status: Option<u16>, body: &str) -> W
             text: body.to_owned(),
         }],
         finished_after: Some(15.0),
-        error: None,
+        ..Default::default()
     }
 }
 

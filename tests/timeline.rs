@@ -68,12 +68,10 @@ fn record(
         r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{{{META},{params}}}}}"#
     );
     let exchange = session.wire.begin(WireEntry {
-        id: 0,
         method: method.to_owned(),
         name: Some(name.to_owned()),
         server: SERVER.to_owned(),
         url: SERVER.to_owned(),
-        relayed: false,
         started_at: at,
         request_headers: vec![
             ("Content-Type".into(), "application/json".into()),
@@ -82,12 +80,7 @@ fn record(
             ("Mcp-Name".into(), name.to_owned()),
         ],
         request_body,
-        status: None,
-        response_headers: Vec::new(),
-        responded_after: None,
-        body: Vec::new(),
-        finished_after: None,
-        error: None,
+        ..Default::default()
     });
     session.wire.update(exchange, |entry| {
         entry.status = Some(200);

@@ -18,21 +18,13 @@ const SERVER: &str = "http://127.0.0.1:9/mcp";
 
 fn entry(method: &str, name: &str, started_at: f64, body: serde_json::Value) -> WireEntry {
     WireEntry {
-        id: 0,
         method: method.to_owned(),
         name: Some(name.to_owned()),
         server: SERVER.to_owned(),
         url: SERVER.to_owned(),
-        relayed: false,
         started_at,
-        request_headers: Vec::new(),
         request_body: body.to_string(),
-        status: None,
-        response_headers: Vec::new(),
-        responded_after: None,
-        body: Vec::new(),
-        finished_after: None,
-        error: None,
+        ..Default::default()
     }
 }
 

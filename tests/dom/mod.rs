@@ -1,8 +1,9 @@
 //! DOM helpers shared by the browser tests: a fresh element to mount into, waiting for
-//! what the app renders, and queries that fail with the selector in the message.
+//! what the app renders, queries that fail with the selector in the message, and a scripted
+//! `fetch` standing in for a server.
 #![allow(dead_code)] // each test file uses its own part
 
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{Element, HtmlElement};
 
@@ -60,4 +61,33 @@ pub async fn wait_for(host: &Element, selector: &str) -> Element {
         sleep_ms(50).await;
     }
     panic!("{selector} never appeared; page: {}", host.inner_html());
+}
+
+pub fn click(host: &Element, selector: &str) {
+    find(host, selector)
+        .unwrap_or_else(|| panic!("{selector} is not on the page"))
+        .unchecked_into::<HtmlElement>()
+        .click();
+}
+
+/// Replace `window.fetch`: `script` is a JS function body that gets the parsed request
+/// (`body`), the URL (`url`) and the call count (`n`, from 1) and returns the JSON-RPC
+/// `result` object, or throws. Every request seen lands in `window.__seen`.
+pub fn script_fetch(script: &str) {
+    let install = js_sys::Function::new_no_args(&format!(
+        r#"
+        window.__seen = [];
+        window.fetch = async (url, init) => {{
+            const body = JSON.parse(init.body);
+            window.__seen.push({{ url: String(url), body }});
+            const n = window.__seen.length;
+            const answer = ((body, url, n) => {{ {script} }})(body, String(url), n);
+            const message = answer.error
+                ? {{ jsonrpc: "2.0", id: body.id, error: answer.error }}
+                : {{ jsonrpc: "2.0", id: body.id, result: answer }};
+            return new Response(JSON.stringify(message), {{
+                status: 200, headers: {{ "content-type": "application/json" }} }});
+        }};"#
+    ));
+    install.call0(&JsValue::NULL).expect("fetch replaced");
 }

@@ -24,10 +24,12 @@ after(async () => {
 
 /** The app in the Scene view with nothing stored from earlier tests, tools loaded. */
 async function openScene() {
-  const opened = await openPage(browser.context, `${holdbay.url}/`);
+  // Clear the origin's storage from a page that is not the app: the app itself would save
+  // its task board again as it unloads.
+  const opened = await openPage(browser.context, `${holdbay.url}/relay`);
   const { page } = opened;
   await page.evaluate(() => localStorage.clear());
-  await page.reload();
+  await page.goto(`${holdbay.url}/`);
   await page.waitForSelector('.select-tool', { timeout: 15000 });
   await page.click('#view-scene');
   await page.waitForSelector('#scene svg.scene-svg');
@@ -87,7 +89,7 @@ test('lesson 1: a paused request waits in a tray and the latch goes back unchang
   await part(page, 'g.tag[data-key="party"][data-mode="form"]');
   const latch = await tray.locator('g.latch[data-round="1"]').getAttribute('data-latch');
   assert.ok(latch && latch.length > 16, `a sealed requestState arrived: ${latch}`);
-  await screenshot(page, '40-lesson-1-paused-tray');
+  await screenshot(page, '50-lesson-1-paused-tray');
 
   const card = await shown(page, '#call-panel .input-request[data-key="party"]');
   await fillField(card, 'size', '6');
@@ -104,7 +106,7 @@ test('lesson 1: a paused request waits in a tray and the latch goes back unchang
   const revealed = await answerAndReveal(page);
   assert.match(revealed.role, /latch/i);
   assert.equal(revealed.json.received, revealed.json.sentBack);
-  await screenshot(page, '41-lesson-1-latch-inspected');
+  await screenshot(page, '51-lesson-1-latch-inspected');
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -130,7 +132,7 @@ test('lesson 2: rounds stack up, and the bound stops a server that keeps asking'
   const bounded = await part(page, 'g.tray[data-state="bound_reached"][data-rounds="10"]');
   assert.equal(await bounded.locator('.round-bound').getAttribute('data-max'), '10');
   assert.equal(await bounded.locator('.round-bound').getAttribute('data-reached'), 'true');
-  await screenshot(page, '42-lesson-2-round-bound');
+  await screenshot(page, '52-lesson-2-round-bound');
   const revealed = await answerAndReveal(page);
   assert.equal(revealed.json.name ?? 'endless_questions', 'endless_questions');
   assert.deepEqual(errors, []);
@@ -157,7 +159,7 @@ test('lesson 3: the secret goes through URL mode, with consent first', async () 
   assert.equal(revealed.json.method, 'elicitation/create');
   assert.equal(revealed.json.params.mode, 'url');
   assert.equal(revealed.json.params.requestedSchema, undefined, 'no form field for the secret');
-  await screenshot(page, '43-lesson-3-url-tag');
+  await screenshot(page, '53-lesson-3-url-tag');
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -187,7 +189,7 @@ test('lesson 4: the server decides: run_pipeline detaches a task, quick_sum answ
   await part(page, `g.cartridge[data-task-id="${taskId}"][data-status="completed"][data-sealed="true"]`, 30000);
   const lamp = page.locator(`#scene g.cartridge[data-task-id="${taskId}"] .lamp`);
   assert.equal(await lamp.getAttribute('data-status'), 'completed');
-  await screenshot(page, '44-lesson-4-task-sealed');
+  await screenshot(page, '54-lesson-4-task-sealed');
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -198,7 +200,7 @@ test('lesson 5: a task asks for input and the client answers with tasks/update',
   const waiting = await part(page, 'g.cartridge[data-status="input_required"]', 30000);
   const taskId = await waiting.getAttribute('data-task-id');
   await part(page, `g.cartridge[data-task-id="${taskId}"] g.tag[data-key="approve_prod"]`);
-  await screenshot(page, '45-lesson-5-task-input');
+  await screenshot(page, '55-lesson-5-task-input');
   const row = await shown(page, `.task[data-task-id="${taskId}"]`);
   const card = await shown(row, '.input-request[data-key="approve_prod"]');
   await fillField(card, 'approve', 'true');
@@ -222,7 +224,7 @@ test('lesson 6: cancel is a request; the acknowledgement promises nothing, the l
   const ask = await part(page, `g.cartridge[data-task-id="${taskId}"] g.cancel-ask[data-acknowledged="true"]`);
   await part(page, `g.cartridge[data-task-id="${taskId}"][data-status="cancelled"][data-sealed="true"]`, 30000);
   assert.equal(await ask.getAttribute('data-outcome'), 'cancelled');
-  await screenshot(page, '46-lesson-6-cancel-outcome');
+  await screenshot(page, '56-lesson-6-cancel-outcome');
   const revealed = await answerAndReveal(page);
   assert.equal(revealed.json.taskId, taskId);
   assert.equal(revealed.json.status, 'cancelled');
@@ -240,7 +242,7 @@ test('lesson 7: the task handle survives a reload and its cartridge re-enters', 
   await shown(page, '#lessons .lesson[data-lesson="7"]', { timeout: 15000 });
   const restored = await part(page, `g.cartridge[data-task-id="${taskId}"][data-restored="true"]`, 15000);
   assert.ok(['working', 'completed'].includes(await restored.getAttribute('data-status')));
-  await screenshot(page, '47-lesson-7-restored');
+  await screenshot(page, '57-lesson-7-restored');
   await part(page, `g.cartridge[data-task-id="${taskId}"][data-status="completed"][data-sealed="true"]`, 45000);
   const revealed = await answerAndReveal(page);
   assert.equal(revealed.json.taskId, taskId);
@@ -264,7 +266,7 @@ test('lesson 8: a tampered latch is visible and the server refuses it', async ()
   await latch.click();
   const { json } = await inspected(page);
   assert.notEqual(json.sentBack, json.received, 'the latch that went back is not the one received');
-  await screenshot(page, '48-lesson-8-tampered-latch');
+  await screenshot(page, '58-lesson-8-tampered-latch');
   const revealed = await answerAndReveal(page);
   assert.notEqual(revealed.json.sentBack, revealed.json.received);
   assert.deepEqual(errors, []);
@@ -309,7 +311,7 @@ test('a replay of an exported wire log draws the same final scene', async () => 
   // Scrubbing back to the first event shows the session's beginning.
   await replay.locator('#timeline-scrub').fill('0');
   await replay.waitForFunction(() => document.querySelectorAll('#scene g.cartridge').length === 0);
-  await screenshot(replay, '49-replay-scrubbed-to-start');
+  await screenshot(replay, '59-replay-scrubbed-to-start');
   await replay.click('#timeline-live');
   await shown(replay, `#scene g.cartridge[data-task-id="${taskId}"]`);
   assert.deepEqual(errors, []);
@@ -339,7 +341,7 @@ test('with reduced motion nothing moves, and the scene is usable from the keyboa
   await page.keyboard.press('Tab');
   const focused = await page.evaluate(() => document.activeElement?.getAttribute('class') ?? '');
   assert.match(focused, /latch|tag|round|tray|cartridge|magazine|flight/, `focus moved to a scene part: ${focused}`);
-  await screenshot(page, '50-scene-reduced-motion-keyboard');
+  await screenshot(page, '60-scene-reduced-motion-keyboard');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -5,7 +5,7 @@
 use holdbay_engine::traffic::{Part, Tray, TrayState};
 use leptos::prelude::*;
 
-use super::parts::{fingerprint, summarize, truncate};
+use super::parts::{TagView, fingerprint, summarize, truncate};
 use super::{SceneContext, is_activation};
 
 /// Closed trays kept in view after the occupied ones (newest first).
@@ -15,13 +15,6 @@ const TRAYS_SHOWN: usize = 6;
 /// The round stack's span in the tray's viewBox.
 const STACK_X: f64 = 236.0;
 const STACK_WIDTH: f64 = 170.0;
-
-#[derive(Clone, PartialEq, Eq, Hash)]
-struct TagView {
-    key: String,
-    kind: String,
-    mode: String,
-}
 
 #[derive(Clone, PartialEq, Eq, Hash)]
 struct LatchView {
@@ -87,15 +80,7 @@ impl TrayView {
             state_text,
             occupied: tray.is_occupied(),
             workpiece: summarize(&tray.workpiece),
-            tags: tray
-                .open_tags()
-                .iter()
-                .map(|tag| TagView {
-                    key: tag.key.clone(),
-                    kind: tag.method.clone(),
-                    mode: tag.mode.clone().unwrap_or_default(),
-                })
-                .collect(),
+            tags: tray.open_tags().iter().map(TagView::of).collect(),
             rounds: tray.rounds.iter().map(|r| r.number).collect(),
             latches,
             max_rounds: tray.max_rounds,

@@ -7,7 +7,7 @@ use holdbay_engine::traffic::{Cartridge, FlightRole, Part};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::parts::truncate;
+use super::parts::{TagView, truncate};
 use super::{SceneContext, is_activation};
 
 /// Above this many tasks the cells become small lamp-only squares.
@@ -62,13 +62,6 @@ impl Grid {
     }
 }
 
-#[derive(Clone, PartialEq)]
-struct TagView {
-    key: String,
-    kind: String,
-    mode: String,
-}
-
 /// What one cartridge shows.
 #[derive(Clone, PartialEq)]
 struct CartridgeView {
@@ -96,15 +89,7 @@ impl CartridgeView {
             tool: cartridge.tool.clone(),
             sealed: cartridge.is_sealed(),
             restored: cartridge.restored,
-            tags: cartridge
-                .tags
-                .iter()
-                .map(|tag| TagView {
-                    key: tag.key.clone(),
-                    kind: tag.method.clone(),
-                    mode: tag.mode.clone().unwrap_or_default(),
-                })
-                .collect(),
+            tags: cartridge.tags.iter().map(TagView::of).collect(),
             cancel: cartridge.cancel.as_ref().map(|ask| {
                 let acknowledged = match ask.acknowledged {
                     None => "pending",

@@ -106,3 +106,23 @@ pub fn summarize(workpiece: &serde_json::Value) -> String {
         other => other.to_string(),
     }
 }
+
+/// What a tag (an input request) shows, on a tray or a cartridge.
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub(super) struct TagView {
+    pub key: String,
+    /// The input request's method (`elicitation/create`, …).
+    pub kind: String,
+    /// `form`, `url`, or empty.
+    pub mode: String,
+}
+
+impl TagView {
+    pub fn of(tag: &holdbay_engine::traffic::Tag) -> Self {
+        Self {
+            key: tag.key.clone(),
+            kind: tag.method.clone(),
+            mode: tag.mode.clone().unwrap_or_default(),
+        }
+    }
+}

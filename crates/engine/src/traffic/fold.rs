@@ -409,11 +409,7 @@ impl Traffic {
                 at,
                 Lane::Server,
                 Lane::Client,
-                if result.is_some() {
-                    "acknowledged".into()
-                } else {
-                    format!("error {}", error_code(error))
-                },
+                reply_label(result, error, "acknowledged"),
                 error.map(|_| {
                     format!(
                         "tasks/update for {task} was refused: {}",
@@ -443,11 +439,7 @@ impl Traffic {
                     at,
                     Lane::Server,
                     Lane::Client,
-                    if result.is_some() {
-                        "acknowledged".into()
-                    } else {
-                        format!("error {}", error_code(error))
-                    },
+                    reply_label(result, error, "acknowledged"),
                     Some(narration),
                     Part::Cartridge(task.clone()),
                 );
@@ -456,11 +448,7 @@ impl Traffic {
                 at,
                 Lane::Server,
                 Lane::Client,
-                if result.is_some() {
-                    "listen ended".into()
-                } else {
-                    format!("error {}", error_code(error))
-                },
+                reply_label(result, error, "listen ended"),
                 None,
                 Part::Flight(exchange),
             ),
@@ -468,11 +456,7 @@ impl Traffic {
                 at,
                 Lane::Server,
                 Lane::Client,
-                if result.is_some() {
-                    "result".into()
-                } else {
-                    format!("error {}", error_code(error))
-                },
+                reply_label(result, error, "result"),
                 None,
                 Part::Flight(exchange),
             ),
@@ -950,6 +934,14 @@ fn without_meta(params: &Value) -> Value {
                 .collect::<Map<String, Value>>(),
         ),
         None => params.clone(),
+    }
+}
+
+/// An answer's arrow label: `ok` for a result, else the error's code.
+fn reply_label(result: Option<&Value>, error: Option<&Value>, ok: &str) -> String {
+    match result {
+        Some(_) => ok.to_owned(),
+        None => format!("error {}", error_code(error)),
     }
 }
 

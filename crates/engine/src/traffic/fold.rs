@@ -2,13 +2,20 @@
 
 use serde_json::{Map, Value};
 
+use crate::method::{CallTool, GetPrompt, McpMethod, ReadResource};
+
 use super::{
     CancelAsk, Flight, FlightRole, Lane, MAX_EVENTS, MAX_FINISHED_FLIGHTS, MAX_MESSAGES_PER_FLIGHT,
     Part, SnapshotSource, Tag, Traffic, TrafficEvent, Tray, TrayRound, TrayState,
 };
 
-/// Methods that may pause for input (MRTR), per the 2026-07-28 revision.
-const MRTR_METHODS: [&str; 3] = ["tools/call", "prompts/get", "resources/read"];
+/// Whether `method` may pause for input (MRTR): the method types' own rule.
+fn may_pause(method: &str) -> bool {
+    fn pauses<M: McpMethod>(method: &str) -> bool {
+        M::MRTR && M::name() == method
+    }
+    pauses::<CallTool>(method) || pauses::<GetPrompt>(method) || pauses::<ReadResource>(method)
+}
 
 impl Traffic {
     pub(super) fn on_sent(
@@ -30,9 +37,7 @@ impl Traffic {
         };
         let label_name = name.map(|n| format!(" {n}")).unwrap_or_default();
         let role = match method {
-            m if MRTR_METHODS.contains(&m) => {
-                self.open_or_retry(exchange, at, method, name, &params)
-            }
+            m if may_pause(m) => self.open_or_retry(exchange, at, method, name, &params),
             "tasks/get" => {
                 let task = task_param();
                 if !self.slot_of.contains_key(&task) {

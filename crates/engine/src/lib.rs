@@ -17,8 +17,10 @@
 //! Wire types are `rmcp::model`'s; each response is decoded as the result type of the method
 //! that was sent, never through rmcp's whole message enum.
 
+mod answer;
 mod cache;
 mod client;
+mod events;
 mod findings;
 pub mod headers;
 mod listen;
@@ -34,13 +36,19 @@ mod task;
 mod tool_pages;
 pub mod traffic;
 
+pub use answer::{AnswerError, InputAnswer};
 pub use cache::{AuthContext, ResultCache};
 pub use client::{Client, ClientConfig, RequestOptions, default_capabilities};
+pub use events::{
+    AnswerEvent, AnswerKind, EndEvent, ExchangeEvent, InputAsk, InputRequestKind,
+    NotificationEvent, NotificationKind, SentDetail, SentRequest,
+};
 pub use findings::{Finding, Rule, Severity};
 pub use listen::{Listen, ListenEvent, ListenFilter, ListenParams, Subscription};
 pub use method::{
-    CallTool, CancelTask, Discover, GetPrompt, GetTask, ListPrompts, ListResources, ListTools,
-    McpMethod, ReadResource, RoundFields, UpdateTask,
+    CallTool, CancelTask, Discover, GetPrompt, GetTask, ListPrompts, ListResourceTemplates,
+    ListResources, ListTools, McpMethod, MethodId, MethodRules, ReadResource, RoundFields,
+    UpdateTask,
 };
 pub use mrtr::{Bounds, ErrorStep, LogicalRequest, MrtrError, Round, Step};
 pub use outgoing::OutgoingRequest;

@@ -71,6 +71,7 @@ pub struct ListenParams {
 pub struct Listen;
 
 impl McpMethod for Listen {
+    const ID: crate::method::MethodId = crate::method::MethodId::Listen;
     type Name = SubscriptionsListenRequestMethod;
     type Params = ListenParams;
     type Output = SubscriptionsListenResult;

@@ -6,9 +6,10 @@ use rmcp::model::{
     CancelTaskParams, ConstString, DiscoverRequestMethod, DiscoverRequestParams, DiscoverResult,
     GetPromptRequestMethod, GetPromptRequestParams, GetPromptResult, GetTaskMethod, GetTaskParams,
     GetTaskResult, InputResponses, JsonObject, ListPromptsRequestMethod, ListPromptsResult,
-    ListResourcesRequestMethod, ListResourcesResult, ListToolsRequestMethod, ListToolsResult,
-    PaginatedRequestParams, ReadResourceRequestMethod, ReadResourceRequestParams,
-    ReadResourceResult, TaskAckResult, UpdateTaskMethod, UpdateTaskParams,
+    ListResourceTemplatesRequestMethod, ListResourceTemplatesResult, ListResourcesRequestMethod,
+    ListResourcesResult, ListToolsRequestMethod, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestMethod, ReadResourceRequestParams, ReadResourceResult, TaskAckResult,
+    UpdateTaskMethod, UpdateTaskParams,
 };
 use serde::{Serialize, de::DeserializeOwned};
 
@@ -38,6 +39,8 @@ round_fields!(
 
 /// One client → server request method of MCP 2026-07-28.
 pub trait McpMethod {
+    /// The method as a value, for code that meets methods at run time (a replayed log).
+    const ID: MethodId;
     /// rmcp's constant method name (`server/discover`, …).
     type Name: ConstString + Serialize;
     /// The params, without `_meta` (the engine adds it).
@@ -86,6 +89,7 @@ pub trait McpMethod {
 pub struct Discover;
 
 impl McpMethod for Discover {
+    const ID: MethodId = MethodId::Discover;
     type Name = DiscoverRequestMethod;
     type Params = DiscoverRequestParams;
     type Output = DiscoverResult;
@@ -97,6 +101,7 @@ impl McpMethod for Discover {
 pub struct ListTools;
 
 impl McpMethod for ListTools {
+    const ID: MethodId = MethodId::ListTools;
     type Name = ListToolsRequestMethod;
     type Params = PaginatedRequestParams;
     type Output = ListToolsResult;
@@ -108,6 +113,7 @@ impl McpMethod for ListTools {
 pub struct ListPrompts;
 
 impl McpMethod for ListPrompts {
+    const ID: MethodId = MethodId::ListPrompts;
     type Name = ListPromptsRequestMethod;
     type Params = PaginatedRequestParams;
     type Output = ListPromptsResult;
@@ -119,9 +125,22 @@ impl McpMethod for ListPrompts {
 pub struct ListResources;
 
 impl McpMethod for ListResources {
+    const ID: MethodId = MethodId::ListResources;
     type Name = ListResourcesRequestMethod;
     type Params = PaginatedRequestParams;
     type Output = ListResourcesResult;
+    const CACHEABLE: bool = true;
+}
+
+/// `resources/templates/list`: one page of the server's resource templates.
+#[derive(Debug, Clone, Copy)]
+pub struct ListResourceTemplates;
+
+impl McpMethod for ListResourceTemplates {
+    const ID: MethodId = MethodId::ListResourceTemplates;
+    type Name = ListResourceTemplatesRequestMethod;
+    type Params = PaginatedRequestParams;
+    type Output = ListResourceTemplatesResult;
     const CACHEABLE: bool = true;
 }
 
@@ -130,6 +149,7 @@ impl McpMethod for ListResources {
 pub struct CallTool;
 
 impl McpMethod for CallTool {
+    const ID: MethodId = MethodId::CallTool;
     type Name = CallToolRequestMethod;
     type Params = CallToolRequestParams;
     type Output = CallToolResult;
@@ -150,6 +170,7 @@ impl McpMethod for CallTool {
 pub struct GetPrompt;
 
 impl McpMethod for GetPrompt {
+    const ID: MethodId = MethodId::GetPrompt;
     type Name = GetPromptRequestMethod;
     type Params = GetPromptRequestParams;
     type Output = GetPromptResult;
@@ -165,6 +186,7 @@ impl McpMethod for GetPrompt {
 pub struct ReadResource;
 
 impl McpMethod for ReadResource {
+    const ID: MethodId = MethodId::ReadResource;
     type Name = ReadResourceRequestMethod;
     type Params = ReadResourceRequestParams;
     type Output = ReadResourceResult;
@@ -181,6 +203,7 @@ impl McpMethod for ReadResource {
 pub struct GetTask;
 
 impl McpMethod for GetTask {
+    const ID: MethodId = MethodId::GetTask;
     type Name = GetTaskMethod;
     type Params = GetTaskParams;
     type Output = GetTaskResult;
@@ -196,6 +219,7 @@ impl McpMethod for GetTask {
 pub struct UpdateTask;
 
 impl McpMethod for UpdateTask {
+    const ID: MethodId = MethodId::UpdateTask;
     type Name = UpdateTaskMethod;
     type Params = UpdateTaskParams;
     type Output = TaskAckResult;
@@ -210,11 +234,142 @@ impl McpMethod for UpdateTask {
 pub struct CancelTask;
 
 impl McpMethod for CancelTask {
+    const ID: MethodId = MethodId::CancelTask;
     type Name = CancelTaskMethod;
     type Params = CancelTaskParams;
     type Output = TaskAckResult;
 
     fn routing_name(params: &Self::Params) -> Option<String> {
         Some(params.task_id.clone())
+    }
+}
+
+/// Every request method this client sends, as a value. Each method type names its own
+/// ([`McpMethod::ID`]); the rules a value stands for are that type's ([`MethodId::rules`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum MethodId {
+    Discover,
+    ListTools,
+    ListPrompts,
+    ListResources,
+    ListResourceTemplates,
+    CallTool,
+    GetPrompt,
+    ReadResource,
+    GetTask,
+    UpdateTask,
+    CancelTask,
+    Listen,
+}
+
+/// What a method type declares, as a value (see [`McpMethod`]'s constants).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MethodRules {
+    pub id: MethodId,
+    pub name: &'static str,
+    pub cacheable: bool,
+    pub mrtr: bool,
+    pub may_create_task: bool,
+    pub task_snapshot: bool,
+}
+
+impl MethodRules {
+    /// The rules of method type `M`.
+    pub fn of<M: McpMethod>() -> Self {
+        Self {
+            id: M::ID,
+            name: M::name(),
+            cacheable: M::CACHEABLE,
+            mrtr: M::MRTR,
+            may_create_task: M::MAY_CREATE_TASK,
+            task_snapshot: M::TASK_SNAPSHOT,
+        }
+    }
+}
+
+impl MethodId {
+    pub const ALL: [MethodId; 12] = [
+        MethodId::Discover,
+        MethodId::ListTools,
+        MethodId::ListPrompts,
+        MethodId::ListResources,
+        MethodId::ListResourceTemplates,
+        MethodId::CallTool,
+        MethodId::GetPrompt,
+        MethodId::ReadResource,
+        MethodId::GetTask,
+        MethodId::UpdateTask,
+        MethodId::CancelTask,
+        MethodId::Listen,
+    ];
+
+    /// The rules of the method type this value stands for.
+    pub fn rules(self) -> MethodRules {
+        match self {
+            MethodId::Discover => MethodRules::of::<Discover>(),
+            MethodId::ListTools => MethodRules::of::<ListTools>(),
+            MethodId::ListPrompts => MethodRules::of::<ListPrompts>(),
+            MethodId::ListResources => MethodRules::of::<ListResources>(),
+            MethodId::ListResourceTemplates => MethodRules::of::<ListResourceTemplates>(),
+            MethodId::CallTool => MethodRules::of::<CallTool>(),
+            MethodId::GetPrompt => MethodRules::of::<GetPrompt>(),
+            MethodId::ReadResource => MethodRules::of::<ReadResource>(),
+            MethodId::GetTask => MethodRules::of::<GetTask>(),
+            MethodId::UpdateTask => MethodRules::of::<UpdateTask>(),
+            MethodId::CancelTask => MethodRules::of::<CancelTask>(),
+            MethodId::Listen => MethodRules::of::<crate::listen::Listen>(),
+        }
+    }
+
+    /// The method name as sent on the wire.
+    pub fn name(self) -> &'static str {
+        self.rules().name
+    }
+
+    /// The method a wire name stands for, if this client knows it.
+    pub fn from_name(name: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|id| id.name() == name)
+    }
+
+    /// Whether the server may answer `input_required` (MRTR) to this method.
+    pub fn may_pause(self) -> bool {
+        self.rules().mrtr
+    }
+}
+
+impl std::fmt::Display for MethodId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_method_id_round_trips_through_its_wire_name() {
+        for id in MethodId::ALL {
+            assert_eq!(MethodId::from_name(id.name()), Some(id), "{id:?}");
+            assert_eq!(id.rules().id, id);
+        }
+        assert_eq!(MethodId::CallTool.name(), "tools/call");
+        assert_eq!(MethodId::from_name("made/up"), None);
+    }
+
+    #[test]
+    fn only_tools_call_prompts_get_and_resources_read_may_pause() {
+        let pausing: Vec<MethodId> = MethodId::ALL
+            .into_iter()
+            .filter(|id| id.may_pause())
+            .collect();
+        assert_eq!(
+            pausing,
+            [
+                MethodId::CallTool,
+                MethodId::GetPrompt,
+                MethodId::ReadResource
+            ]
+        );
     }
 }

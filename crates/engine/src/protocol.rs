@@ -26,6 +26,26 @@ pub fn media_type_essence(content_type: &str) -> String {
         .to_ascii_lowercase()
 }
 
+/// Whether a `Content-Type` is an event stream (`text/event-stream`, any parameters, any
+/// case): the one rule for telling SSE bodies from the rest.
+pub fn is_event_stream(content_type: Option<&str>) -> bool {
+    content_type.is_some_and(|value| media_type_essence(value) == CONTENT_TYPE_SSE)
+}
+
+/// A task status as the wire spells it (`working`, `input_required`, …).
+pub fn task_status_name(status: rmcp::model::TaskStatus) -> &'static str {
+    use rmcp::model::TaskStatus;
+    match status {
+        TaskStatus::Working => "working",
+        TaskStatus::InputRequired => "input_required",
+        TaskStatus::Completed => "completed",
+        TaskStatus::Failed => "failed",
+        TaskStatus::Cancelled => "cancelled",
+        // rmcp's enum is non-exhaustive; a status it adds later has no name here yet.
+        _ => "unknown",
+    }
+}
+
 /// The standard reason phrase of an HTTP status, for messages; browsers often leave
 /// `statusText` empty (always, over HTTP/2).
 pub fn reason_phrase(status: u16) -> &'static str {
@@ -71,5 +91,31 @@ mod tests {
         );
         assert_eq!(media_type_essence("application/json"), "application/json");
         assert_eq!(media_type_essence(""), "");
+    }
+
+    #[test]
+    fn event_streams_are_told_by_their_media_type_essence() {
+        assert!(is_event_stream(Some("text/event-stream")));
+        assert!(is_event_stream(Some(" Text/Event-Stream ; charset=utf-8")));
+        assert!(!is_event_stream(Some("application/json")));
+        assert!(!is_event_stream(Some("text/event-streamx")));
+        assert!(!is_event_stream(None));
+    }
+
+    #[test]
+    fn task_status_names_are_rmcps_wire_names() {
+        use rmcp::model::TaskStatus;
+        for status in [
+            TaskStatus::Working,
+            TaskStatus::InputRequired,
+            TaskStatus::Completed,
+            TaskStatus::Failed,
+            TaskStatus::Cancelled,
+        ] {
+            assert_eq!(
+                serde_json::to_value(status).ok(),
+                Some(serde_json::Value::from(task_status_name(status)))
+            );
+        }
     }
 }

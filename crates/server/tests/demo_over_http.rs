@@ -53,6 +53,7 @@ async fn tools_list_names_every_scenario_with_a_description() {
             "endless_questions",
             "connect_account",
             "run_pipeline",
+            "plan_migration",
             "quick_sum",
             "bulk_import",
             "flaky_job",

@@ -363,6 +363,187 @@ async fn run_pipeline_without_the_tasks_extension_is_refused_with_32021() {
     );
 }
 
+/// Start `plan_migration` and wait for its two questions.
+async fn plan_migration_waiting(mcp: &mut Session) -> String {
+    let task_id = mcp
+        .start_task("plan_migration", json!({"duration_seconds": 1}))
+        .await;
+    let waiting = mcp
+        .poll_until(&task_id, TASK_TIMEOUT, |status| {
+            status != TaskStatus::Working
+        })
+        .await;
+    assert_eq!(waiting.status(), TaskStatus::InputRequired);
+    task_id
+}
+
+/// The outstanding keys of a task snapshot, sorted.
+fn outstanding(task: &serde_json::Map<String, Value>) -> Vec<String> {
+    let mut keys: Vec<String> = task["inputRequests"]
+        .as_object()
+        .map(|requests| requests.keys().cloned().collect())
+        .unwrap_or_default();
+    keys.sort();
+    keys
+}
+
+#[tokio::test]
+async fn plan_migration_asks_two_keys_at_once_answered_by_one_tasks_update() {
+    let server = TestServer::start(&[]);
+    let mut mcp = session(&server);
+    let task_id = plan_migration_waiting(&mut mcp).await;
+    let waiting = wire(&mcp.get_task(&task_id).await.expect("tasks/get"));
+    assert_eq!(waiting["status"], "input_required");
+    assert_eq!(outstanding(&waiting), ["rollback", "window"]);
+    let window = &waiting["inputRequests"]["window"]["params"];
+    assert_eq!(window["mode"], "form");
+    assert_eq!(
+        window["requestedSchema"]["properties"]["window"]["default"],
+        "saturday"
+    );
+    assert_eq!(
+        window["requestedSchema"]["properties"]["window"]["oneOf"]
+            .as_array()
+            .map(Vec::len),
+        Some(3)
+    );
+    let rollback = &waiting["inputRequests"]["rollback"]["params"];
+    assert_eq!(
+        rollback["requestedSchema"]["properties"]["tested"]["type"],
+        "boolean"
+    );
+    assert_eq!(rollback["requestedSchema"]["required"], json!(["tested"]));
+
+    mcp.update_task_with(
+        &task_id,
+        [
+            ("window", accept(json!({"window": "sunday"}))),
+            ("rollback", accept(json!({"tested": true}))),
+        ],
+    )
+    .await
+    .expect("ack");
+    let done = wire(
+        &mcp.poll_until(&task_id, TASK_TIMEOUT, |status| status.is_terminal())
+            .await,
+    );
+    assert_eq!(done["status"], "completed");
+    assert_eq!(
+        done["result"]["structuredContent"],
+        json!({"scheduled": true, "window": "sunday", "windowTitle": "Sunday, 02:00–04:00 UTC", "rollbackPlan": true})
+    );
+    assert_eq!(
+        done["result"]["content"][0]["text"],
+        "Migration scheduled for Sunday, 02:00–04:00 UTC, with a tested rollback plan."
+    );
+}
+
+#[tokio::test]
+async fn plan_migration_answered_one_key_at_a_time_asks_only_for_the_other() {
+    let server = TestServer::start(&[]);
+    let mut mcp = session(&server);
+    let task_id = plan_migration_waiting(&mut mcp).await;
+
+    mcp.update_task(&task_id, "window", accept(json!({"window": "tonight"})))
+        .await
+        .expect("ack");
+    let partial = wire(&mcp.get_task(&task_id).await.expect("tasks/get"));
+    assert_eq!(partial["status"], "input_required");
+    assert_eq!(outstanding(&partial), ["rollback"]);
+
+    // Answering the answered key again is ignored; the task keeps waiting for the other.
+    mcp.update_task(&task_id, "window", accept(json!({"window": "sunday"})))
+        .await
+        .expect("ack");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let still = wire(&mcp.get_task(&task_id).await.expect("tasks/get"));
+    assert_eq!(still["status"], "input_required");
+    assert_eq!(outstanding(&still), ["rollback"]);
+
+    mcp.update_task(&task_id, "rollback", accept(json!({"tested": true})))
+        .await
+        .expect("ack");
+    let done = wire(
+        &mcp.poll_until(&task_id, TASK_TIMEOUT, |status| status.is_terminal())
+            .await,
+    );
+    assert_eq!(done["status"], "completed");
+    assert_eq!(done["result"]["structuredContent"]["scheduled"], true);
+    assert_eq!(
+        done["result"]["structuredContent"]["window"], "tonight",
+        "the first answer counts"
+    );
+}
+
+#[tokio::test]
+async fn plan_migration_declined_is_not_scheduled() {
+    let server = TestServer::start(&[]);
+    let mut mcp = session(&server);
+    let task_id = plan_migration_waiting(&mut mcp).await;
+    mcp.update_task_with(
+        &task_id,
+        [
+            ("window", accept(json!({"window": "saturday"}))),
+            ("rollback", decline()),
+        ],
+    )
+    .await
+    .expect("ack");
+    let done = wire(
+        &mcp.poll_until(&task_id, TASK_TIMEOUT, |status| status.is_terminal())
+            .await,
+    );
+    assert_eq!(done["status"], "completed");
+    assert_eq!(done["result"]["structuredContent"]["scheduled"], false);
+    assert_eq!(
+        done["result"]["content"][0]["text"],
+        "Migration not scheduled: the rollback confirmation was declined."
+    );
+}
+
+#[tokio::test]
+async fn plan_migration_without_a_tested_rollback_plan_is_not_scheduled() {
+    let server = TestServer::start(&[]);
+    let mut mcp = session(&server);
+    let task_id = plan_migration_waiting(&mut mcp).await;
+    mcp.update_task_with(
+        &task_id,
+        [
+            ("window", decline()),
+            ("rollback", accept(json!({"tested": false}))),
+        ],
+    )
+    .await
+    .expect("ack");
+    let done = wire(
+        &mcp.poll_until(&task_id, TASK_TIMEOUT, |status| status.is_terminal())
+            .await,
+    );
+    assert_eq!(done["status"], "completed");
+    assert_eq!(
+        done["result"]["structuredContent"]["reasons"],
+        json!([
+            "the maintenance window was declined",
+            "there is no tested rollback plan"
+        ])
+    );
+}
+
+#[tokio::test]
+async fn plan_migration_without_the_tasks_extension_is_refused_with_32021() {
+    let server = TestServer::start(&[]);
+    let mut mcp = session(&server);
+    let error = mcp
+        .call("plan_migration", json!({}), false)
+        .await
+        .map(|_| ())
+        .expect_err("needs tasks");
+    assert_eq!(
+        error.rpc_code(),
+        Some(ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY.0)
+    );
+}
+
 #[tokio::test]
 async fn bulk_import_cancelled_early_ends_cancelled() {
     let server = TestServer::start(&[]);

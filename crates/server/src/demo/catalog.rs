@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::scenarios::{
     book_table, bulk_import, connect_account, deploy, echo, endless_questions, flaky_job,
-    quick_sum, run_pipeline, slow_report,
+    plan_migration, quick_sum, run_pipeline, slow_report,
 };
 
 /// A tool's advertised definition.
@@ -38,6 +38,7 @@ pub const SCENARIOS: &[&ToolSpec] = &[
     &endless_questions::SPEC,
     &connect_account::SPEC,
     &run_pipeline::SPEC,
+    &plan_migration::SPEC,
     &quick_sum::SPEC,
     &bulk_import::SPEC,
     &flaky_job::SPEC,

@@ -27,7 +27,7 @@ use crate::shared::Shared;
 use crate::tasks::JobRegistry;
 use scenarios::{
     book_table, bulk_import, connect_account, deploy, echo, endless_questions, flaky_job,
-    quick_sum, run_pipeline, slow_report,
+    plan_migration, quick_sum, run_pipeline, slow_report,
 };
 
 /// Name the app shows after `server/discover`.
@@ -36,6 +36,7 @@ pub const SERVER_NAME: &str = "holdbay-demo";
 /// Register the task jobs of the scenarios that run as tasks.
 pub fn register_jobs(jobs: &mut JobRegistry) {
     jobs.register(run_pipeline::KIND, run_pipeline::Job);
+    jobs.register(plan_migration::KIND, plan_migration::Job);
     jobs.register(bulk_import::KIND, bulk_import::Job);
     jobs.register(flaky_job::KIND, flaky_job::Job);
 }
@@ -63,6 +64,7 @@ impl DemoServer {
             "endless_questions" => endless_questions::call(call),
             "connect_account" => connect_account::call(call),
             "run_pipeline" => run_pipeline::call(call).await,
+            "plan_migration" => plan_migration::call(call).await,
             "quick_sum" => quick_sum::call(call),
             "bulk_import" => bulk_import::call(call).await,
             "flaky_job" => flaky_job::call(call).await,

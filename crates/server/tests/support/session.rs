@@ -165,6 +165,20 @@ impl Session {
         self.send(&request).await.map(|_| ())
     }
 
+    /// `tasks/update` answering several keys at once (one Submit).
+    pub async fn update_task_with(
+        &mut self,
+        task_id: &str,
+        responses: impl IntoIterator<Item = (&str, Value)>,
+    ) -> Result<(), ResponseError> {
+        let responses = responses
+            .into_iter()
+            .map(|(key, response)| (key.to_owned(), response))
+            .collect();
+        let request = self.client.update_task(task_id, responses);
+        self.send(&request).await.map(|_| ())
+    }
+
     pub async fn cancel_task(&mut self, task_id: &str) -> Result<(), ResponseError> {
         let request = self.client.cancel_task(task_id);
         self.send(&request).await.map(|_| ())

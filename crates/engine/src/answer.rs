@@ -110,19 +110,25 @@ mod tests {
     }
 
     fn form() -> InputRequestKind {
-        kind(json!({"method": "elicitation/create", "params": {"mode": "form",
+        kind(
+            json!({"method": "elicitation/create", "params": {"mode": "form",
             "message": "Approve?", "requestedSchema": {"type": "object",
-            "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}}}))
+            "properties": {"ok": {"type": "boolean"}}, "required": ["ok"]}}}),
+        )
     }
 
     fn url() -> InputRequestKind {
-        kind(json!({"method": "elicitation/create", "params": {"mode": "url",
-            "message": "Sign in", "url": "https://auth.example.com/login?state=abc"}}))
+        kind(
+            json!({"method": "elicitation/create", "params": {"mode": "url",
+            "message": "Sign in", "url": "https://auth.example.com/login?state=abc"}}),
+        )
     }
 
     fn sampling() -> InputRequestKind {
-        kind(json!({"method": "sampling/createMessage", "params": {"messages": [
-            {"role": "user", "content": {"type": "text", "text": "hi"}}], "maxTokens": 10}}))
+        kind(
+            json!({"method": "sampling/createMessage", "params": {"messages": [
+            {"role": "user", "content": {"type": "text", "text": "hi"}}], "maxTokens": 10}}),
+        )
     }
 
     fn roots() -> InputRequestKind {
@@ -186,9 +192,16 @@ mod tests {
 
     #[test]
     fn an_undeclared_kind_is_refused_however_it_is_turned_down() {
-        for answer in [InputAnswer::Refuse, InputAnswer::Decline, InputAnswer::Cancel] {
+        for answer in [
+            InputAnswer::Refuse,
+            InputAnswer::Decline,
+            InputAnswer::Cancel,
+        ] {
             assert_eq!(answer.to_response(&roots()), Ok(json!({"roots": []})));
-            assert_eq!(answer.to_response(&sampling()).expect("refused")["code"], -32601);
+            assert_eq!(
+                answer.to_response(&sampling()).expect("refused")["code"],
+                -32601
+            );
         }
     }
 

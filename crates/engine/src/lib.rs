@@ -18,6 +18,7 @@
 //! that was sent, never through rmcp's whole message enum.
 
 mod answer;
+mod asks;
 mod cache;
 mod client;
 mod events;

@@ -54,7 +54,10 @@ mod tests {
 
     #[test]
     fn roots_are_refused_with_an_empty_list() {
-        assert_eq!(refusal_for(&InputRequestKind::Roots), json!({ "roots": [] }));
+        assert_eq!(
+            refusal_for(&InputRequestKind::Roots),
+            json!({ "roots": [] })
+        );
     }
 
     #[test]

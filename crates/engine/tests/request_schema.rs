@@ -5,8 +5,8 @@ use std::sync::OnceLock;
 
 use holdbay_engine::model::{GetPromptRequestParams, ReadResourceRequestParams};
 use holdbay_engine::{
-    Bounds, Client, GetPrompt, ListenFilter, LogicalRequest, McpMethod, OutgoingRequest,
-    ReadResource, RequestOptions,
+    Bounds, Client, GetPrompt, InputAnswer, ListenFilter, LogicalRequest, McpMethod,
+    OutgoingRequest, ReadResource, RequestOptions,
 };
 use serde_json::{Value, json};
 
@@ -86,11 +86,9 @@ fn tool_calls_and_their_retries_validate() {
         let mut reader = first.reader(200, Some("application/json"));
         reader.push_chunk(wire.to_string().as_bytes());
         call.handle(reader.finish_outcome().expect("input_required"));
-        call.answer(
-            "details",
-            json!({"action": "accept", "content": {"severity": "high"}}),
-        )
-        .expect("asked");
+        let content = json!({"severity": "high"}).as_object().cloned();
+        call.answer("details", InputAnswer::Accept(content))
+            .expect("asked");
         assert_valid(
             core(),
             "CallToolRequest",

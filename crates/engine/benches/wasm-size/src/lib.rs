@@ -124,7 +124,7 @@ fn full(
                     }
                 }
                 for key in tracker.outstanding() {
-                    let _ = tracker.answer(&key, serde_json::json!({"action": "accept"}));
+                    let _ = tracker.answer(&key, holdbay_engine::InputAnswer::Accept(None));
                 }
                 if let Some(update) = tracker.update(client) {
                     out.push_str(update.body());
@@ -135,7 +135,7 @@ fn full(
             }
             Step::NeedsInput | Step::RetryWithoutInput => {
                 for key in logical.pending_inputs() {
-                    let _ = logical.answer(&key, serde_json::json!({"action": "accept"}));
+                    let _ = logical.answer(&key, holdbay_engine::InputAnswer::Accept(None));
                 }
                 match logical.retry(client, now) {
                     Ok(next) => latest = next,

@@ -57,7 +57,7 @@ pub use progress::progress_updates;
 pub use refusal::refusal_for;
 pub use response::{Limits, Outcome, Reply, ResponseError, ResponseReader};
 pub use sse::{SseDecoder, SseError};
-pub use task::{TaskError, TaskEvent, TaskTracker};
+pub use task::{DuePolls, MAX_POLLS_IN_FLIGHT, TaskError, TaskEvent, TaskTracker, due_polls};
 pub use tool_pages::{MAX_TOOL_PAGES, ToolPages, ToolPagesError, tool_display_name};
 pub use traffic::Traffic;
 

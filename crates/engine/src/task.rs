@@ -18,6 +18,10 @@ use crate::findings::{Finding, Rule};
 use crate::method::{CancelTask, GetTask, UpdateTask};
 use crate::outgoing::OutgoingRequest;
 
+mod polls;
+
+pub use polls::{DuePolls, MAX_POLLS_IN_FLIGHT, due_polls};
+
 /// Polls never come faster than this, whatever the server asks.
 pub const MIN_POLL_MS: u64 = 250;
 /// Polls never wait longer than this, whatever the server asks.

@@ -25,6 +25,7 @@ mod events;
 mod findings;
 pub mod headers;
 mod listen;
+mod listen_schedule;
 mod method;
 mod mrtr;
 mod outgoing;
@@ -46,6 +47,9 @@ pub use events::{
 };
 pub use findings::{Finding, Rule, Severity};
 pub use listen::{Listen, ListenEvent, ListenFilter, ListenParams, Subscription};
+pub use listen_schedule::{
+    LISTEN_RETRY_FIRST_MS, LISTEN_RETRY_MAX_MS, ListenEnding, ListenSchedule,
+};
 pub use method::{
     CallTool, CancelTask, Discover, GetPrompt, GetTask, ListPrompts, ListResourceTemplates,
     ListResources, ListTools, McpMethod, MethodId, MethodRules, ReadResource, RoundFields,

@@ -29,13 +29,13 @@ mod listen_schedule;
 mod method;
 mod mrtr;
 mod outgoing;
+mod pages;
 mod progress;
 pub mod protocol;
 mod refusal;
 mod response;
 mod sse;
 mod task;
-mod tool_pages;
 pub mod traffic;
 
 pub use answer::{AnswerError, InputAnswer};
@@ -57,12 +57,14 @@ pub use method::{
 };
 pub use mrtr::{Bounds, ErrorStep, LogicalRequest, MrtrError, Round, Step};
 pub use outgoing::OutgoingRequest;
+pub use pages::{
+    ListMethod, Listing, MAX_PAGES, MAX_TOOL_PAGES, Pages, PagesError, tool_display_name,
+};
 pub use progress::progress_updates;
 pub use refusal::refusal_for;
 pub use response::{Limits, Outcome, Reply, ResponseError, ResponseReader};
 pub use sse::{SseDecoder, SseError};
 pub use task::{DuePolls, MAX_POLLS_IN_FLIGHT, TaskError, TaskEvent, TaskTracker, due_polls};
-pub use tool_pages::{MAX_TOOL_PAGES, ToolPages, ToolPagesError, tool_display_name};
 pub use traffic::Traffic;
 
 /// The `rmcp` wire model, re-exported so callers use the very types the engine decodes into.

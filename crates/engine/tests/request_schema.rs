@@ -5,8 +5,8 @@ use std::sync::OnceLock;
 
 use holdbay_engine::model::{GetPromptRequestParams, ReadResourceRequestParams};
 use holdbay_engine::{
-    Bounds, Client, GetPrompt, InputAnswer, ListenFilter, LogicalRequest, McpMethod,
-    OutgoingRequest, ReadResource, RequestOptions,
+    Bounds, Client, GetPrompt, InputAnswer, ListPrompts, ListResources, ListenFilter,
+    LogicalRequest, McpMethod, OutgoingRequest, ReadResource, RequestOptions,
 };
 use serde_json::{Value, json};
 
@@ -60,6 +60,19 @@ fn list_tools_requests_validate_against_the_official_schema() {
     let mut client = Client::default();
     for cursor in [None, Some(String::new()), Some("page-2".to_owned())] {
         assert_valid(core(), "ListToolsRequest", &client.list_tools(cursor));
+    }
+}
+
+#[test]
+fn every_list_page_request_validates_against_the_official_schema() {
+    let mut client = Client::default();
+    for cursor in [None, Some(String::new()), Some("page-2".to_owned())] {
+        let prompts = client.list_page::<ListPrompts>(cursor.clone());
+        assert_valid(core(), "ListPromptsRequest", &prompts);
+        let resources = client.list_page::<ListResources>(cursor.clone());
+        assert_valid(core(), "ListResourcesRequest", &resources);
+        let templates = client.list_resource_templates(cursor);
+        assert_valid(core(), "ListResourceTemplatesRequest", &templates);
     }
 }
 

@@ -46,6 +46,7 @@ pub use events::{
     NotificationEvent, NotificationKind, SentDetail, SentRequest,
 };
 pub use findings::{Finding, Rule, Severity};
+pub use headers::{MergedHeaders, is_reserved_header, merge_extra_headers};
 pub use listen::{Listen, ListenEvent, ListenFilter, ListenParams, Subscription};
 pub use listen_schedule::{
     LISTEN_RETRY_FIRST_MS, LISTEN_RETRY_MAX_MS, ListenEnding, ListenSchedule,

@@ -6,8 +6,12 @@
 //! argument (milliseconds on the caller's clock), so every state machine is deterministic:
 //!
 //! - [`LogicalRequest`] tracks one request and its MRTR rounds, within [`Bounds`];
-//! - [`TaskTracker`] tracks one task of the tasks extension (polls, input, terminal states);
-//! - [`Subscription`] reads one `subscriptions/listen` stream;
+//! - [`InputAnswer`] is the user's answer to an input request; the engine writes its JSON;
+//! - [`TaskTracker`] tracks one task of the tasks extension (polls, input, terminal states),
+//!   and [`due_polls`] picks which of many to poll now;
+//! - [`Subscription`] reads one `subscriptions/listen` stream, and [`ListenSchedule`] says
+//!   when to open the next;
+//! - [`Pages`] walks a paginated list to a [`Listing`] that says if it stopped early;
 //! - [`ResultCache`] honours `ttlMs`/`cacheScope`;
 //! - a [`Finding`] records what the server did against the spec.
 //!
@@ -65,7 +69,10 @@ pub use progress::progress_updates;
 pub use refusal::refusal_for;
 pub use response::{Limits, Outcome, Reply, ResponseError, ResponseReader};
 pub use sse::{SseDecoder, SseError};
-pub use task::{DuePolls, MAX_POLLS_IN_FLIGHT, TaskError, TaskEvent, TaskTracker, due_polls};
+pub use task::{
+    DEFAULT_POLL_MS, DuePolls, MAX_POLL_MS, MAX_POLLS_IN_FLIGHT, MIN_POLL_MS, TaskError, TaskEvent,
+    TaskTracker, due_polls,
+};
 pub use traffic::Traffic;
 
 /// The `rmcp` wire model, re-exported so callers use the very types the engine decodes into.

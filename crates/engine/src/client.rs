@@ -17,10 +17,11 @@ use crate::headers::{
 };
 use crate::listen::{Listen, ListenFilter, ListenParams};
 use crate::method::{
-    CallTool, CancelTask, Discover, GetTask, ListPrompts, ListResources, ListTools, McpMethod,
-    UpdateTask,
+    CallTool, CancelTask, Discover, GetTask, ListPrompts, ListResourceTemplates, ListResources,
+    ListTools, McpMethod, UpdateTask,
 };
 use crate::outgoing::OutgoingRequest;
+use crate::pages::ListMethod;
 use crate::protocol;
 use crate::response::Limits;
 
@@ -122,6 +123,24 @@ impl Client {
 
     /// One page of `resources/list`; `cursor` is the previous page's opaque `nextCursor`.
     pub fn list_resources(&mut self, cursor: Option<String>) -> OutgoingRequest<ListResources> {
+        self.request(
+            PaginatedRequestParams::default().with_cursor(cursor),
+            &RequestOptions::default(),
+        )
+    }
+
+    /// One page of `resources/templates/list`; `cursor` is the previous page's opaque
+    /// `nextCursor`.
+    pub fn list_resource_templates(
+        &mut self,
+        cursor: Option<String>,
+    ) -> OutgoingRequest<ListResourceTemplates> {
+        self.list_page::<ListResourceTemplates>(cursor)
+    }
+
+    /// One page of any list method; `cursor` is the previous page's opaque `nextCursor`
+    /// (an empty string is a cursor too, §11).
+    pub fn list_page<M: ListMethod>(&mut self, cursor: Option<String>) -> OutgoingRequest<M> {
         self.request(
             PaginatedRequestParams::default().with_cursor(cursor),
             &RequestOptions::default(),

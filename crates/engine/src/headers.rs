@@ -1,5 +1,6 @@
 //! The HTTP routing headers of 2026-07-28: `Mcp-Name`, and `Mcp-Param-*` mirrored from tool
-//! arguments whose schema property carries `x-mcp-header`.
+//! arguments whose schema property carries `x-mcp-header`; and which headers the user's extra
+//! headers may not override.
 
 use std::collections::BTreeMap;
 
@@ -8,9 +9,74 @@ use rmcp::model::{JsonObject, Tool};
 use serde_json::Value;
 
 use crate::findings::{Finding, Rule};
+use crate::protocol::{HEADER_METHOD, HEADER_NAME, HEADER_PROTOCOL_VERSION};
 
 /// Largest integer a header may mirror: ±(2^53 − 1).
 const MAX_SAFE_INTEGER: i64 = (1 << 53) - 1;
+
+/// The start of every mirrored-argument header (§10.3).
+const PARAM_HEADER_PREFIX: &str = "Mcp-Param-";
+
+/// Whether the engine alone sets this header (names compare case-insensitively): the
+/// media types and the MCP routing headers of §10.2. A request whose `MCP-Protocol-Version`
+/// or `Mcp-Method` disagreed with its body would be refused with `-32020`.
+pub fn is_reserved_header(name: &str) -> bool {
+    let name = name.trim();
+    let fixed = [
+        "Content-Type",
+        "Accept",
+        HEADER_PROTOCOL_VERSION,
+        HEADER_METHOD,
+        HEADER_NAME,
+    ];
+    fixed
+        .iter()
+        .any(|reserved| reserved.eq_ignore_ascii_case(name))
+        || name
+            .get(..PARAM_HEADER_PREFIX.len())
+            .is_some_and(|start| start.eq_ignore_ascii_case(PARAM_HEADER_PREFIX))
+}
+
+/// A request's headers with the user's extra headers added.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MergedHeaders {
+    /// The protocol headers, then the extra ones, in the order first given.
+    pub headers: Vec<(String, String)>,
+    /// Extra headers left out because the engine sets them, each named once as given.
+    pub ignored: Vec<String>,
+}
+
+/// Add the user's `extra` headers (the connection bar's) to a request's `protocol` headers.
+/// The protocol headers win: an extra header that is reserved ([`is_reserved_header`]) or
+/// that names a protocol header is left out and listed in `ignored`, never silently
+/// dropped. An extra header given twice keeps its last value.
+pub fn merge_extra_headers<'a>(
+    protocol: &[(String, String)],
+    extra: impl IntoIterator<Item = (&'a str, &'a str)>,
+) -> MergedHeaders {
+    let mut headers = protocol.to_vec();
+    let mut ignored: Vec<String> = Vec::new();
+    for (name, value) in extra {
+        let set_by_protocol = protocol
+            .iter()
+            .any(|(protocol_name, _)| protocol_name.eq_ignore_ascii_case(name));
+        if is_reserved_header(name) || set_by_protocol {
+            if !ignored.iter().any(|seen| seen.eq_ignore_ascii_case(name)) {
+                ignored.push(name.to_owned());
+            }
+            continue;
+        }
+        let added = &mut headers[protocol.len()..];
+        match added
+            .iter_mut()
+            .find(|(added, _)| added.eq_ignore_ascii_case(name))
+        {
+            Some(earlier) => *earlier = (name.to_owned(), value.to_owned()),
+            None => headers.push((name.to_owned(), value.to_owned())),
+        }
+    }
+    MergedHeaders { headers, ignored }
+}
 
 /// One mirrored argument: where it sits in `arguments`, and the header suffix.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -207,7 +273,7 @@ pub fn param_headers(
             }
         };
         headers.push((
-            format!("Mcp-Param-{}", param.header),
+            format!("{PARAM_HEADER_PREFIX}{}", param.header),
             encode_header_value(&text),
         ));
     }
@@ -293,6 +359,115 @@ mod tests {
         }
         let (kept, findings) = keep_valid_tools(vec![tool(json!({"type":"object"}))]);
         assert_eq!((kept.len(), findings.len()), (1, 0));
+    }
+
+    /// The headers the engine puts on a `tools/list`.
+    fn protocol_headers() -> Vec<(String, String)> {
+        [
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+            ("MCP-Protocol-Version", "2026-07-28"),
+            ("Mcp-Method", "tools/list"),
+        ]
+        .map(|(name, value)| (name.to_owned(), value.to_owned()))
+        .to_vec()
+    }
+
+    #[test]
+    fn reserved_header_names_match_in_any_case() {
+        for name in [
+            "content-type",
+            "ACCEPT",
+            "mcp-protocol-version",
+            "MCP-METHOD",
+            "mcp-name",
+        ] {
+            assert!(is_reserved_header(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn every_mirrored_argument_header_is_reserved() {
+        assert!(is_reserved_header("Mcp-Param-Region"));
+        assert!(is_reserved_header("mcp-param-x"));
+    }
+
+    #[test]
+    fn the_users_own_headers_are_not_reserved() {
+        for name in [
+            "Authorization",
+            "X-Api-Key",
+            "Mcp-Params",
+            "Accept-Language",
+            "ü",
+        ] {
+            assert!(!is_reserved_header(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn protocol_headers_win_over_extra_headers() {
+        let merged = merge_extra_headers(
+            &protocol_headers(),
+            [
+                ("mcp-protocol-version", "2025-11-25"),
+                ("Content-Type", "text/plain"),
+            ],
+        );
+        assert_eq!(merged.headers, protocol_headers());
+        assert_eq!(merged.ignored, ["mcp-protocol-version", "Content-Type"]);
+    }
+
+    #[test]
+    fn a_reserved_extra_header_is_ignored_even_when_the_request_lacks_it() {
+        let merged = merge_extra_headers(&protocol_headers(), [("Mcp-Name", "deploy")]);
+        assert_eq!(merged.headers, protocol_headers());
+        assert_eq!(merged.ignored, ["Mcp-Name"]);
+    }
+
+    #[test]
+    fn extra_headers_follow_the_protocol_headers_in_order() {
+        let merged = merge_extra_headers(
+            &protocol_headers(),
+            [("Authorization", "Bearer t0k3n"), ("X-Tenant", "acme")],
+        );
+        assert_eq!(merged.headers[..4], protocol_headers()[..]);
+        assert_eq!(
+            merged.headers[4..],
+            [
+                ("Authorization".to_owned(), "Bearer t0k3n".to_owned()),
+                ("X-Tenant".to_owned(), "acme".to_owned())
+            ]
+        );
+        assert!(merged.ignored.is_empty());
+    }
+
+    #[test]
+    fn a_repeated_extra_header_keeps_its_last_value() {
+        let merged = merge_extra_headers(
+            &protocol_headers(),
+            [
+                ("Authorization", "Bearer old"),
+                ("X-Tenant", "acme"),
+                ("authorization", "Bearer new"),
+            ],
+        );
+        assert_eq!(
+            merged.headers[4..],
+            [
+                ("authorization".to_owned(), "Bearer new".to_owned()),
+                ("X-Tenant".to_owned(), "acme".to_owned())
+            ]
+        );
+    }
+
+    #[test]
+    fn an_ignored_header_is_listed_once() {
+        let merged = merge_extra_headers(
+            &protocol_headers(),
+            [("Mcp-Method", "a"), ("mcp-method", "b")],
+        );
+        assert_eq!(merged.ignored, ["Mcp-Method"]);
     }
 
     #[test]

@@ -6,8 +6,12 @@
 //! argument (milliseconds on the caller's clock), so every state machine is deterministic:
 //!
 //! - [`LogicalRequest`] tracks one request and its MRTR rounds, within [`Bounds`];
-//! - [`TaskTracker`] tracks one task of the tasks extension (polls, input, terminal states);
-//! - [`Subscription`] reads one `subscriptions/listen` stream;
+//! - [`InputAnswer`] is the user's answer to an input request; the engine writes its JSON;
+//! - [`TaskTracker`] tracks one task of the tasks extension (polls, input, terminal states),
+//!   and [`due_polls`] picks which of many to poll now;
+//! - [`Subscription`] reads one `subscriptions/listen` stream, and [`ListenSchedule`] says
+//!   when to open the next;
+//! - [`Pages`] walks a paginated list to a [`Listing`] that says if it stopped early;
 //! - [`ResultCache`] honours `ttlMs`/`cacheScope`;
 //! - a [`Finding`] records what the server did against the spec.
 //!
@@ -18,22 +22,24 @@
 //! that was sent, never through rmcp's whole message enum.
 
 mod answer;
+mod asks;
 mod cache;
 mod client;
 mod events;
 mod findings;
 pub mod headers;
 mod listen;
+mod listen_schedule;
 mod method;
 mod mrtr;
 mod outgoing;
+mod pages;
 mod progress;
 pub mod protocol;
 mod refusal;
 mod response;
 mod sse;
 mod task;
-mod tool_pages;
 pub mod traffic;
 
 pub use answer::{AnswerError, InputAnswer};
@@ -44,7 +50,11 @@ pub use events::{
     NotificationEvent, NotificationKind, SentDetail, SentRequest,
 };
 pub use findings::{Finding, Rule, Severity};
+pub use headers::{MergedHeaders, is_reserved_header, merge_extra_headers};
 pub use listen::{Listen, ListenEvent, ListenFilter, ListenParams, Subscription};
+pub use listen_schedule::{
+    LISTEN_RETRY_FIRST_MS, LISTEN_RETRY_MAX_MS, ListenEnding, ListenSchedule,
+};
 pub use method::{
     CallTool, CancelTask, Discover, GetPrompt, GetTask, ListPrompts, ListResourceTemplates,
     ListResources, ListTools, McpMethod, MethodId, MethodRules, ReadResource, RoundFields,
@@ -52,12 +62,17 @@ pub use method::{
 };
 pub use mrtr::{Bounds, ErrorStep, LogicalRequest, MrtrError, Round, Step};
 pub use outgoing::OutgoingRequest;
+pub use pages::{
+    ListMethod, Listing, MAX_PAGES, MAX_TOOL_PAGES, Pages, PagesError, tool_display_name,
+};
 pub use progress::progress_updates;
 pub use refusal::refusal_for;
 pub use response::{Limits, Outcome, Reply, ResponseError, ResponseReader};
 pub use sse::{SseDecoder, SseError};
-pub use task::{TaskError, TaskEvent, TaskTracker};
-pub use tool_pages::{MAX_TOOL_PAGES, ToolPages, ToolPagesError, tool_display_name};
+pub use task::{
+    DEFAULT_POLL_MS, DuePolls, MAX_POLL_MS, MAX_POLLS_IN_FLIGHT, MIN_POLL_MS, TaskError, TaskEvent,
+    TaskTracker, due_polls,
+};
 pub use traffic::Traffic;
 
 /// The `rmcp` wire model, re-exported so callers use the very types the engine decodes into.

@@ -4,10 +4,15 @@
 //! The client gathers one answer per key and retries the same method and params with a new
 //! id, `inputResponses` and the unchanged `requestState`, until a `complete` (or `task`).
 
+use std::collections::BTreeMap;
+
 use rmcp::model::{CreateTaskResult, InputRequests, InputResponses, RequestId};
 use serde_json::Value;
 
+use crate::answer::{AnswerError, InputAnswer};
+use crate::asks::{ask, raw_input_requests, server_order};
 use crate::client::Client;
+use crate::events::{InputAsk, InputRequestKind};
 use crate::method::McpMethod;
 use crate::outgoing::OutgoingRequest;
 use crate::response::{Outcome, Reply, ResponseError};
@@ -52,6 +57,10 @@ pub enum MrtrError {
     Cancelled,
     #[error("the headers were already corrected once; the server still rejects them")]
     AlreadyResent,
+    #[error("the latest round was answered; only a round that got no answer is sent again")]
+    AlreadyAnswered,
+    #[error(transparent)]
+    Answer(#[from] AnswerError),
 }
 
 /// What to do after an error response to the latest round.
@@ -76,8 +85,10 @@ pub struct Round {
     pub input_requests: Option<InputRequests>,
     /// The server's state, exactly as received; echoed unchanged on the retry.
     pub request_state: Option<String>,
-    /// The answers given so far for this round.
+    /// The answers given so far for this round, as they go on the wire.
     pub answers: InputResponses,
+    /// The same answers as the user chose them (what `answers` was built from).
+    pub choices: BTreeMap<String, InputAnswer>,
     /// The `result` object as received.
     pub raw_result: Option<Value>,
 }
@@ -110,6 +121,8 @@ pub struct LogicalRequest<M: McpMethod> {
     /// The params of the latest round, for a resend after `-32020`.
     latest_params: M::Params,
     resent: bool,
+    /// The latest round's request got an HTTP answer (a reply or an error response).
+    latest_answered: bool,
     cancelled: bool,
     /// A latch the user chose to send instead of the server's (see `tamper_request_state`).
     tampered_state: Option<String>,
@@ -127,6 +140,7 @@ impl<M: McpMethod> LogicalRequest<M> {
             waiting_for_input: false,
             latest_params: first.params.clone(),
             resent: false,
+            latest_answered: false,
             cancelled: false,
             tampered_state: None,
         }
@@ -146,6 +160,7 @@ impl<M: McpMethod> LogicalRequest<M> {
         if self.cancelled {
             return Step::Cancelled;
         }
+        self.latest_answered = true;
         let latest = self.rounds.last_mut();
         match reply.result {
             Outcome::Complete(result) => {
@@ -179,17 +194,29 @@ impl<M: McpMethod> LogicalRequest<M> {
         }
     }
 
-    /// The input requests of the latest round that have no answer yet.
+    /// The keys of the latest round's input requests that have no answer yet, in the
+    /// server's order.
     pub fn pending_inputs(&self) -> Vec<String> {
+        self.unanswered_asks()
+            .into_iter()
+            .map(|ask| ask.key)
+            .collect()
+    }
+
+    /// What to show the user: the latest round's input requests that have no answer yet,
+    /// each typed by kind with its JSON as the server sent it, in the server's order.
+    pub fn unanswered_asks(&self) -> Vec<InputAsk> {
         let Some(latest) = self.rounds.last() else {
             return Vec::new();
         };
-        latest
-            .input_requests
+        let Some(requests) = &latest.input_requests else {
+            return Vec::new();
+        };
+        let raw = latest.raw_result.as_ref().and_then(raw_input_requests);
+        server_order(requests, raw)
             .iter()
-            .flat_map(|requests| requests.keys())
             .filter(|key| !latest.answers.contains_key(*key))
-            .cloned()
+            .filter_map(|key| ask(requests, key, raw))
             .collect()
     }
 
@@ -204,9 +231,10 @@ impl<M: McpMethod> LogicalRequest<M> {
         Ok(())
     }
 
-    /// Answer one key of the latest round (an `ElicitResult` for elicitation: accept with
-    /// content, decline or cancel). A key may be re-answered until the retry is sent.
-    pub fn answer(&mut self, key: &str, response: Value) -> Result<(), MrtrError> {
+    /// Answer one key of the latest round; the engine writes the wire response for the
+    /// kind the server asked ([`InputAnswer::to_response`]). A key may be re-answered until
+    /// the retry is sent.
+    pub fn answer(&mut self, key: &str, answer: InputAnswer) -> Result<(), MrtrError> {
         if !self.waiting_for_input {
             return Err(MrtrError::NotWaitingForInput);
         }
@@ -214,16 +242,18 @@ impl<M: McpMethod> LogicalRequest<M> {
             .rounds
             .last_mut()
             .ok_or(MrtrError::NotWaitingForInput)?;
-        let asked = latest
+        let Some(request) = latest
             .input_requests
             .as_ref()
-            .is_some_and(|requests| requests.contains_key(key));
-        if !asked {
+            .and_then(|requests| requests.get(key))
+        else {
             return Err(MrtrError::UnknownKey {
                 key: key.to_owned(),
             });
-        }
+        };
+        let response = answer.to_response(&InputRequestKind::of(request))?;
         latest.answers.insert(key.to_owned(), response);
+        latest.choices.insert(key.to_owned(), answer);
         Ok(())
     }
 
@@ -273,6 +303,7 @@ impl<M: McpMethod> LogicalRequest<M> {
             });
         }
         self.waiting_for_input = false;
+        self.latest_answered = false;
         self.latest_params = request.params.clone();
         self.rounds.push(round(rounds + 1, &request));
         Ok(request)
@@ -280,6 +311,7 @@ impl<M: McpMethod> LogicalRequest<M> {
 
     /// Decide what an error response to the latest round means.
     pub fn handle_error(&mut self, error: &ResponseError) -> ErrorStep {
+        self.latest_answered = true;
         let header_mismatch = error.rpc_code() == Some(rmcp::model::ErrorCode::HEADER_MISMATCH.0);
         let is_tool_call = M::tool_call(&self.latest_params).is_some();
         if header_mismatch && is_tool_call && !self.resent && !self.cancelled {
@@ -299,12 +331,35 @@ impl<M: McpMethod> LogicalRequest<M> {
             return Err(MrtrError::AlreadyResent);
         }
         self.resent = true;
+        Ok(self.send_latest_again(client))
+    }
+
+    /// Send the latest round again because it got no HTTP answer at all (e.g. the browser
+    /// refused it the way CORS does, and it now goes through the relay): a new id, the very
+    /// same params (answers, `requestState` or the tampered latch, exactly as before). It is
+    /// the same round, not a new one, so it counts against no bound.
+    pub fn resend_unanswered(
+        &mut self,
+        client: &mut Client,
+    ) -> Result<OutgoingRequest<M>, MrtrError> {
+        if self.cancelled {
+            return Err(MrtrError::Cancelled);
+        }
+        if self.latest_answered {
+            return Err(MrtrError::AlreadyAnswered);
+        }
+        Ok(self.send_latest_again(client))
+    }
+
+    /// The latest round's params under a new id; the round follows the new request.
+    fn send_latest_again(&mut self, client: &mut Client) -> OutgoingRequest<M> {
         let request = client.request::<M>(self.latest_params.clone(), &self.options);
+        self.latest_answered = false;
         if let Some(latest) = self.rounds.last_mut() {
             latest.request_id = request.id.clone();
             latest.request_body = request.body.clone();
         }
-        Ok(request)
+        request
     }
 
     /// Cancel: on HTTP that means closing the response stream of the returned request id.
@@ -328,6 +383,7 @@ fn round<M: McpMethod>(number: u32, request: &OutgoingRequest<M>) -> Round {
         input_requests: None,
         request_state: None,
         answers: InputResponses::new(),
+        choices: BTreeMap::new(),
         raw_result: None,
     }
 }

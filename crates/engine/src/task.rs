@@ -1,7 +1,7 @@
 //! Tracking one task of the tasks extension: its state, when to poll, the input it asks
 //! for, and how it ends. Serializable, so the app can persist it and resume after a reload.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use rmcp::model::{
     CreateTaskResult, DetailedTask, InputRequests, InputResponses, JsonObject, TaskPayload,
@@ -10,10 +10,17 @@ use rmcp::model::{
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::answer::{AnswerError, InputAnswer};
+use crate::asks::{ask, raw_input_requests, server_order};
 use crate::client::Client;
+use crate::events::{InputAsk, InputRequestKind};
 use crate::findings::{Finding, Rule};
 use crate::method::{CancelTask, GetTask, UpdateTask};
 use crate::outgoing::OutgoingRequest;
+
+mod polls;
+
+pub use polls::{DuePolls, MAX_POLLS_IN_FLIGHT, due_polls};
 
 /// Polls never come faster than this, whatever the server asks.
 pub const MIN_POLL_MS: u64 = 250;
@@ -29,7 +36,7 @@ pub enum TaskEvent {
         from: TaskStatus,
         to: TaskStatus,
     },
-    /// New keys to answer (never a key already answered or shown).
+    /// New keys to answer (never a key already answered or shown), in the server's order.
     InputRequested {
         keys: Vec<String>,
     },
@@ -52,6 +59,8 @@ pub enum TaskError {
     AlreadyAnswered { key: String },
     #[error("the task has ended ({status:?})")]
     Ended { status: TaskStatus },
+    #[error(transparent)]
+    Answer(#[from] AnswerError),
 }
 
 /// The client's record of one task.
@@ -74,8 +83,14 @@ pub struct TaskTracker {
     pub consecutive_failures: u32,
     /// The latest snapshot's outstanding requests, keyed exactly as the server sent them.
     pub input_requests: InputRequests,
-    /// Answers given but not yet sent with `tasks/update`.
-    pub pending_answers: InputResponses,
+    /// The keys of `input_requests` in the order the server wrote them.
+    #[serde(default)]
+    pub input_order: Vec<String>,
+    /// The user's answers, held until every outstanding key has one: then they all go in
+    /// one `tasks/update` (answering one key at a time makes the server ask again for the
+    /// others).
+    #[serde(default)]
+    pub staged: BTreeMap<String, InputAnswer>,
     /// Keys answered and sent, or shown already: never answered or shown again.
     pub answered: BTreeSet<String>,
     pub shown: BTreeSet<String>,
@@ -107,7 +122,8 @@ impl TaskTracker {
             next_poll_at_ms: now_ms,
             consecutive_failures: 0,
             input_requests: InputRequests::new(),
-            pending_answers: InputResponses::new(),
+            input_order: Vec::new(),
+            staged: BTreeMap::new(),
             answered: BTreeSet::new(),
             shown: BTreeSet::new(),
             result: None,
@@ -229,11 +245,17 @@ impl TaskTracker {
         if task.poll_interval_ms.is_some() {
             self.poll_interval_ms = task.poll_interval_ms;
         }
+        let raw_requests = message.as_ref().and_then(raw_input_requests);
         match &snapshot.payload {
             TaskPayload::InputRequired { input_requests } => {
                 self.input_requests = input_requests.clone();
-                let fresh: Vec<String> = input_requests
-                    .keys()
+                self.input_order = server_order(input_requests, raw_requests);
+                // An answer staged for a key the server no longer asks is moot.
+                self.staged
+                    .retain(|key, _| input_requests.contains_key(key));
+                let fresh: Vec<String> = self
+                    .input_order
+                    .iter()
                     .filter(|key| !self.answered.contains(*key) && !self.shown.contains(*key))
                     .cloned()
                     .collect();
@@ -243,39 +265,74 @@ impl TaskTracker {
                 }
             }
             TaskPayload::Completed { result } => {
-                self.input_requests.clear();
+                self.clear_input_requests();
                 self.result = Some(result.clone());
                 events.push(TaskEvent::Completed {
                     result: result.clone(),
                 });
             }
             TaskPayload::Failed { error } => {
-                self.input_requests.clear();
+                self.clear_input_requests();
                 self.error = Some(error.clone());
                 events.push(TaskEvent::Failed {
                     error: error.clone(),
                 });
             }
             TaskPayload::Cancelled => {
-                self.input_requests.clear();
+                self.clear_input_requests();
                 events.push(TaskEvent::Cancelled);
             }
-            _ => self.input_requests.clear(),
+            _ => self.clear_input_requests(),
         }
         events
     }
 
-    /// The requests still waiting for an answer, keyed as the server sent them.
+    /// The snapshot asks nothing: nothing is outstanding, and nothing staged can be sent.
+    fn clear_input_requests(&mut self) {
+        self.input_requests.clear();
+        self.input_order.clear();
+        self.staged.clear();
+    }
+
+    /// The keys of the latest snapshot not yet answered (staged ones included), keyed as
+    /// the server sent them and in its order.
     pub fn outstanding(&self) -> Vec<String> {
-        self.input_requests
-            .keys()
-            .filter(|key| !self.answered.contains(*key) && !self.pending_answers.contains_key(*key))
+        self.ordered_keys()
+            .filter(|key| !self.answered.contains(*key))
             .cloned()
             .collect()
     }
 
-    /// Answer one outstanding key (sent with the next [`TaskTracker::update`]).
-    pub fn answer(&mut self, key: &str, response: Value) -> Result<(), TaskError> {
+    /// What to show the user: the latest snapshot's requests not yet answered (staged ones
+    /// included, see [`TaskTracker::staged`]), typed by kind, in the server's order.
+    pub fn outstanding_asks(&self) -> Vec<InputAsk> {
+        self.outstanding()
+            .iter()
+            .filter_map(|key| ask(&self.input_requests, key, None))
+            .collect()
+    }
+
+    /// How many outstanding keys still have no staged answer: the `tasks/update` goes out
+    /// when this reaches 0.
+    pub fn awaiting(&self) -> usize {
+        self.ordered_keys()
+            .filter(|key| !self.answered.contains(*key) && !self.staged.contains_key(*key))
+            .count()
+    }
+
+    /// The answer staged for `key`, not sent yet.
+    pub fn staged(&self, key: &str) -> Option<&InputAnswer> {
+        self.staged.get(key)
+    }
+
+    /// Take back the answer staged for `key` (the user changed their mind before sending).
+    pub fn unstage(&mut self, key: &str) -> Option<InputAnswer> {
+        self.staged.remove(key)
+    }
+
+    /// Stage the answer to one outstanding key; the engine checks it fits the kind asked. A
+    /// staged answer may be replaced until it is sent with [`TaskTracker::update`].
+    pub fn answer(&mut self, key: &str, answer: InputAnswer) -> Result<(), TaskError> {
         if self.is_terminal() {
             return Err(TaskError::Ended {
                 status: self.status,
@@ -286,24 +343,56 @@ impl TaskTracker {
                 key: key.to_owned(),
             });
         }
-        if !self.input_requests.contains_key(key) {
+        let Some(request) = self.input_requests.get(key) else {
             return Err(TaskError::UnknownKey {
                 key: key.to_owned(),
             });
-        }
-        self.pending_answers.insert(key.to_owned(), response);
+        };
+        answer.to_response(&InputRequestKind::of(request))?;
+        self.staged.insert(key.to_owned(), answer);
         Ok(())
     }
 
-    /// The `tasks/update` carrying the pending answers, or `None` when there are none. The
-    /// keys count as answered from here on.
+    /// The one `tasks/update` carrying an answer for every outstanding key, once each has a
+    /// staged answer; `None` until then (and when nothing is outstanding). The keys count
+    /// as answered from here on.
     pub fn update(&mut self, client: &mut Client) -> Option<OutgoingRequest<UpdateTask>> {
-        if self.pending_answers.is_empty() || self.is_terminal() {
+        let keys = self.outstanding();
+        if keys.is_empty() || self.awaiting() > 0 || self.is_terminal() {
             return None;
         }
-        let answers = std::mem::take(&mut self.pending_answers);
-        self.answered.extend(answers.keys().cloned());
-        Some(client.update_task(&self.task_id, answers))
+        let mut responses = InputResponses::new();
+        for key in &keys {
+            let request = self.input_requests.get(key)?;
+            let answer = self.staged.get(key)?;
+            // Checked when staged; the kind under a key never changes (§9.5).
+            let response = answer.to_response(&InputRequestKind::of(request)).ok()?;
+            responses.insert(key.clone(), response);
+        }
+        for key in &keys {
+            self.staged.remove(key);
+        }
+        self.answered.extend(keys);
+        Some(client.update_task(&self.task_id, responses))
+    }
+
+    /// The keys of `input_requests`, in the server's order when it is known.
+    fn ordered_keys(&self) -> impl Iterator<Item = &String> {
+        let ordered = self.input_order.len() == self.input_requests.len()
+            && self
+                .input_order
+                .iter()
+                .all(|key| self.input_requests.contains_key(key));
+        let (server, keyed) = if ordered {
+            (Some(self.input_order.iter()), None)
+        } else {
+            // A tracker saved before the order was kept: key order.
+            (None, Some(self.input_requests.keys()))
+        };
+        server
+            .into_iter()
+            .flatten()
+            .chain(keyed.into_iter().flatten())
     }
 
     /// The `tasks/cancel` to send. It is only a request: the task ends however the server

@@ -4,8 +4,8 @@
 
 use holdbay_engine::model::{CallToolResult, RequestId, TaskStatus};
 use holdbay_engine::{
-    Bounds, CallTool, Client, LogicalRequest, MrtrError, Outcome, OutgoingRequest, Reply,
-    RequestOptions, SseDecoder, Step, TaskEvent, TaskTracker,
+    Bounds, CallTool, Client, InputAnswer, LogicalRequest, MrtrError, Outcome, OutgoingRequest,
+    Reply, RequestOptions, SseDecoder, Step, TaskEvent, TaskTracker,
 };
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -32,6 +32,11 @@ fn id_json(id: &RequestId) -> Value {
 
 fn body_of<M: holdbay_engine::McpMethod>(request: &OutgoingRequest<M>) -> Value {
     serde_json::from_str(request.body()).expect("the engine sends JSON")
+}
+
+/// The user ticks "ok" on the form.
+fn approve() -> InputAnswer {
+    InputAnswer::Accept(json!({"ok": true}).as_object().cloned())
 }
 
 /// The server's JSON answer to `request`, read through the engine.
@@ -372,7 +377,7 @@ proptest! {
         let step = call.handle(answer_json(&first, input_required(&key, Some(&state))));
         prop_assert!(matches!(step, Step::NeedsInput), "step {step:?}");
         prop_assert_eq!(call.pending_inputs(), vec![key.clone()]);
-        call.answer(&key, json!({"action": "accept", "content": {"ok": true}}))
+        call.answer(&key, approve())
             .expect("the key was asked");
         let retry = call.retry(&mut client, 1).expect("every key answered");
         let sent = body_of(&retry);
@@ -407,7 +412,7 @@ proptest! {
             };
             match call.handle(answer_json(&latest, result)) {
                 Step::NeedsInput => call
-                    .answer("confirm", json!({"action": "accept", "content": {"ok": true}}))
+                    .answer("confirm", approve())
                     .expect("asked"),
                 Step::RetryWithoutInput => {}
                 other => prop_assert!(false, "unexpected step {other:?}"),

@@ -7,8 +7,8 @@ mod common;
 use common::{Transcript, assert_sent_as_recorded, replay};
 use holdbay_engine::model::{TaskStatus, Tool};
 use holdbay_engine::{
-    Bounds, Client, LogicalRequest, Outcome, RequestOptions, ResponseError, Step, TaskEvent,
-    TaskTracker,
+    Bounds, Client, InputAnswer, LogicalRequest, Outcome, RequestOptions, ResponseError, Step,
+    TaskEvent, TaskTracker,
 };
 use serde_json::{Value, json};
 
@@ -89,7 +89,7 @@ fn a_plain_call_completes_in_one_round() {
 }
 
 /// Round 1 asks, round 2 answers with the server's sealed requestState echoed exactly.
-fn mrtr_round_trip(name: &str, answer: Value) -> String {
+fn mrtr_round_trip(name: &str, answer: InputAnswer) -> String {
     let t = load(name);
     let mut client = Client::default();
     let first = client
@@ -119,14 +119,14 @@ fn mrtr_round_trip(name: &str, answer: Value) -> String {
 fn mrtr_accept_echoes_the_sealed_request_state() {
     let text = mrtr_round_trip(
         "mrtr_accept",
-        json!({"action": "accept", "content": {"confirm": true}}),
+        InputAnswer::Accept(json!({"confirm": true}).as_object().cloned()),
     );
     assert!(text.contains("confirm=True"), "{text}");
 }
 
 #[test]
 fn mrtr_decline_is_sent_back_as_a_retry() {
-    let text = mrtr_round_trip("mrtr_decline", json!({"action": "decline"}));
+    let text = mrtr_round_trip("mrtr_decline", InputAnswer::Decline);
     assert!(text.contains("decline"), "{text}");
 }
 
@@ -165,7 +165,9 @@ fn task_lifecycle_polls_answers_with_rewritten_keys_and_completes() {
                             tracker
                                 .answer(
                                     &keys[0],
-                                    json!({"action": "accept", "content": {"approved": true}}),
+                                    InputAnswer::Accept(
+                                        json!({"approved": true}).as_object().cloned(),
+                                    ),
                                 )
                                 .expect("outstanding");
                         }

@@ -7,8 +7,9 @@ mod common;
 use common::{Exchange, Transcript, assert_headers_as_recorded, replay};
 use holdbay_engine::model::{ClientCapabilities, Implementation, RequestId, TaskStatus};
 use holdbay_engine::{
-    Bounds, Client, ClientConfig, ListenEvent, ListenFilter, LogicalRequest, McpMethod, Outcome,
-    OutgoingRequest, RequestOptions, Step, Subscription, TaskEvent, TaskTracker, progress_updates,
+    Bounds, Client, ClientConfig, InputAnswer, ListenEvent, ListenFilter, LogicalRequest,
+    McpMethod, Outcome, OutgoingRequest, RequestOptions, Step, Subscription, TaskEvent,
+    TaskTracker, progress_updates,
 };
 use serde_json::{Value, json};
 
@@ -91,8 +92,13 @@ fn mrtr_form_example() {
     let mut call = LogicalRequest::start(&first, Bounds::default(), 0);
     let step = call.handle(replay(&first, &with_our_id(&first, t.exchange(0))).expect("round 1"));
     assert!(matches!(step, Step::NeedsInput));
-    let answer = t.exchange(1).request.body["params"]["inputResponses"]["issue_details"].clone();
-    call.answer("issue_details", answer).expect("asked");
+    // The user fills in what the example sent; the engine writes the same ElicitResult.
+    let content =
+        t.exchange(1).request.body["params"]["inputResponses"]["issue_details"]["content"]
+            .as_object()
+            .cloned();
+    call.answer("issue_details", InputAnswer::Accept(content))
+        .expect("asked");
     let retry = call.retry(&mut client, 1).expect("round 2");
     assert_same_request(&retry, t.exchange(1));
     let step = call.handle(replay(&retry, &with_our_id(&retry, t.exchange(1))).expect("round 2"));
@@ -150,7 +156,7 @@ fn task_lifecycle_example() {
                     tracker
                         .answer(
                             "approve_prod_1",
-                            json!({"action": "accept", "content": {"approved": true}}),
+                            InputAnswer::Accept(json!({"approved": true}).as_object().cloned()),
                         )
                         .expect("outstanding");
                 }

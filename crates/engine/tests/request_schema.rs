@@ -5,8 +5,8 @@ use std::sync::OnceLock;
 
 use holdbay_engine::model::{GetPromptRequestParams, ReadResourceRequestParams};
 use holdbay_engine::{
-    Bounds, Client, GetPrompt, ListenFilter, LogicalRequest, McpMethod, OutgoingRequest,
-    ReadResource, RequestOptions,
+    Bounds, Client, GetPrompt, InputAnswer, ListPrompts, ListResources, ListenFilter,
+    LogicalRequest, McpMethod, OutgoingRequest, ReadResource, RequestOptions,
 };
 use serde_json::{Value, json};
 
@@ -64,6 +64,19 @@ fn list_tools_requests_validate_against_the_official_schema() {
 }
 
 #[test]
+fn every_list_page_request_validates_against_the_official_schema() {
+    let mut client = Client::default();
+    for cursor in [None, Some(String::new()), Some("page-2".to_owned())] {
+        let prompts = client.list_page::<ListPrompts>(cursor.clone());
+        assert_valid(core(), "ListPromptsRequest", &prompts);
+        let resources = client.list_page::<ListResources>(cursor.clone());
+        assert_valid(core(), "ListResourcesRequest", &resources);
+        let templates = client.list_resource_templates(cursor);
+        assert_valid(core(), "ListResourceTemplatesRequest", &templates);
+    }
+}
+
+#[test]
 fn tool_calls_and_their_retries_validate() {
     let mut client = Client::default();
     let args = json!({"repo": "octo/hello", "count": 3});
@@ -86,11 +99,9 @@ fn tool_calls_and_their_retries_validate() {
         let mut reader = first.reader(200, Some("application/json"));
         reader.push_chunk(wire.to_string().as_bytes());
         call.handle(reader.finish_outcome().expect("input_required"));
-        call.answer(
-            "details",
-            json!({"action": "accept", "content": {"severity": "high"}}),
-        )
-        .expect("asked");
+        let content = json!({"severity": "high"}).as_object().cloned();
+        call.answer("details", InputAnswer::Accept(content))
+            .expect("asked");
         assert_valid(
             core(),
             "CallToolRequest",

@@ -11,7 +11,7 @@ use holdbay_engine::{
 };
 use serde_json::{Value, json};
 use support::TestServer;
-use support::session::{Call, Session, accept, decline, wire};
+use support::session::{Call, Session, accept, consent, decline, form, wire};
 
 const TASK_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -71,7 +71,7 @@ async fn book_table_asks_with_a_form_then_confirms() {
             .is_some_and(|state| state.starts_with("rs1."))
     );
 
-    mcp.answer(&mut call, |_| accept(json!({"size": "6", "time": "21:00"})))
+    mcp.answer(&mut call, |_| form(json!({"size": "6", "time": "21:00"})))
         .await
         .expect("round 2");
     assert_eq!(
@@ -109,7 +109,7 @@ async fn deploy_to_production_takes_two_rounds_with_a_new_state_each() {
         .expect("round 1");
     assert_eq!(call.logical.pending_inputs(), vec!["region"]);
     let first_state = latest_state(&call);
-    mcp.answer(&mut call, |_| accept(json!({"region": "eu-production"})))
+    mcp.answer(&mut call, |_| form(json!({"region": "eu-production"})))
         .await
         .expect("round 2");
     assert!(matches!(call.step, Step::NeedsInput));
@@ -119,7 +119,7 @@ async fn deploy_to_production_takes_two_rounds_with_a_new_state_each() {
         first_state,
         "round 2 carries its own sealed state"
     );
-    mcp.answer(&mut call, |_| accept(json!({"approve": true})))
+    mcp.answer(&mut call, |_| form(json!({"approve": true})))
         .await
         .expect("round 3");
     assert_eq!(text_of(&call), "Deployed api to eu-production.");
@@ -131,7 +131,7 @@ async fn deploy_declined_at_approval_is_not_deployed() {
     let server = TestServer::start(&[]);
     let mut mcp = session(&server);
     let mut call = mcp.call("deploy", json!({}), false).await.expect("round 1");
-    mcp.answer(&mut call, |_| accept(json!({"region": "us-production"})))
+    mcp.answer(&mut call, |_| form(json!({"region": "us-production"})))
         .await
         .expect("round 2");
     mcp.answer(&mut call, |_| decline()).await.expect("round 3");
@@ -148,7 +148,7 @@ async fn deploy_to_staging_needs_one_answer() {
     let server = TestServer::start(&[]);
     let mut mcp = session(&server);
     let mut call = mcp.call("deploy", json!({}), false).await.expect("round 1");
-    mcp.answer(&mut call, |_| accept(json!({"region": "staging"})))
+    mcp.answer(&mut call, |_| form(json!({"region": "staging"})))
         .await
         .expect("round 2");
     assert_eq!(text_of(&call), "Deployed web to staging.");
@@ -179,7 +179,7 @@ async fn endless_questions_stops_at_the_clients_round_bound() {
         ));
         for key in call.logical.pending_inputs() {
             call.logical
-                .answer(&key, accept(json!({"sure": true})))
+                .answer(&key, form(json!({"sure": true})))
                 .expect("pending");
         }
         match call.logical.retry(&mut mcp.client, 0) {
@@ -215,12 +215,12 @@ async fn the_server_enforces_its_own_round_limit() {
         .await
         .expect("round 1");
     for _ in 0..2 {
-        mcp.answer(&mut call, |_| accept(json!({"sure": true})))
+        mcp.answer(&mut call, |_| form(json!({"sure": true})))
             .await
             .expect("within the limit");
     }
     let error = mcp
-        .answer(&mut call, |_| accept(json!({"sure": true})))
+        .answer(&mut call, |_| form(json!({"sure": true})))
         .await
         .expect_err("over the limit");
     assert_eq!(error.rpc_code(), Some(ErrorCode::INVALID_REQUEST.0));
@@ -246,9 +246,7 @@ async fn connect_account_completes_only_after_consent_on_the_servers_page() {
     assert_eq!(page.rsplit('/').next(), params["elicitationId"].as_str());
 
     // Accepting before the page was answered just asks again, with the same page.
-    mcp.answer(&mut call, |_| accept(json!({})))
-        .await
-        .expect("round 2");
+    mcp.answer(&mut call, |_| consent()).await.expect("round 2");
     assert!(matches!(call.step, Step::NeedsInput));
     let again = serde_json::to_value(&call.logical.rounds()[1].input_requests).expect("json");
     assert_eq!(again["consent"]["params"]["url"], page.as_str());
@@ -274,9 +272,7 @@ async fn connect_account_completes_only_after_consent_on_the_servers_page() {
         .expect("consent");
     assert_eq!(decided.status(), 200);
 
-    mcp.answer(&mut call, |_| accept(json!({})))
-        .await
-        .expect("round 3");
+    mcp.answer(&mut call, |_| consent()).await.expect("round 3");
     assert_eq!(
         result_of(&call)["structuredContent"],
         json!({"connected": true, "provider": "Example Cloud"})

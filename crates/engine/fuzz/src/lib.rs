@@ -20,8 +20,9 @@
 
 use holdbay_engine::model::{CreateTaskResult, GetTaskResult, Task, TaskStatus};
 use holdbay_engine::{
-    Bounds, CallTool, Client, ErrorStep, LogicalRequest, McpMethod, Outcome, OutgoingRequest,
-    Reply, RequestOptions, ResponseError, ResponseReader, SseDecoder, Step, TaskTracker,
+    Bounds, CallTool, Client, ErrorStep, InputAnswer, InputRequestKind, LogicalRequest, McpMethod,
+    Outcome, OutgoingRequest, Reply, RequestOptions, ResponseError, ResponseReader, SseDecoder,
+    Step, TaskTracker,
 };
 use serde_json::{Value, json};
 
@@ -275,8 +276,16 @@ fn drive_call(
                 break;
             }
             Step::NeedsInput | Step::RetryWithoutInput => {
-                for key in logical.pending_inputs() {
-                    let answer = json!({"action": "accept", "content": {"ok": true}});
+                // Every kind has an answer that fits it.
+                for ask in logical.unanswered_asks() {
+                    let answer = match ask.kind {
+                        InputRequestKind::Form { .. } => {
+                            InputAnswer::Accept(json!({"ok": true}).as_object().cloned())
+                        }
+                        InputRequestKind::Url { .. } => InputAnswer::Accept(None),
+                        _ => InputAnswer::Refuse,
+                    };
+                    let key = ask.key;
                     assert!(logical.answer(&key, answer).is_ok(), "{key:?} is pending");
                 }
                 let state = logical
@@ -312,7 +321,7 @@ fn drive_tracker(tracker: &mut TaskTracker, client: &mut Client, reply: &Reply<G
             assert_eq!(tracker.status, status, "a terminal task never changes");
         }
         for key in tracker.outstanding() {
-            let _ = tracker.answer(&key, json!({"action": "decline"}));
+            let _ = tracker.answer(&key, InputAnswer::Decline);
         }
         if let Some(update) = tracker.update(client) {
             let _ = update.body();

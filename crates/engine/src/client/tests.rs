@@ -225,3 +225,16 @@ fn prompts_and_resources_lists_are_paged_and_decoded_by_method() {
     assert_eq!(listed.resources[0].uri, "file:///a.txt");
     const { assert!(ListPrompts::CACHEABLE && ListResources::CACHEABLE) };
 }
+
+#[test]
+fn resource_templates_are_listed_by_their_own_method_and_header() {
+    let mut client = Client::default();
+    let request = client.list_resource_templates(Some(String::new()));
+    let body = body_of(&request);
+    assert_eq!(body["method"], "resources/templates/list");
+    assert_eq!(body["params"]["cursor"], "", "an empty cursor is a cursor");
+    assert_eq!(
+        header(&request, "mcp-method"),
+        Some("resources/templates/list")
+    );
+}

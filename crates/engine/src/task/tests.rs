@@ -24,6 +24,11 @@ fn snapshot(status: &str, extra: Value) -> DetailedTask {
         .task
 }
 
+/// The user ticks "ok" on the approval form.
+fn approve() -> InputAnswer {
+    InputAnswer::Accept(json!({"ok": true}).as_object().cloned())
+}
+
 fn approval(key: &str) -> Value {
     json!({"inputRequests": {key: {"method": "elicitation/create", "params": {
         "mode": "form", "message": "Approve?", "requestedSchema": {"type": "object",
@@ -75,14 +80,12 @@ fn input_requests_are_keyed_as_the_server_sent_them_and_answered_once() {
     }));
     assert_eq!(tracker.outstanding(), vec![key.to_owned()]);
     assert_eq!(
-        tracker.answer("approve", json!({"action": "accept"})),
+        tracker.answer("approve", approve()),
         Err(TaskError::UnknownKey {
             key: "approve".into()
         })
     );
-    tracker
-        .answer(key, json!({"action": "accept", "content": {"ok": true}}))
-        .expect("outstanding");
+    tracker.answer(key, approve()).expect("outstanding");
     let update = tracker.update(&mut client).expect("an update to send");
     let body: Value = serde_json::from_str(update.body()).expect("JSON");
     assert_eq!(body["method"], "tasks/update");
@@ -96,7 +99,7 @@ fn input_requests_are_keyed_as_the_server_sent_them_and_answered_once() {
             .any(|e| matches!(e, TaskEvent::InputRequested { .. }))
     );
     assert_eq!(
-        tracker.answer(key, json!({"action": "accept"})),
+        tracker.answer(key, approve()),
         Err(TaskError::AlreadyAnswered { key: key.into() })
     );
     assert!(tracker.update(&mut client).is_none());
@@ -186,7 +189,7 @@ fn the_tracker_survives_a_reload() {
     let mut tracker = TaskTracker::from_created(&created(Some(2000), Some(60_000)), 5);
     tracker.handle_snapshot(&snapshot("input_required", approval("k")), None);
     tracker
-        .answer("k", json!({"action": "decline"}))
+        .answer("k", InputAnswer::Decline)
         .expect("outstanding");
     let stored = serde_json::to_string(&tracker).expect("serializes");
     let restored: TaskTracker = serde_json::from_str(&stored).expect("deserializes");
@@ -234,4 +237,167 @@ fn a_snapshot_for_another_task_does_not_reset_the_backoff() {
     other.task.task_id = "t2".into();
     tracker.handle_snapshot(&other, None);
     assert_eq!(tracker.consecutive_failures, 1);
+}
+
+/// A `tasks/get` result asking for two keys, written in an order that is not key order: a
+/// region to pick and an approval.
+fn region_and_approval() -> Value {
+    json!({"resultType": "complete", "taskId": "t1", "status": "input_required",
+        "createdAt": "2026-11-29T10:00:00Z", "lastUpdatedAt": "2026-11-29T10:00:05Z",
+        "ttlMs": 60000, "inputRequests": {
+        "region": {"method": "elicitation/create", "params": {"mode": "form",
+            "message": "Which region?", "requestedSchema": {"type": "object",
+            "properties": {"region": {"type": "string", "enum": ["eu", "us"]}}}}},
+        "approve": {"method": "elicitation/create", "params": {"mode": "form",
+            "message": "Approve?", "requestedSchema": {"type": "object",
+            "properties": {"ok": {"type": "boolean"}}}}}}})
+}
+
+/// A tracker that took in `region_and_approval` as a `tasks/get` result.
+fn asking_region_and_approval() -> TaskTracker {
+    let mut tracker = TaskTracker::from_created(&created(Some(1000), None), 0);
+    let raw = region_and_approval();
+    let snapshot: GetTaskResult = serde_json::from_value(raw.clone()).expect("GetTaskResult");
+    tracker.handle_snapshot(&snapshot.task, Some(raw));
+    tracker
+}
+
+fn eu() -> InputAnswer {
+    InputAnswer::Accept(json!({"region": "eu"}).as_object().cloned())
+}
+
+#[test]
+fn one_update_carries_an_answer_for_every_outstanding_key() {
+    let mut client = Client::default();
+    let mut tracker = asking_region_and_approval();
+    tracker.answer("region", eu()).expect("outstanding");
+    assert!(
+        tracker.update(&mut client).is_none(),
+        "approve has no answer yet"
+    );
+    tracker.answer("approve", approve()).expect("outstanding");
+    let update = tracker.update(&mut client).expect("every key answered");
+    let body: Value = serde_json::from_str(update.body()).expect("JSON");
+    assert_eq!(
+        body["params"]["inputResponses"],
+        json!({"region": {"action": "accept", "content": {"region": "eu"}},
+            "approve": {"action": "accept", "content": {"ok": true}}})
+    );
+    assert!(tracker.outstanding().is_empty());
+    assert!(
+        tracker.update(&mut client).is_none(),
+        "never answered twice"
+    );
+}
+
+#[test]
+fn awaiting_counts_the_keys_without_a_staged_answer() {
+    let mut tracker = asking_region_and_approval();
+    assert_eq!(tracker.awaiting(), 2);
+    tracker.answer("approve", approve()).expect("outstanding");
+    assert_eq!(tracker.awaiting(), 1);
+}
+
+#[test]
+fn a_staged_answer_is_shown_and_can_be_taken_back_before_sending() {
+    let mut client = Client::default();
+    let mut tracker = asking_region_and_approval();
+    tracker.answer("region", eu()).expect("outstanding");
+    assert_eq!(tracker.staged("region"), Some(&eu()));
+    assert_eq!(tracker.unstage("region"), Some(eu()));
+    assert_eq!(tracker.staged("region"), None);
+    tracker.answer("approve", approve()).expect("outstanding");
+    assert!(tracker.update(&mut client).is_none());
+    assert_eq!(tracker.awaiting(), 1);
+}
+
+#[test]
+fn a_staged_answer_may_be_replaced_until_it_is_sent() {
+    let mut tracker = asking_region_and_approval();
+    tracker.answer("approve", approve()).expect("outstanding");
+    tracker
+        .answer("approve", InputAnswer::Decline)
+        .expect("still unsent");
+    assert_eq!(tracker.staged("approve"), Some(&InputAnswer::Decline));
+}
+
+#[test]
+fn outstanding_asks_keep_the_servers_order_and_the_staged_keys() {
+    let mut tracker = asking_region_and_approval();
+    tracker.answer("region", eu()).expect("outstanding");
+    let asks = tracker.outstanding_asks();
+    let keys: Vec<&str> = asks.iter().map(|ask| ask.key.as_str()).collect();
+    assert_eq!(keys, ["region", "approve"]);
+    assert!(matches!(
+        &asks[1].kind,
+        InputRequestKind::Form { message, .. } if message == "Approve?"
+    ));
+    assert_eq!(asks[0].json["params"]["message"], "Which region?");
+}
+
+#[test]
+fn new_keys_are_announced_in_the_servers_order() {
+    let mut tracker = TaskTracker::from_created(&created(Some(1000), None), 0);
+    let raw = region_and_approval();
+    let snapshot: GetTaskResult = serde_json::from_value(raw.clone()).expect("GetTaskResult");
+    let events = tracker.handle_snapshot(&snapshot.task, Some(raw));
+    assert!(events.contains(&TaskEvent::InputRequested {
+        keys: vec!["region".into(), "approve".into()]
+    }));
+}
+
+#[test]
+fn a_pushed_snapshot_gives_the_servers_order_too() {
+    let mut tracker = TaskTracker::from_created(&created(Some(1000), None), 0);
+    let mut params = region_and_approval();
+    if let Some(params) = params.as_object_mut() {
+        params.remove("resultType");
+    }
+    let notification = json!({"jsonrpc": "2.0", "method": "notifications/tasks",
+        "params": params.clone()});
+    let snapshot: GetTaskResult = serde_json::from_value(params).expect("a task");
+    tracker.handle_snapshot(&snapshot.task, Some(notification));
+    assert_eq!(tracker.outstanding(), ["region", "approve"]);
+}
+
+#[test]
+fn an_answer_staged_for_a_key_no_longer_asked_is_dropped() {
+    let mut client = Client::default();
+    let mut tracker = asking_region_and_approval();
+    tracker.answer("region", eu()).expect("outstanding");
+    // The server moved on: only a fresh approval is outstanding now.
+    tracker.handle_snapshot(&snapshot("input_required", approval("approve-2")), None);
+    assert_eq!(tracker.staged("region"), None);
+    tracker.answer("approve-2", approve()).expect("outstanding");
+    let update = tracker.update(&mut client).expect("every key answered");
+    let body: Value = serde_json::from_str(update.body()).expect("JSON");
+    assert_eq!(
+        body["params"]["inputResponses"],
+        json!({"approve-2": {"action": "accept", "content": {"ok": true}}})
+    );
+}
+
+#[test]
+fn an_answer_that_does_not_fit_the_kind_is_not_staged() {
+    let mut tracker = asking_region_and_approval();
+    assert_eq!(
+        tracker.answer("approve", InputAnswer::Accept(None)),
+        Err(TaskError::Answer(AnswerError::MissingFormContent))
+    );
+    assert_eq!(tracker.staged("approve"), None);
+}
+
+#[test]
+fn a_tracker_saved_before_staging_still_loads() {
+    // As the previous release stored it: answers as wire JSON, no order, nothing staged.
+    let stored = json!({"taskId": "t1", "status": "input_required", "statusMessage": null,
+        "createdAt": "2026-11-29T10:00:00Z", "lastUpdatedAt": "2026-11-29T10:00:05Z",
+        "ttlMs": 60000, "pollIntervalMs": 1000, "createdLocallyAtMs": 5,
+        "nextPollAtMs": 2005, "consecutiveFailures": 0,
+        "inputRequests": approval("k")["inputRequests"].clone(),
+        "pendingAnswers": {}, "answered": [], "shown": ["k"], "result": null, "error": null,
+        "cancelRequested": false, "pushed": false, "settled": false});
+    let tracker: TaskTracker = serde_json::from_value(stored).expect("still loads");
+    assert_eq!(tracker.outstanding(), ["k"]);
+    assert_eq!(tracker.awaiting(), 1);
 }

@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use holdbay_engine::model::{CallToolResult, DetailedTask, JsonObject, TaskStatus};
 use holdbay_engine::{
-    Bounds, CallTool, Client, LogicalRequest, McpMethod, Outcome, OutgoingRequest, Reply,
-    RequestOptions, ResponseError, Step,
+    Bounds, CallTool, Client, InputAnswer, LogicalRequest, McpMethod, Outcome, OutgoingRequest,
+    Reply, RequestOptions, ResponseError, Step,
 };
 use serde_json::Value;
 
@@ -107,7 +107,7 @@ impl Session {
     pub async fn answer(
         &mut self,
         call: &mut Call,
-        answer: impl Fn(&str) -> Value,
+        answer: impl Fn(&str) -> InputAnswer,
     ) -> Result<(), ResponseError> {
         for key in call.logical.pending_inputs() {
             call.logical
@@ -185,13 +185,23 @@ impl Session {
     }
 }
 
-/// An elicitation `accept` with `content`.
+/// The user fills in a form with `content` and accepts.
+pub fn form(content: Value) -> InputAnswer {
+    InputAnswer::Accept(content.as_object().cloned())
+}
+
+/// An elicitation `accept` with `content`, as wire JSON (for requests built by hand).
 pub fn accept(content: Value) -> Value {
     serde_json::json!({ "action": "accept", "content": content })
 }
 
-pub fn decline() -> Value {
-    serde_json::json!({ "action": "decline" })
+/// Consent to a URL-mode elicitation (accept, no content).
+pub fn consent() -> InputAnswer {
+    InputAnswer::Accept(None)
+}
+
+pub fn decline() -> InputAnswer {
+    InputAnswer::Decline
 }
 
 /// A task snapshot as wire JSON, for easy field checks.

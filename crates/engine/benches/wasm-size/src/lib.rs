@@ -14,7 +14,7 @@ pub fn probe(status: u16, content_type: &str, body: &[u8]) -> String {
 #[cfg(feature = "app")]
 #[wasm_bindgen]
 pub fn probe(status: u16, content_type: &str, body: &[u8]) -> String {
-    use holdbay_engine::{Client, ToolPages, tool_display_name};
+    use holdbay_engine::{Client, ListTools, Pages, tool_display_name};
     let mut out = String::new();
     let mut client = Client::default();
     let discover = client.discover();
@@ -29,30 +29,28 @@ pub fn probe(status: u16, content_type: &str, body: &[u8]) -> String {
         Ok(reply) => reply.result,
         Err(e) => return e.to_string(),
     };
-    if let Some(mut pages) = ToolPages::for_server(&discovered) {
+    if let Some(mut pages) = Pages::<ListTools>::for_server(&discovered) {
         while let Some(request) = pages.next_request(&mut client) {
             let mut reader = request.reader(status, Some(content_type));
             reader.push_chunk(body);
-            match reader.finish() {
-                Ok(reply) => {
-                    if let Err(e) = pages.accept(reply) {
-                        out.push_str(&e.to_string());
-                        break;
-                    }
-                }
-                Err(e) => {
-                    out.push_str(&e.to_string());
-                    break;
-                }
+            let accepted = match reader.finish() {
+                Ok(reply) => pages.accept(reply),
+                Err(e) => Err(pages.page_failed(e.to_string())),
+            };
+            if accepted.is_err() {
+                break;
             }
         }
-        let (kept, findings) = client.learn_tools(pages.into_tools());
-        for tool in &kept {
+        let listing = pages.finish().learn(&mut client);
+        for tool in &listing.items {
             out.push_str(tool_display_name(tool));
         }
-        for finding in &findings {
+        for finding in &listing.findings {
             out.push_str(&finding.rule.id());
             out.push_str(&finding.explanation);
+        }
+        if let Some(stopped) = &listing.stopped {
+            out.push_str(&stopped.to_string());
         }
     }
     #[cfg(feature = "full")]
@@ -124,7 +122,7 @@ fn full(
                     }
                 }
                 for key in tracker.outstanding() {
-                    let _ = tracker.answer(&key, serde_json::json!({"action": "accept"}));
+                    let _ = tracker.answer(&key, holdbay_engine::InputAnswer::Accept(None));
                 }
                 if let Some(update) = tracker.update(client) {
                     out.push_str(update.body());
@@ -135,7 +133,7 @@ fn full(
             }
             Step::NeedsInput | Step::RetryWithoutInput => {
                 for key in logical.pending_inputs() {
-                    let _ = logical.answer(&key, serde_json::json!({"action": "accept"}));
+                    let _ = logical.answer(&key, holdbay_engine::InputAnswer::Accept(None));
                 }
                 match logical.retry(client, now) {
                     Ok(next) => latest = next,

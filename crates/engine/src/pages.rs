@@ -1,0 +1,276 @@
+//! Fetching a server's whole list (`tools/list`, `prompts/list`, `resources/list`,
+//! `resources/templates/list`), page by page, without IO. A list that stops early says why.
+
+use std::collections::BTreeSet;
+use std::fmt::Debug;
+
+use rmcp::model::{
+    DiscoverResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, Prompt, Resource, ResourceTemplate,
+    ServerCapabilities, Tool,
+};
+
+use crate::client::Client;
+use crate::findings::Finding;
+use crate::method::{ListPrompts, ListResourceTemplates, ListResources, ListTools, McpMethod};
+use crate::outgoing::OutgoingRequest;
+use crate::response::Reply;
+
+/// More pages than any sane server sends; past this a listing stops with an error.
+pub const MAX_PAGES: usize = 100;
+/// The same bound, under the name it had when only tools were paged.
+pub const MAX_TOOL_PAGES: usize = MAX_PAGES;
+
+/// A paginated list method (§11): `PaginatedRequestParams` in, one page of items out.
+pub trait ListMethod: McpMethod<Params = PaginatedRequestParams> {
+    /// What the list holds.
+    type Item: Debug + Clone;
+
+    /// A page's items, in server order, and its `nextCursor`.
+    fn split_page(page: Self::Output) -> (Vec<Self::Item>, Option<String>);
+
+    /// Whether a server with these capabilities offers the list: calling a method gated by a
+    /// capability the server did not advertise only earns `-32601` (§4).
+    fn offered_by(capabilities: &ServerCapabilities) -> bool;
+}
+
+impl ListMethod for ListTools {
+    type Item = Tool;
+
+    fn split_page(page: ListToolsResult) -> (Vec<Tool>, Option<String>) {
+        (page.tools, page.next_cursor)
+    }
+
+    fn offered_by(capabilities: &ServerCapabilities) -> bool {
+        capabilities.tools.is_some()
+    }
+}
+
+impl ListMethod for ListPrompts {
+    type Item = Prompt;
+
+    fn split_page(page: ListPromptsResult) -> (Vec<Prompt>, Option<String>) {
+        (page.prompts, page.next_cursor)
+    }
+
+    fn offered_by(capabilities: &ServerCapabilities) -> bool {
+        capabilities.prompts.is_some()
+    }
+}
+
+impl ListMethod for ListResources {
+    type Item = Resource;
+
+    fn split_page(page: ListResourcesResult) -> (Vec<Resource>, Option<String>) {
+        (page.resources, page.next_cursor)
+    }
+
+    fn offered_by(capabilities: &ServerCapabilities) -> bool {
+        capabilities.resources.is_some()
+    }
+}
+
+impl ListMethod for ListResourceTemplates {
+    type Item = ResourceTemplate;
+
+    fn split_page(page: ListResourceTemplatesResult) -> (Vec<ResourceTemplate>, Option<String>) {
+        (page.resource_templates, page.next_cursor)
+    }
+
+    /// Templates come with the `resources` capability; there is no flag of their own.
+    fn offered_by(capabilities: &ServerCapabilities) -> bool {
+        capabilities.resources.is_some()
+    }
+}
+
+/// Why a listing stopped before its end.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum PagesError {
+    #[error("the server kept sending nextCursor after {pages} pages of {method}; stopped")]
+    TooManyPages { method: &'static str, pages: usize },
+    #[error("the server sent the cursor {cursor:?} twice; {method} would never end")]
+    RepeatedCursor {
+        method: &'static str,
+        cursor: String,
+    },
+    #[error("page {page} of {method} failed: {reason}")]
+    PageFailed {
+        method: &'static str,
+        page: usize,
+        reason: String,
+    },
+    #[error("{method} was left after {pages} pages, before its last")]
+    Unfinished { method: &'static str, pages: usize },
+}
+
+/// A whole list as fetched, with what the server did against the spec on the way. When
+/// `stopped` is set the items are only the pages before it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Listing<T> {
+    pub items: Vec<T>,
+    /// Every page's findings, in order.
+    pub findings: Vec<Finding>,
+    pub stopped: Option<PagesError>,
+}
+
+impl<T> Listing<T> {
+    /// The list reached its last page.
+    pub fn is_complete(&self) -> bool {
+        self.stopped.is_none()
+    }
+}
+
+impl Listing<Tool> {
+    /// Hand the tools to `client`, which keeps their mirrored headers; tools with invalid
+    /// `x-mcp-header` annotations are dropped (§6.2), each with a finding of its own.
+    pub fn learn(self, client: &mut Client) -> Self {
+        let (kept, dropped) = client.learn_tools(self.items);
+        let mut findings = self.findings;
+        findings.extend(dropped);
+        Self {
+            items: kept,
+            findings,
+            stopped: self.stopped,
+        }
+    }
+}
+
+/// Walks a list method until a page comes without `nextCursor` (an empty string is a valid
+/// cursor; only absence ends the list, §11), or something stops it.
+#[derive(Debug, Clone)]
+pub struct Pages<M: ListMethod> {
+    items: Vec<M::Item>,
+    findings: Vec<Finding>,
+    /// The cursor of the next page to ask for (`Some(None)`: the first); `None` at the end.
+    next_cursor: Option<Option<String>>,
+    seen_cursors: BTreeSet<String>,
+    pages: usize,
+    stopped: Option<PagesError>,
+}
+
+impl<M: ListMethod> Pages<M> {
+    /// A listing for this server, or `None` when its capabilities do not offer the list.
+    pub fn for_server(discover: &DiscoverResult) -> Option<Self> {
+        M::offered_by(&discover.capabilities).then(|| Self {
+            items: Vec::new(),
+            findings: Vec::new(),
+            next_cursor: Some(None),
+            seen_cursors: BTreeSet::new(),
+            pages: 0,
+            stopped: None,
+        })
+    }
+
+    /// The next page's request, or `None` when the list is over.
+    pub fn next_request(&mut self, client: &mut Client) -> Option<OutgoingRequest<M>> {
+        let cursor = self.next_cursor.clone()?;
+        Some(client.list_page::<M>(cursor))
+    }
+
+    /// Take in the page answering the last request: its items and its findings. A page that
+    /// arrives after the listing stopped is ignored.
+    pub fn accept(&mut self, reply: Reply<M::Output>) -> Result<(), PagesError> {
+        if let Some(stopped) = &self.stopped {
+            return Err(stopped.clone());
+        }
+        self.pages += 1;
+        self.findings.extend(reply.findings);
+        let (items, next_cursor) = M::split_page(reply.result);
+        self.items.extend(items);
+        match next_cursor {
+            None => self.next_cursor = None,
+            Some(_) if self.pages >= MAX_PAGES => {
+                return Err(self.stop(PagesError::TooManyPages {
+                    method: M::name(),
+                    pages: self.pages,
+                }));
+            }
+            Some(cursor) if self.seen_cursors.contains(&cursor) => {
+                return Err(self.stop(PagesError::RepeatedCursor {
+                    method: M::name(),
+                    cursor,
+                }));
+            }
+            Some(cursor) => {
+                self.seen_cursors.insert(cursor.clone());
+                self.next_cursor = Some(Some(cursor));
+            }
+        }
+        Ok(())
+    }
+
+    /// The last request got no page (a transport failure, an error response): the listing
+    /// stops, and says so.
+    pub fn page_failed(&mut self, reason: impl Into<String>) -> PagesError {
+        let error = PagesError::PageFailed {
+            method: M::name(),
+            page: self.pages + 1,
+            reason: reason.into(),
+        };
+        match &self.stopped {
+            Some(stopped) => stopped.clone(),
+            None => self.stop(error),
+        }
+    }
+
+    fn stop(&mut self, error: PagesError) -> PagesError {
+        self.next_cursor = None;
+        self.stopped = Some(error.clone());
+        error
+    }
+
+    /// The items gathered so far, in server order.
+    pub fn items(&self) -> &[M::Item] {
+        &self.items
+    }
+
+    /// The findings of the pages so far.
+    pub fn findings(&self) -> &[Finding] {
+        &self.findings
+    }
+
+    /// Pages taken in so far.
+    pub fn pages(&self) -> usize {
+        self.pages
+    }
+
+    /// Why the listing stopped early, if it did.
+    pub fn stopped(&self) -> Option<&PagesError> {
+        self.stopped.as_ref()
+    }
+
+    /// No more requests: the last page came, or the listing stopped.
+    pub fn is_over(&self) -> bool {
+        self.next_cursor.is_none()
+    }
+
+    /// The list as gathered. Finishing before the last page counts as stopping there, so a
+    /// truncated list is never taken for a whole one.
+    pub fn finish(self) -> Listing<M::Item> {
+        let stopped = match (self.stopped, self.next_cursor) {
+            (Some(stopped), _) => Some(stopped),
+            (None, Some(_)) => Some(PagesError::Unfinished {
+                method: M::name(),
+                pages: self.pages,
+            }),
+            (None, None) => None,
+        };
+        Listing {
+            items: self.items,
+            findings: self.findings,
+            stopped,
+        }
+    }
+}
+
+/// The name to show for a tool: `title`, then `annotations.title`, then `name` (the spec's
+/// display order).
+pub fn tool_display_name(tool: &Tool) -> &str {
+    tool.title
+        .as_deref()
+        .or_else(|| tool.annotations.as_ref()?.title.as_deref())
+        .unwrap_or(&tool.name)
+}
+
+#[cfg(test)]
+mod tests;

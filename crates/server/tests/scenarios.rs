@@ -480,7 +480,7 @@ async fn plan_migration_declined_is_not_scheduled() {
         &task_id,
         [
             ("window", accept(json!({"window": "saturday"}))),
-            ("rollback", decline()),
+            ("rollback", json!({"action": "decline"})),
         ],
     )
     .await
@@ -505,7 +505,7 @@ async fn plan_migration_without_a_tested_rollback_plan_is_not_scheduled() {
     mcp.update_task_with(
         &task_id,
         [
-            ("window", decline()),
+            ("window", json!({"action": "decline"})),
             ("rollback", accept(json!({"tested": false}))),
         ],
     )

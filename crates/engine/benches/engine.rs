@@ -186,5 +186,52 @@ fn bench_tasks_get(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_tools_call, bench_tasks_get);
+/// The scene's fold of one tools/call round and one tasks/get poll, as the app feeds it (the
+/// old API: the fold reads the bytes itself).
+fn bench_traffic_fold_bytes(c: &mut Criterion) {
+    use holdbay_engine::Traffic;
+    let mut client = Client::default();
+    let request = call(&mut client);
+    let wire = json!({"jsonrpc": "2.0", "id": id_json(request.id()), "result": forecast_result()})
+        .to_string();
+    let poll_body = client.get_task("786512e2").body().to_owned();
+    let snapshot = json!({"jsonrpc": "2.0", "id": 2, "result": {
+        "resultType": "complete", "taskId": "786512e2", "status": "input_required",
+        "statusMessage": "Waiting for approval", "createdAt": "2026-11-29T10:00:00Z",
+        "lastUpdatedAt": "2026-11-29T10:00:04Z", "ttlMs": 3_600_000, "pollIntervalMs": 2000,
+        "inputRequests": {"786512e2:approve-plan": {"method": "elicitation/create", "params": {
+            "mode": "form", "message": "Deploy?", "requestedSchema": {"type": "object",
+            "properties": {"approve": {"type": "boolean"}}, "required": ["approve"]}}}}}})
+    .to_string();
+    let mut group = c.benchmark_group("traffic_fold_bytes");
+    group.bench_function("tools_call_round", |b| {
+        b.iter_batched(
+            || Traffic::new(10),
+            |mut traffic| {
+                traffic.sent(1, 0.0, "tools/call", Some("get_forecast"), request.body());
+                traffic.responded(1, 1.0, 200, Some("application/json"));
+                traffic.chunk(1, 2.0, black_box(&wire));
+                traffic.ended(1, 3.0, None);
+                traffic
+            },
+            BatchSize::SmallInput,
+        );
+    });
+    group.bench_function("tasks_get", |b| {
+        b.iter_batched(
+            || Traffic::new(10),
+            |mut traffic| {
+                traffic.sent(2, 0.0, "tasks/get", Some("786512e2"), &poll_body);
+                traffic.responded(2, 1.0, 200, Some("application/json"));
+                traffic.chunk(2, 2.0, black_box(&snapshot));
+                traffic.ended(2, 3.0, None);
+                traffic
+            },
+            BatchSize::SmallInput,
+        );
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_tools_call, bench_tasks_get, bench_traffic_fold_bytes);
 criterion_main!(benches);

@@ -233,5 +233,10 @@ fn bench_traffic_fold_bytes(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_tools_call, bench_tasks_get, bench_traffic_fold_bytes);
+criterion_group!(
+    benches,
+    bench_tools_call,
+    bench_tasks_get,
+    bench_traffic_fold_bytes
+);
 criterion_main!(benches);

@@ -251,14 +251,17 @@ impl Client {
         }
         let mut request: Request<M::Name, M::Params> = Request::new(params.clone());
         request.extensions.insert(meta);
-        let body = serde_json::to_string(&JsonRpcRequest::new(id.clone(), request))
-            // Serializing rmcp's own request types into a String has no failure mode short of
-            // a bug in those types; an empty body would be rejected loudly by any server.
-            .unwrap_or_default();
+        // Serializing rmcp's own request types has no failure mode short of a bug in those
+        // types; an empty body would be rejected loudly by any server. The JSON is kept for
+        // the request's `Sent` event; the body is written from it.
+        let request =
+            serde_json::to_value(JsonRpcRequest::new(id.clone(), request)).unwrap_or_default();
+        let body = serde_json::to_string(&request).unwrap_or_default();
         OutgoingRequest {
             id,
             headers,
             body,
+            request,
             params,
             options: options.clone(),
             declares_tasks,

@@ -3,8 +3,10 @@
 use std::marker::PhantomData;
 
 use rmcp::model::RequestId;
+use serde_json::Value;
 
 use crate::client::RequestOptions;
+use crate::events::{ExchangeEvent, SentRequest};
 use crate::method::McpMethod;
 use crate::response::{Limits, ResponseReader};
 
@@ -15,6 +17,8 @@ pub struct OutgoingRequest<M: McpMethod> {
     pub(crate) id: RequestId,
     pub(crate) headers: Vec<(String, String)>,
     pub(crate) body: String,
+    /// The JSON-RPC request the body was written from.
+    pub(crate) request: Value,
     /// The params without `_meta`, kept so a retry can resend them unchanged.
     pub(crate) params: M::Params,
     pub(crate) options: RequestOptions,
@@ -54,11 +58,22 @@ impl<M: McpMethod> OutgoingRequest<M> {
         self.declares_tasks
     }
 
+    /// The `Sent` event of this request, read from the JSON its body was written from (the
+    /// body text is not parsed again).
+    pub fn sent_event(&self) -> ExchangeEvent {
+        ExchangeEvent::Sent(Box::new(SentRequest::from_json(
+            M::name(),
+            self.request.clone(),
+            M::routing_name(&self.params),
+            self.declares_tasks,
+        )))
+    }
+
     /// Start reading the HTTP response to this request, once its status and
     /// `Content-Type` are known.
     pub fn reader(&self, status: u16, content_type: Option<&str>) -> ResponseReader<M> {
         ResponseReader::new(
-            self.id.clone(),
+            Some(self.id.clone()),
             self.declares_tasks,
             status,
             content_type,

@@ -114,7 +114,6 @@ mod tests {
         Reply {
             result: serde_json::from_value(result.clone()).expect("valid page"),
             raw_result: result,
-            notifications: vec![],
             findings: vec![],
         }
     }

@@ -4,8 +4,8 @@
 
 use holdbay_engine::model::{CallToolResult, RequestId, TaskStatus};
 use holdbay_engine::{
-    Bounds, CallTool, Client, LogicalRequest, MrtrError, Outcome, OutgoingRequest, Reply,
-    RequestOptions, SseDecoder, Step, TaskEvent, TaskTracker,
+    Bounds, CallTool, Client, ExchangeEvent, LogicalRequest, MrtrError, Outcome, OutgoingRequest,
+    Reply, RequestOptions, SseDecoder, Step, TaskEvent, TaskTracker,
 };
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -499,9 +499,19 @@ proptest! {
             for chunk in &chunking {
                 reader.push_chunk(chunk);
             }
-            let reply = reader.finish_outcome().expect("a valid SSE response");
+            let decoded = reader.finish_decoded();
+            let notifications: Vec<&Value> = decoded
+                .events
+                .iter()
+                .filter_map(|event| match event {
+                    ExchangeEvent::Notification(note) => Some(&note.json),
+                    _ => None,
+                })
+                .collect();
+            let expected: Vec<&Value> = stream.notifications.iter().collect();
+            prop_assert_eq!(notifications, expected);
+            let reply = decoded.result.expect("a valid SSE response");
             prop_assert_eq!(&reply.raw_result, &stream.result);
-            prop_assert_eq!(&reply.notifications, &stream.notifications);
             let Outcome::Complete(result) = reply.result else {
                 panic!("a complete result");
             };

@@ -8,7 +8,7 @@ use common::{Exchange, Transcript, assert_headers_as_recorded, replay};
 use holdbay_engine::model::{ClientCapabilities, Implementation, RequestId, TaskStatus};
 use holdbay_engine::{
     Bounds, Client, ClientConfig, ListenEvent, ListenFilter, LogicalRequest, McpMethod, Outcome,
-    OutgoingRequest, RequestOptions, Step, Subscription, TaskEvent, TaskTracker, progress_updates,
+    OutgoingRequest, RequestOptions, Step, Subscription, TaskEvent, TaskTracker,
 };
 use serde_json::{Value, json};
 
@@ -209,10 +209,15 @@ fn sse_response_with_progress_example() {
     let call = client
         .call_tool("execute_sql", arguments, &options)
         .expect("call");
-    let reply = replay(&call, &with_our_id(&call, recorded)).expect("SSE reply");
-    let updates = progress_updates(&reply.notifications, &token);
+    let decoded = common::replay_decoded(&call, &with_our_id(&call, recorded));
+    let updates: Vec<_> = decoded
+        .events
+        .iter()
+        .filter_map(|event| event.progress_for(&token))
+        .collect();
     assert_eq!(updates.len(), 1);
     assert_eq!(updates[0].progress, 50.0);
+    let reply = decoded.result.expect("SSE reply");
     assert!(matches!(reply.result, Outcome::Complete(_)));
 }
 

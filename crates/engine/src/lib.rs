@@ -42,7 +42,7 @@ pub use answer::{AnswerError, InputAnswer};
 pub use cache::{AuthContext, ResultCache};
 pub use client::{Client, ClientConfig, RequestOptions, default_capabilities};
 pub use events::{
-    AnswerEvent, AnswerKind, EndEvent, ExchangeEvent, InputAsk, InputRequestKind,
+    AnswerEvent, AnswerKind, EndEvent, ExchangeDecoder, ExchangeEvent, InputAsk, InputRequestKind,
     NotificationEvent, NotificationKind, RecordedExchange, SentDetail, SentRequest, TimedEvent,
     decode_recorded,
 };

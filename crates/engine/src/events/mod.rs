@@ -23,7 +23,7 @@ mod sent;
 #[cfg(test)]
 mod tests;
 
-pub use replay::{RecordedExchange, TimedEvent, decode_recorded};
+pub use replay::{ExchangeDecoder, RecordedExchange, TimedEvent, decode_recorded};
 
 /// One thing that happened on one exchange, in order: `Sent`, `Responded`, any
 /// `Notification`s, then `Answered` (or none), `Finding`s, and `Ended`.

@@ -51,7 +51,7 @@ pub fn decode_recorded(exchange: &RecordedExchange<'_>) -> Vec<TimedEvent> {
     let sent = SentRequest::decode(exchange.method, exchange.request_body, exchange.name);
     let mut reader = exchange
         .status
-        .map(|status| Reader::open(&sent, status, exchange.content_type));
+        .map(|status| ExchangeDecoder::open(&sent, status, exchange.content_type));
     let mut out = vec![TimedEvent {
         after_ms: 0.0,
         event: ExchangeEvent::Sent(Box::new(sent)),
@@ -71,7 +71,7 @@ pub fn decode_recorded(exchange: &RecordedExchange<'_>) -> Vec<TimedEvent> {
             .unwrap_or(0.0);
         timed(responded_at, reader.take_events());
         for (after, bytes) in exchange.chunks {
-            reader.push(bytes);
+            reader.push_chunk(bytes);
             timed(*after, reader.take_events());
         }
     }
@@ -96,11 +96,55 @@ pub fn decode_recorded(exchange: &RecordedExchange<'_>) -> Vec<TimedEvent> {
     out
 }
 
-/// The reader a live request of the recorded method would have had.
+/// The response to a request known only as a [`SentRequest`] (a wire-log entry, live or
+/// recorded), read by the reader a request of its method gets: the method's
+/// [`ResponseReader`], a [`Subscription`] for `subscriptions/listen`, or neutral rules for a
+/// method this client does not know. [`decode_recorded`] drives one over a recording; a
+/// caller can drive one chunk by chunk.
+pub struct ExchangeDecoder {
+    reader: Reader,
+}
+
 enum Reader {
     Typed(Box<dyn TypedReader>),
     Listen(Box<Subscription>),
     Untyped(Box<BodyReader>),
+}
+
+impl std::fmt::Debug for ExchangeDecoder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self.reader {
+            Reader::Typed(_) => "ExchangeDecoder(typed)",
+            Reader::Listen(_) => "ExchangeDecoder(listen)",
+            Reader::Untyped(_) => "ExchangeDecoder(untyped)",
+        })
+    }
+}
+
+impl ExchangeDecoder {
+    /// Start reading the response to `sent` once its status and media type are known. The
+    /// id the response must carry is `sent.id` (unchecked when the request had none).
+    pub fn open(sent: &SentRequest, status: u16, content_type: Option<&str>) -> Self {
+        Self {
+            reader: Reader::open(sent, status, content_type),
+        }
+    }
+
+    /// Feed the next piece of the body, split anywhere.
+    pub fn push_chunk(&mut self, chunk: &[u8]) {
+        self.reader.push(chunk);
+    }
+
+    /// The events read so far and not yet taken.
+    pub fn take_events(&mut self) -> Vec<ExchangeEvent> {
+        self.reader.take_events()
+    }
+
+    /// The body ended by itself: the events not yet taken, then the answer and findings
+    /// (for a listen stream, its end). `Ended` is the caller's to add.
+    pub fn finish(self) -> Vec<ExchangeEvent> {
+        self.reader.finish()
+    }
 }
 
 impl Reader {

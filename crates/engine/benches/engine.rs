@@ -119,10 +119,25 @@ fn bench_tools_call(c: &mut Criterion) {
     });
     group.finish();
 
+    // Where the time goes: the JSON parse alone, and the typed decode alone.
+    let mut group = c.benchmark_group("breakdown_tools_call");
+    let result = serde_json::from_str::<Value>(&wire).expect("JSON")["result"].clone();
+    group.bench_function("serde_json_parse_to_value", |b| {
+        b.iter(|| serde_json::from_slice::<Value>(black_box(wire.as_bytes())));
+    });
+    group.bench_function("engine_decode_from_value", |b| {
+        b.iter(|| CallTool::decode_output(black_box(&result)));
+    });
+    group.finish();
+
     // For scale: what building the request costs (id, `_meta`, headers, JSON body).
     c.bench_function("tools_call_build_request", |b| {
         let mut client = Client::default();
         b.iter(|| call(black_box(&mut client)));
+    });
+    // The request's `Sent` event (its JSON written again from the typed params, not parsed).
+    c.bench_function("tools_call_sent_event", |b| {
+        b.iter(|| black_box(&request).sent_event());
     });
 }
 

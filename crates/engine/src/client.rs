@@ -249,19 +249,17 @@ impl Client {
         if let Some(token) = options.progress_token.clone() {
             meta.set_progress_token(token);
         }
-        let mut request: Request<M::Name, M::Params> = Request::new(params.clone());
-        request.extensions.insert(meta);
+        let body = request_json::<M, _>(&id, &params, &meta, |request| {
+            serde_json::to_string(request)
+        })
         // Serializing rmcp's own request types has no failure mode short of a bug in those
-        // types; an empty body would be rejected loudly by any server. The JSON is kept for
-        // the request's `Sent` event; the body is written from it.
-        let request =
-            serde_json::to_value(JsonRpcRequest::new(id.clone(), request)).unwrap_or_default();
-        let body = serde_json::to_string(&request).unwrap_or_default();
+        // types; an empty body would be rejected loudly by any server.
+        .unwrap_or_default();
         OutgoingRequest {
             id,
             headers,
             body,
-            request,
+            meta,
             params,
             options: options.clone(),
             declares_tasks,
@@ -283,6 +281,19 @@ impl Client {
             None => Ok(Vec::new()),
         }
     }
+}
+
+/// Write the JSON-RPC request of `params` with its `_meta`, with `write` (to text for the
+/// body, to a `Value` for the `Sent` event: the same serialization either way).
+pub(crate) fn request_json<M: McpMethod, T>(
+    id: &RequestId,
+    params: &M::Params,
+    meta: &RequestMetaObject,
+    write: impl FnOnce(&JsonRpcRequest<Request<M::Name, M::Params>>) -> serde_json::Result<T>,
+) -> serde_json::Result<T> {
+    let mut request: Request<M::Name, M::Params> = Request::new(params.clone());
+    request.extensions.insert(meta.clone());
+    write(&JsonRpcRequest::new(id.clone(), request))
 }
 
 /// tasks/* always declare the extension: servers answer -32021 otherwise.

@@ -2,8 +2,7 @@
 
 use std::marker::PhantomData;
 
-use rmcp::model::RequestId;
-use serde_json::Value;
+use rmcp::model::{RequestId, RequestMetaObject};
 
 use crate::client::RequestOptions;
 use crate::events::{ExchangeEvent, SentRequest};
@@ -17,8 +16,8 @@ pub struct OutgoingRequest<M: McpMethod> {
     pub(crate) id: RequestId,
     pub(crate) headers: Vec<(String, String)>,
     pub(crate) body: String,
-    /// The JSON-RPC request the body was written from.
-    pub(crate) request: Value,
+    /// The `_meta` the body carries, kept to write the request's JSON again for its event.
+    pub(crate) meta: RequestMetaObject,
     /// The params without `_meta`, kept so a retry can resend them unchanged.
     pub(crate) params: M::Params,
     pub(crate) options: RequestOptions,
@@ -58,12 +57,17 @@ impl<M: McpMethod> OutgoingRequest<M> {
         self.declares_tasks
     }
 
-    /// The `Sent` event of this request, read from the JSON its body was written from (the
-    /// body text is not parsed again).
+    /// The `Sent` event of this request: its JSON written from the typed params and `_meta`
+    /// the body was written from (the body text is not parsed).
     pub fn sent_event(&self) -> ExchangeEvent {
+        let request =
+            crate::client::request_json::<M, _>(&self.id, &self.params, &self.meta, |request| {
+                serde_json::to_value(request)
+            })
+            .unwrap_or_default();
         ExchangeEvent::Sent(Box::new(SentRequest::from_json(
             M::name(),
-            self.request.clone(),
+            request,
             M::routing_name(&self.params),
             self.declares_tasks,
         )))

@@ -12,8 +12,9 @@ mod input;
 mod tests;
 
 use rmcp::model::{
-    CallToolResult, CreateTaskResult, DetailedTask, GetTaskResult, InputRequiredResult, JsonObject,
-    MetaObject, ResultType, Task, TaskPayload, TaskStatus,
+    CallToolResult, ContentBlock, CreateTaskResult, DetailedTask, GetTaskResult,
+    InputRequiredResult, JsonObject, MetaObject, ResultType, Task, TaskPayload, TaskStatus,
+    TextContent,
 };
 use serde::Deserialize;
 use serde::de::Error as _;
@@ -56,6 +57,52 @@ fn present<'v, T: Deserialize<'v>>(object: &'v JsonObject, name: &str) -> Result
     object.get(name).map(T::deserialize).transpose()
 }
 
+/// A `resultType` value; the spec's own values are rmcp's constants (no copy of the text).
+fn result_type(value: &Value) -> Result<ResultType, Error> {
+    let known = [
+        ResultType::COMPLETE,
+        ResultType::INPUT_REQUIRED,
+        ResultType::TASK,
+    ];
+    let text = value.as_str();
+    match known.into_iter().find(|kind| Some(kind.as_str()) == text) {
+        Some(kind) => Ok(kind),
+        None => ResultType::deserialize(value),
+    }
+}
+
+/// An optional `resultType` (absent and `null` are `None`).
+fn optional_result_type(object: &JsonObject) -> Result<Option<ResultType>, Error> {
+    match object.get("resultType") {
+        None | Some(Value::Null) => Ok(None),
+        Some(value) => result_type(value).map(Some),
+    }
+}
+
+/// A `resultType` with a default (absent is `None`; `null` is an error).
+fn present_result_type(object: &JsonObject) -> Result<Option<ResultType>, Error> {
+    object.get("resultType").map(result_type).transpose()
+}
+
+/// Content blocks: text blocks (most of them) read directly, the others by rmcp's union.
+fn content(value: &Value) -> Result<Vec<ContentBlock>, Error> {
+    let Value::Array(blocks) = value else {
+        return Vec::<ContentBlock>::deserialize(value);
+    };
+    blocks
+        .iter()
+        .map(|block| {
+            let is_text =
+                block.is_object() && block.get("type").and_then(Value::as_str) == Some("text");
+            if is_text {
+                TextContent::deserialize(block).map(ContentBlock::Text)
+            } else {
+                ContentBlock::deserialize(block)
+            }
+        })
+        .collect()
+}
+
 /// `_meta`: copied as received (a clone keeps the map's index; decoding rebuilds it).
 fn meta(object: &JsonObject) -> Result<Option<MetaObject>, Error> {
     match object.get("_meta") {
@@ -78,13 +125,16 @@ fn object_field(object: &JsonObject, name: &str) -> Result<Option<JsonObject>, E
 /// any JSON, usually the bulk of the result.
 pub(crate) fn call_tool_result(value: &Value) -> Result<CallToolResult, Error> {
     let object = object_or_rmcp!(value, CallToolResult);
-    let result_type: Option<ResultType> = optional(object, "resultType")?;
+    let result_type = optional_result_type(object)?;
     if result_type.as_ref().is_some_and(|kind| !kind.is_complete()) {
         return Err(Error::custom(
             "CallToolResult requires resultType to be \"complete\" when present",
         ));
     }
-    let content = optional(object, "content")?;
+    let content = match object.get("content") {
+        None | Some(Value::Null) => None,
+        Some(blocks) => Some(content(blocks)?),
+    };
     let structured_content = object.get("structuredContent").cloned();
     let is_error: Option<bool> = optional(object, "isError")?;
     if content.is_none() && structured_content.is_none() && is_error.is_none() {
@@ -104,8 +154,8 @@ pub(crate) fn call_tool_result(value: &Value) -> Result<CallToolResult, Error> {
 /// A `task` answer (tasks extension): the seed state of the new task.
 pub(crate) fn create_task_result(value: &Value) -> Result<CreateTaskResult, Error> {
     let object = object_or_rmcp!(value, CreateTaskResult);
-    let result_type: ResultType = present(object, "resultType")?
-        .ok_or_else(|| Error::custom("missing field `resultType`"))?;
+    let result_type: ResultType =
+        present_result_type(object)?.ok_or_else(|| Error::custom("missing field `resultType`"))?;
     if !result_type.is_task() {
         return Err(Error::custom(
             "CreateTaskResult requires resultType to be \"task\"",
@@ -120,7 +170,7 @@ pub(crate) fn create_task_result(value: &Value) -> Result<CreateTaskResult, Erro
 /// An MRTR `input_required` answer.
 pub(crate) fn input_required_result(value: &Value) -> Result<InputRequiredResult, Error> {
     let object = object_or_rmcp!(value, InputRequiredResult);
-    let result_type: Option<ResultType> = optional(object, "resultType")?;
+    let result_type = optional_result_type(object)?;
     if !result_type.is_some_and(|kind| kind.is_input_required()) {
         return Err(Error::custom(
             "InputRequiredResult requires resultType to be \"input_required\"",
@@ -174,7 +224,7 @@ pub(crate) fn detailed_task(value: &Value) -> Result<DetailedTask, Error> {
 pub(crate) fn get_task_result(value: &Value) -> Result<GetTaskResult, Error> {
     let object = object_or_rmcp!(value, GetTaskResult);
     // `#[serde(default)]`, not an `Option`: a `null` resultType is an error.
-    let result_type: Option<ResultType> = present(object, "resultType")?;
+    let result_type = present_result_type(object)?;
     let mut result = GetTaskResult::new(detailed_task(value)?);
     result.result_type = result_type.unwrap_or_default();
     result.meta = meta(object)?;

@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::error::{ResponseError, id_text};
 use super::{EXCERPT_CHARS, Limits};
 use crate::events::{ExchangeEvent, NotificationEvent};
-use crate::protocol::{CONTENT_TYPE_JSON, is_event_stream, media_type_essence};
+use crate::protocol::{is_event_stream, is_json};
 use crate::sse::SseDecoder;
 
 enum Body {
@@ -38,6 +38,9 @@ pub(crate) struct BodyReader {
     body: Body,
     failure: Option<ResponseError>,
     www_authenticate: Option<String>,
+    /// `Responded` is still to be taken (kept apart so a reader whose events nobody wants
+    /// allocates no queue).
+    responded: Option<ExchangeEvent>,
     events: Vec<ExchangeEvent>,
 }
 
@@ -62,7 +65,7 @@ impl BodyReader {
                 decoder: Box::new(SseDecoder::new()),
                 response: None,
             }
-        } else if media_type_essence(content_type.unwrap_or_default()) == CONTENT_TYPE_JSON {
+        } else if is_json(content_type) {
             Body::Json(Vec::new())
         } else {
             Body::Other {
@@ -78,10 +81,11 @@ impl BodyReader {
             body,
             failure: None,
             www_authenticate: None,
-            events: vec![ExchangeEvent::Responded {
+            responded: Some(ExchangeEvent::Responded {
                 status,
                 event_stream,
-            }],
+            }),
+            events: Vec::new(),
         }
     }
 
@@ -94,7 +98,11 @@ impl BodyReader {
     }
 
     pub(crate) fn take_events(&mut self) -> Vec<ExchangeEvent> {
-        std::mem::take(&mut self.events)
+        let mut events = std::mem::take(&mut self.events);
+        if let Some(responded) = self.responded.take() {
+            events.insert(0, responded);
+        }
+        events
     }
 
     pub(crate) fn push_chunk(&mut self, chunk: &[u8]) {

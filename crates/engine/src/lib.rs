@@ -26,6 +26,7 @@ mod decode;
 mod events;
 mod findings;
 pub mod headers;
+mod json;
 mod listen;
 mod method;
 mod mrtr;

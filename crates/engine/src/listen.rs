@@ -298,7 +298,7 @@ impl Subscription {
             if self.state == State::Over {
                 break;
             }
-            match serde_json::from_str::<Value>(&text) {
+            match crate::json::from_str(&text) {
                 Ok(message) => self.take_message(message, &mut events),
                 Err(error) => events.push(ListenEvent::Failed(ResponseError::MalformedJson {
                     detail: format!("in a listen event: {error}"),

@@ -15,8 +15,8 @@ impl SentRequest {
     /// A recorded request: its method, its body as sent and its `Mcp-Name` header. The
     /// body is parsed here, once; a body that is not JSON is kept as a string.
     pub fn decode(method_name: &str, body: &str, name_header: Option<&str>) -> SentRequest {
-        let request: Value =
-            serde_json::from_str(body).unwrap_or_else(|_| Value::String(body.to_owned()));
+        let request =
+            crate::json::from_str(body).unwrap_or_else(|_| Value::String(body.to_owned()));
         let method = MethodId::from_name(method_name);
         let params = request.get("params").and_then(Value::as_object);
         let name = params

@@ -140,7 +140,7 @@ impl BodyReader {
             if response.is_some() {
                 return;
             }
-            let message: Value = match serde_json::from_str(&text) {
+            let message: Value = match crate::json::from_str(&text) {
                 Ok(message) => message,
                 Err(error) => {
                     self.failure = Some(ResponseError::MalformedJson {
@@ -178,7 +178,7 @@ impl BodyReader {
         }
         let success = (200..300).contains(&status);
         let message = match std::mem::replace(&mut self.body, Body::Json(Vec::new())) {
-            Body::Json(bytes) => match serde_json::from_slice::<Value>(&bytes) {
+            Body::Json(bytes) => match crate::json::from_slice(&bytes) {
                 Ok(value) => Some(value),
                 // A JSON error body is only promised on the statuses the spec lists; anything
                 // else unparseable on a failed request is reported by its status.

@@ -249,12 +249,11 @@ impl Client {
         if let Some(token) = options.progress_token.clone() {
             meta.set_progress_token(token);
         }
-        let body = request_json::<M, _>(&id, &params, &meta, |request| {
-            serde_json::to_string(request)
-        })
+        let (body, meta) =
+            request_json::<M, _>(&id, &params, meta, |request| serde_json::to_string(request));
         // Serializing rmcp's own request types has no failure mode short of a bug in those
         // types; an empty body would be rejected loudly by any server.
-        .unwrap_or_default();
+        let body = body.unwrap_or_default();
         OutgoingRequest {
             id,
             headers,
@@ -284,16 +283,24 @@ impl Client {
 }
 
 /// Write the JSON-RPC request of `params` with its `_meta`, with `write` (to text for the
-/// body, to a `Value` for the `Sent` event: the same serialization either way).
+/// body, to a `Value` for the `Sent` event: the same serialization either way). The `_meta`
+/// comes back, for the caller to keep.
 pub(crate) fn request_json<M: McpMethod, T>(
     id: &RequestId,
     params: &M::Params,
-    meta: &RequestMetaObject,
+    meta: RequestMetaObject,
     write: impl FnOnce(&JsonRpcRequest<Request<M::Name, M::Params>>) -> serde_json::Result<T>,
-) -> serde_json::Result<T> {
+) -> (serde_json::Result<T>, RequestMetaObject) {
     let mut request: Request<M::Name, M::Params> = Request::new(params.clone());
-    request.extensions.insert(meta.clone());
-    write(&JsonRpcRequest::new(id.clone(), request))
+    request.extensions.insert(meta);
+    let mut request = JsonRpcRequest::new(id.clone(), request);
+    let written = write(&request);
+    let meta = request
+        .request
+        .extensions
+        .remove::<RequestMetaObject>()
+        .unwrap_or_default();
+    (written, meta)
 }
 
 /// tasks/* always declare the extension: servers answer -32021 otherwise.

@@ -60,11 +60,13 @@ impl<M: McpMethod> OutgoingRequest<M> {
     /// The `Sent` event of this request: its JSON written from the typed params and `_meta`
     /// the body was written from (the body text is not parsed).
     pub fn sent_event(&self) -> ExchangeEvent {
-        let request =
-            crate::client::request_json::<M, _>(&self.id, &self.params, &self.meta, |request| {
-                serde_json::to_value(request)
-            })
-            .unwrap_or_default();
+        let (request, _) = crate::client::request_json::<M, _>(
+            &self.id,
+            &self.params,
+            self.meta.clone(),
+            |request| serde_json::to_value(request),
+        );
+        let request = request.unwrap_or_default();
         ExchangeEvent::Sent(Box::new(SentRequest::from_json(
             M::name(),
             request,

@@ -249,8 +249,7 @@ impl Client {
         if let Some(token) = options.progress_token.clone() {
             meta.set_progress_token(token);
         }
-        let (body, meta) =
-            request_json::<M, _>(&id, &params, meta, |request| serde_json::to_string(request));
+        let (body, meta) = request_json::<M, _>(&id, &params, meta, serde_json::to_string);
         // Serializing rmcp's own request types has no failure mode short of a bug in those
         // types; an empty body would be rejected loudly by any server.
         let body = body.unwrap_or_default();

@@ -2,6 +2,11 @@
 //! request's caller ([`crate::ResponseReader`], [`crate::Subscription`]), into these; the
 //! scene's fold ([`crate::Traffic`]), the app's wire log and a replayed import read them,
 //! never the bytes again.
+//!
+//! A request's `Sent` comes from the JSON its body was written from
+//! ([`crate::OutgoingRequest::sent_event`]) or, for a recorded one, from its body parsed once
+//! ([`SentRequest::decode`]). A recorded exchange goes through the very readers live traffic
+//! uses ([`decode_recorded`], [`ExchangeDecoder`]).
 
 // Logging is deprecated (SEP-2577), but servers still send it: it is shown, not acted on.
 #[allow(deprecated)]
@@ -26,7 +31,8 @@ mod tests;
 pub use replay::{ExchangeDecoder, RecordedExchange, TimedEvent, decode_recorded};
 
 /// One thing that happened on one exchange, in order: `Sent`, `Responded`, any
-/// `Notification`s, then `Answered` (or none), `Finding`s, and `Ended`.
+/// `Notification`s, then `Answered` (or none), `Finding`s, and `Ended`. (On a listen stream a
+/// finding follows the notification it is about.)
 #[derive(Debug, Clone, PartialEq)]
 pub enum ExchangeEvent {
     /// The request went out.

@@ -1,5 +1,6 @@
 //! What one response costs the engine: wire bytes in, decoded result and state machine step
-//! out. Goal: ≤ 20 µs per response (docs/benchmarks.md).
+//! out (goal: ≤ 20 µs per response), and what folding an exchange's events into the scene
+//! costs (docs/benchmarks.md).
 //!
 //! `cargo bench -p holdbay-engine --bench engine`
 
@@ -8,8 +9,8 @@ use std::hint::black_box;
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
 use holdbay_engine::model::{CreateTaskResult, GetTaskResult, RequestId};
 use holdbay_engine::{
-    Bounds, CallTool, Client, LogicalRequest, OutgoingRequest, RequestOptions, Step, TaskEvent,
-    TaskTracker,
+    Bounds, CallTool, Client, ExchangeEvent, GetTask, LogicalRequest, McpMethod, OutgoingRequest,
+    RequestOptions, ResponseReader, Step, TaskEvent, TaskTracker, Traffic,
 };
 use serde_json::{Value, json};
 
@@ -100,12 +101,43 @@ fn bench_tools_call(c: &mut Criterion) {
             );
         });
     }
+    // The same JSON answer read with its events (`Answered`, findings), as the app reads it
+    // to draw the scene.
+    group.bench_function("json_events", |b| {
+        b.iter_batched(
+            || LogicalRequest::start(&request, Bounds::default(), 0),
+            |mut logical| {
+                let mut reader = request.reader(200, Some("application/json"));
+                reader.push_chunk(black_box(wire.as_bytes()));
+                let decoded = reader.finish_decoded();
+                let step = logical.handle(decoded.result.expect("a valid reply"));
+                assert!(matches!(step, Step::Complete(_)));
+                (step, logical, decoded.events)
+            },
+            BatchSize::SmallInput,
+        );
+    });
+    group.finish();
+
+    // Where the time goes: the JSON parse alone, and the typed decode alone.
+    let mut group = c.benchmark_group("breakdown_tools_call");
+    let result = serde_json::from_str::<Value>(&wire).expect("JSON")["result"].clone();
+    group.bench_function("serde_json_parse_to_value", |b| {
+        b.iter(|| serde_json::from_slice::<Value>(black_box(wire.as_bytes())));
+    });
+    group.bench_function("engine_decode_from_value", |b| {
+        b.iter(|| CallTool::decode_output(black_box(&result)));
+    });
     group.finish();
 
     // For scale: what building the request costs (id, `_meta`, headers, JSON body).
     c.bench_function("tools_call_build_request", |b| {
         let mut client = Client::default();
         b.iter(|| call(black_box(&mut client)));
+    });
+    // The request's `Sent` event (its JSON written again from the typed params, not parsed).
+    c.bench_function("tools_call_sent_event", |b| {
+        b.iter(|| black_box(&request).sent_event());
     });
 }
 
@@ -167,10 +199,28 @@ fn bench_tasks_get(c: &mut Criterion) {
             BatchSize::SmallInput,
         );
     });
+    group.bench_function("json_events", |b| {
+        b.iter_batched(
+            || seed.clone(),
+            |mut tracker| {
+                let mut reader = poll.reader(200, Some("application/json"));
+                reader.push_chunk(black_box(wire.as_bytes()));
+                let (events, reply) = reader.finish_decoded().into_complete();
+                let reply = reply.expect("a valid snapshot");
+                let changes = tracker.handle_snapshot(&reply.result.task, Some(reply.raw_result));
+                assert!(matches!(
+                    changes.last(),
+                    Some(TaskEvent::InputRequested { .. })
+                ));
+                (changes, tracker, events)
+            },
+            BatchSize::SmallInput,
+        );
+    });
     group.finish();
 
-    // Where the time goes: the JSON parse alone, and rmcp's typed decode alone (the engine
-    // parses to a `Value`, keeps a copy as `raw_result`, then decodes the typed result).
+    // Where the time goes: the JSON parse alone, rmcp's typed decode alone, and the engine's
+    // decode of the same snapshot into rmcp's types (field by field, no serde buffering).
     let mut group = c.benchmark_group("breakdown_tasks_get");
     let result = serde_json::from_str::<Value>(&wire).expect("JSON")["result"].clone();
     group.bench_function("serde_json_parse_to_value", |b| {
@@ -183,8 +233,76 @@ fn bench_tasks_get(c: &mut Criterion) {
             BatchSize::SmallInput,
         );
     });
+    group.bench_function("engine_decode_from_value", |b| {
+        b.iter(|| GetTask::decode_output(black_box(&result)));
+    });
     group.finish();
 }
 
-criterion_group!(benches, bench_tools_call, bench_tasks_get);
+/// The scene's fold of one tools/call round and one tasks/get poll: the events the readers
+/// decoded (built outside the timing), applied to a fresh `Traffic`. The fold parses nothing.
+fn bench_traffic_fold(c: &mut Criterion) {
+    let mut client = Client::default();
+    let request = call(&mut client);
+    let wire = json!({"jsonrpc": "2.0", "id": id_json(request.id()), "result": forecast_result()})
+        .to_string();
+    let poll = client.get_task("786512e2");
+    let snapshot = json!({"jsonrpc": "2.0", "id": id_json(poll.id()), "result": {
+        "resultType": "complete", "taskId": "786512e2", "status": "input_required",
+        "statusMessage": "Waiting for approval", "createdAt": "2026-11-29T10:00:00Z",
+        "lastUpdatedAt": "2026-11-29T10:00:04Z", "ttlMs": 3_600_000, "pollIntervalMs": 2000,
+        "inputRequests": {"786512e2:approve-plan": {"method": "elicitation/create", "params": {
+            "mode": "form", "message": "Deploy?", "requestedSchema": {"type": "object",
+            "properties": {"approve": {"type": "boolean"}}, "required": ["approve"]}}}}}})
+    .to_string();
+    let tool_round = exchange_events(
+        request.sent_event(),
+        request.reader(200, Some("application/json")),
+        &wire,
+    );
+    let poll_round = exchange_events(
+        poll.sent_event(),
+        poll.reader(200, Some("application/json")),
+        &snapshot,
+    );
+    let mut group = c.benchmark_group("traffic_fold");
+    for (name, events) in [
+        ("tools_call_round", &tool_round),
+        ("tasks_get", &poll_round),
+    ] {
+        group.bench_function(name, |b| {
+            b.iter_batched(
+                || Traffic::new(10),
+                |mut traffic| {
+                    for (n, event) in black_box(events).iter().enumerate() {
+                        traffic.apply(1, n as f64, event);
+                    }
+                    traffic
+                },
+                BatchSize::SmallInput,
+            );
+        });
+    }
+    group.finish();
+}
+
+/// An exchange's events as the app gets them: `Sent`, the reader's, `Ended`.
+fn exchange_events<M: McpMethod>(
+    sent: ExchangeEvent,
+    mut reader: ResponseReader<M>,
+    body: &str,
+) -> Vec<ExchangeEvent> {
+    reader.push_chunk(body.as_bytes());
+    let mut events = vec![sent];
+    events.extend(reader.finish_decoded().events);
+    events.push(ExchangeEvent::ended(false, None));
+    events
+}
+
+criterion_group!(
+    benches,
+    bench_tools_call,
+    bench_tasks_get,
+    bench_traffic_fold
+);
 criterion_main!(benches);

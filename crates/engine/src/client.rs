@@ -268,16 +268,15 @@ impl Client {
         if let Some(token) = options.progress_token.clone() {
             meta.set_progress_token(token);
         }
-        let mut request: Request<M::Name, M::Params> = Request::new(params.clone());
-        request.extensions.insert(meta);
-        let body = serde_json::to_string(&JsonRpcRequest::new(id.clone(), request))
-            // Serializing rmcp's own request types into a String has no failure mode short of
-            // a bug in those types; an empty body would be rejected loudly by any server.
-            .unwrap_or_default();
+        let (body, meta) = request_json::<M, _>(&id, &params, meta, serde_json::to_string);
+        // Serializing rmcp's own request types has no failure mode short of a bug in those
+        // types; an empty body would be rejected loudly by any server.
+        let body = body.unwrap_or_default();
         OutgoingRequest {
             id,
             headers,
             body,
+            meta,
             params,
             options: options.clone(),
             declares_tasks,
@@ -299,6 +298,27 @@ impl Client {
             None => Ok(Vec::new()),
         }
     }
+}
+
+/// Write the JSON-RPC request of `params` with its `_meta`, with `write` (to text for the
+/// body, to a `Value` for the `Sent` event: the same serialization either way). The `_meta`
+/// comes back, for the caller to keep.
+pub(crate) fn request_json<M: McpMethod, T>(
+    id: &RequestId,
+    params: &M::Params,
+    meta: RequestMetaObject,
+    write: impl FnOnce(&JsonRpcRequest<Request<M::Name, M::Params>>) -> serde_json::Result<T>,
+) -> (serde_json::Result<T>, RequestMetaObject) {
+    let mut request: Request<M::Name, M::Params> = Request::new(params.clone());
+    request.extensions.insert(meta);
+    let mut request = JsonRpcRequest::new(id.clone(), request);
+    let written = write(&request);
+    let meta = request
+        .request
+        .extensions
+        .remove::<RequestMetaObject>()
+        .unwrap_or_default();
+    (written, meta)
 }
 
 /// tasks/* always declare the extension: servers answer -32021 otherwise.

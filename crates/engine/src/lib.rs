@@ -2,7 +2,7 @@
 //!
 //! The engine never touches a socket or a clock. The caller asks it for a request to send
 //! ([`Client`]), performs the HTTP POST itself, and hands the response back piece by piece
-//! ([`ResponseReader::push_chunk`], then [`ResponseReader::finish_outcome`]). Time is an
+//! ([`ResponseReader::push_chunk`], then [`ResponseReader::finish_decoded`]). Time is an
 //! argument (milliseconds on the caller's clock), so every state machine is deterministic:
 //!
 //! - [`LogicalRequest`] tracks one request and its MRTR rounds, within [`Bounds`];
@@ -19,22 +19,25 @@
 //! is made here, once, so the browser app, the native tests and the server all share it.
 //!
 //! Wire types are `rmcp::model`'s; each response is decoded as the result type of the method
-//! that was sent, never through rmcp's whole message enum.
+//! that was sent, never through rmcp's whole message enum. Each exchange is decoded once, into
+//! typed [`ExchangeEvent`]s as it is read; the scene's model ([`Traffic`]) and a replayed log
+//! ([`decode_recorded`]) read those events, never the bytes again.
 
 mod answer;
 mod asks;
 mod cache;
 mod client;
+mod decode;
 mod events;
 mod findings;
 pub mod headers;
+mod json;
 mod listen;
 mod listen_schedule;
 mod method;
 mod mrtr;
 mod outgoing;
 mod pages;
-mod progress;
 pub mod protocol;
 mod refusal;
 mod response;
@@ -46,8 +49,9 @@ pub use answer::{AnswerError, InputAnswer};
 pub use cache::{AuthContext, ResultCache};
 pub use client::{Client, ClientConfig, RequestOptions, default_capabilities};
 pub use events::{
-    AnswerEvent, AnswerKind, EndEvent, ExchangeEvent, InputAsk, InputRequestKind,
-    NotificationEvent, NotificationKind, SentDetail, SentRequest,
+    AnswerEvent, AnswerKind, EndEvent, ExchangeDecoder, ExchangeEvent, InputAsk, InputRequestKind,
+    NotificationEvent, NotificationKind, RecordedExchange, SentDetail, SentRequest, TimedEvent,
+    decode_recorded,
 };
 pub use findings::{Finding, Rule, Severity};
 pub use headers::{MergedHeaders, is_reserved_header, merge_extra_headers};
@@ -65,9 +69,8 @@ pub use outgoing::OutgoingRequest;
 pub use pages::{
     ListMethod, Listing, MAX_PAGES, MAX_TOOL_PAGES, Pages, PagesError, tool_display_name,
 };
-pub use progress::progress_updates;
 pub use refusal::refusal_for;
-pub use response::{Limits, Outcome, Reply, ResponseError, ResponseReader};
+pub use response::{Decoded, Limits, Outcome, Reply, ResponseError, ResponseReader};
 pub use sse::{SseDecoder, SseError};
 pub use task::{
     DEFAULT_POLL_MS, DuePolls, MAX_POLL_MS, MAX_POLLS_IN_FLIGHT, MIN_POLL_MS, TaskError, TaskEvent,

@@ -2,16 +2,18 @@
 //! notifications that were asked for, each tagged with the listen request's id.
 
 use rmcp::model::{
-    DetailedTask, DiscoverResult, RequestId, SubscriptionsListenRequestMethod,
-    SubscriptionsListenResult, TASKS_EXTENSION_ID, TaskStatusNotificationParams,
+    ConstString, DetailedTask, DiscoverResult, RequestId,
+    SubscriptionsAcknowledgedNotificationMethod, SubscriptionsListenRequestMethod,
+    SubscriptionsListenResult, TASKS_EXTENSION_ID,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
+use crate::events::{AnswerEvent, AnswerKind, ExchangeEvent, NotificationEvent, NotificationKind};
 use crate::findings::{Finding, Rule};
 use crate::method::McpMethod;
 use crate::outgoing::OutgoingRequest;
-use crate::protocol::{CONTENT_TYPE_SSE, media_type_essence};
+use crate::protocol::is_event_stream;
 use crate::response::{ResponseError, ResponseReader};
 use crate::sse::SseDecoder;
 
@@ -140,6 +142,8 @@ pub struct Subscription {
     acknowledged: Option<ListenFilter>,
     state: State,
     body: Body,
+    /// The exchange's events not yet taken ([`Subscription::take_events`]).
+    events: Vec<ExchangeEvent>,
 }
 
 impl std::fmt::Debug for Subscription {
@@ -178,26 +182,39 @@ impl Subscription {
         content_type: Option<&str>,
         limits: crate::response::Limits,
     ) -> Self {
-        let is_stream = (200..300).contains(&status)
-            && media_type_essence(content_type.unwrap_or_default()) == CONTENT_TYPE_SSE;
-        let body = if is_stream {
+        Self::open_recorded(Some(id), requested, status, content_type, limits)
+    }
+
+    /// The same, for a recorded listen request whose id may be unknown (its body was not
+    /// JSON-RPC): then no notification carries the right subscription id.
+    pub(crate) fn open_recorded(
+        id: Option<RequestId>,
+        requested: ListenFilter,
+        status: u16,
+        content_type: Option<&str>,
+        limits: crate::response::Limits,
+    ) -> Self {
+        let event_stream = is_event_stream(content_type);
+        let mut events = Vec::new();
+        let body = if (200..300).contains(&status) && event_stream {
+            events.push(ExchangeEvent::Responded {
+                status,
+                event_stream,
+            });
             Body::Stream(SseDecoder::new())
         } else {
-            Body::Other(Box::new(ResponseReader::new(
-                id.clone(),
-                true,
-                status,
-                content_type,
-                limits,
-            )))
+            let mut reader = ResponseReader::new(id.clone(), true, status, content_type, limits);
+            events.extend(reader.take_events());
+            Body::Other(Box::new(reader))
         };
         Self {
-            id_value: id.clone().into_json_value(),
-            id,
+            id_value: id.clone().map_or(Value::Null, RequestId::into_json_value),
+            id: id.unwrap_or(RequestId::Number(0)),
             requested,
             acknowledged: None,
             state: State::AwaitingAcknowledgement,
             body,
+            events,
         }
     }
 
@@ -213,6 +230,12 @@ impl Subscription {
 
     pub fn is_over(&self) -> bool {
         self.state == State::Over
+    }
+
+    /// The exchange's events read so far and not yet taken: `Responded`, every
+    /// notification, the end (`Answered`) and the findings, in order.
+    pub fn take_events(&mut self) -> Vec<ExchangeEvent> {
+        std::mem::take(&mut self.events)
     }
 
     /// Feed the next chunk of the stream.
@@ -233,7 +256,9 @@ impl Subscription {
         let mut events = match body {
             Body::Other(reader) => {
                 self.state = State::Over;
-                return vec![match reader.finish() {
+                let decoded = reader.finish_decoded();
+                self.events.extend(decoded.events);
+                return vec![match decoded.result {
                     Err(error) => ListenEvent::Failed(error),
                     // A JSON result instead of a stream: the server ended at once.
                     Ok(_) => ListenEvent::Ended,
@@ -259,7 +284,13 @@ impl Subscription {
             Ok(messages) => messages,
             Err(error) => {
                 self.state = State::Over;
-                return vec![ListenEvent::Failed(error.into()), ListenEvent::Dropped];
+                let error = ResponseError::from(error);
+                self.events
+                    .push(ExchangeEvent::Answered(Box::new(AnswerEvent {
+                        json: Value::Null,
+                        kind: AnswerKind::of_failure(&error),
+                    })));
+                return vec![ListenEvent::Failed(error), ListenEvent::Dropped];
             }
         };
         let mut events = Vec::new();
@@ -267,11 +298,16 @@ impl Subscription {
             if self.state == State::Over {
                 break;
             }
-            match serde_json::from_str::<Value>(&text) {
+            match crate::json::from_str(&text) {
                 Ok(message) => self.take_message(message, &mut events),
                 Err(error) => events.push(ListenEvent::Failed(ResponseError::MalformedJson {
                     detail: format!("in a listen event: {error}"),
                 })),
+            }
+        }
+        for event in &events {
+            if let ListenEvent::Finding(finding) = event {
+                self.events.push(ExchangeEvent::Finding(finding.clone()));
             }
         }
         events
@@ -281,29 +317,51 @@ impl Subscription {
         ListenEvent::Finding(Finding::new(rule, explanation, Some(message.clone())))
     }
 
-    fn take_message(&mut self, message: Value, events: &mut Vec<ListenEvent>) {
-        let Some(method) = message
-            .get("method")
-            .and_then(Value::as_str)
-            .map(str::to_owned)
-        else {
-            // A response: the graceful end (or an error) of the listen request.
-            self.state = State::Over;
-            if let Some(error) = message.get("error") {
-                // An error ending an event stream came with the stream's 200.
-                let error: rmcp::model::ErrorData =
-                    serde_json::from_value(error.clone()).unwrap_or_default();
-                events.push(ListenEvent::Failed(ResponseError::Rpc {
-                    status: 200,
-                    code: error.code.0,
-                    message: error.message.to_string(),
-                    error: Box::new(error),
-                }));
-            } else {
-                events.push(ListenEvent::Ended);
-            }
-            return;
+    /// A response: the graceful end (or an error) of the listen request.
+    fn take_response(&mut self, message: Value, events: &mut Vec<ListenEvent>) {
+        self.state = State::Over;
+        let kind = if let Some(error) = message.get("error") {
+            // An error ending an event stream came with the stream's 200.
+            let error = rmcp::model::ErrorData::deserialize(error).unwrap_or_default();
+            let error = ResponseError::Rpc {
+                status: 200,
+                code: error.code.0,
+                message: error.message.to_string(),
+                error: Box::new(error),
+            };
+            let kind = AnswerKind::of_failure(&error);
+            events.push(ListenEvent::Failed(error));
+            kind
+        } else {
+            events.push(ListenEvent::Ended);
+            AnswerKind::Complete { tool_error: false }
         };
+        self.events
+            .push(ExchangeEvent::Answered(Box::new(AnswerEvent {
+                json: message,
+                kind,
+            })));
+    }
+
+    fn take_message(&mut self, message: Value, events: &mut Vec<ListenEvent>) {
+        if message.get("method").is_none() {
+            return self.take_response(message, events);
+        }
+        let (note, schema_error) = NotificationEvent::decode_checked(message);
+        self.judge(&note, schema_error, events);
+        self.events
+            .push(ExchangeEvent::Notification(Box::new(note)));
+    }
+
+    /// What a notification on the stream means for the subscription.
+    fn judge(
+        &mut self,
+        note: &NotificationEvent,
+        schema_error: Option<String>,
+        events: &mut Vec<ListenEvent>,
+    ) {
+        let method = note.method();
+        let message = &note.json;
         let tagged = message
             .pointer("/params/_meta")
             .and_then(|meta| meta.get(SUBSCRIPTION_ID_KEY));
@@ -316,29 +374,32 @@ impl Subscription {
                     tagged.map_or_else(|| "(none)".to_owned(), Value::to_string),
                     self.id_value
                 ),
-                &message,
+                message,
             ));
             return;
         }
         if self.state == State::AwaitingAcknowledgement {
-            if method != "notifications/subscriptions/acknowledged" {
+            if method != SubscriptionsAcknowledgedNotificationMethod::VALUE {
                 events.push(Self::finding(
                     Rule::ListenNotAcknowledgedFirst,
-                    format!("{method} arrived before notifications/subscriptions/acknowledged"),
-                    &message,
+                    format!(
+                        "{method} arrived before {}",
+                        SubscriptionsAcknowledgedNotificationMethod::VALUE
+                    ),
+                    message,
                 ));
                 return;
             }
-            let filter: ListenFilter = message
-                .pointer("/params/notifications")
-                .cloned()
-                .and_then(|v| serde_json::from_value(v).ok())
-                .unwrap_or_default();
+            // An acknowledgement whose filter does not read grants nothing.
+            let filter = match &note.kind {
+                NotificationKind::ListenAcknowledged(filter) => filter.clone(),
+                _ => ListenFilter::default(),
+            };
             if filter != self.requested {
                 events.push(Self::finding(
                     Rule::ListenFilterNarrowed,
                     "the server acknowledged a different filter than the one requested".into(),
-                    &message,
+                    message,
                 ));
             }
             self.state = State::Active;
@@ -347,52 +408,43 @@ impl Subscription {
             return;
         }
         let allowed = self.acknowledged.clone().unwrap_or_default();
-        let unrequested = |events: &mut Vec<ListenEvent>| {
-            events.push(Self::finding(
-                Rule::ListenUnrequestedNotification,
-                format!("{method} arrived on a listen stream that did not subscribe to it"),
-                &message,
+        if let Some(error) = schema_error {
+            return events.push(Self::finding(
+                Rule::MalformedResult,
+                format!("{method} does not match the schema: {error}"),
+                message,
             ));
-        };
-        match method.as_str() {
-            "notifications/tasks" => {
-                let params = message.get("params").cloned().unwrap_or_default();
-                match serde_json::from_value::<TaskStatusNotificationParams>(params) {
-                    Ok(params) if allowed.allows_task(&params.task.task.task_id) => {
-                        events.push(ListenEvent::TaskSnapshot {
-                            task: params.task,
-                            message: message.clone(),
-                        });
-                    }
-                    Ok(_) => unrequested(events),
-                    Err(error) => events.push(Self::finding(
-                        Rule::MalformedResult,
-                        format!("notifications/tasks does not match the schema: {error}"),
-                        &message,
-                    )),
+        }
+        let listen_event = match &note.kind {
+            NotificationKind::Task(task) if allowed.allows_task(&task.task.task_id) => {
+                ListenEvent::TaskSnapshot {
+                    task: task.as_ref().clone(),
+                    message: message.clone(),
                 }
             }
-            "notifications/tools/list_changed" if allowed.tools_list_changed == Some(true) => {
-                events.push(ListenEvent::ToolsListChanged);
+            NotificationKind::ToolsListChanged if allowed.tools_list_changed == Some(true) => {
+                ListenEvent::ToolsListChanged
             }
-            "notifications/prompts/list_changed" if allowed.prompts_list_changed == Some(true) => {
-                events.push(ListenEvent::PromptsListChanged);
+            NotificationKind::PromptsListChanged if allowed.prompts_list_changed == Some(true) => {
+                ListenEvent::PromptsListChanged
             }
-            "notifications/resources/list_changed"
+            NotificationKind::ResourcesListChanged
                 if allowed.resources_list_changed == Some(true) =>
             {
-                events.push(ListenEvent::ResourcesListChanged);
+                ListenEvent::ResourcesListChanged
             }
-            "notifications/resources/updated" if allowed.resource_subscriptions.is_some() => {
-                let uri = message
-                    .pointer("/params/uri")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_owned();
-                events.push(ListenEvent::ResourceUpdated { uri });
+            NotificationKind::ResourceUpdated { uri }
+                if allowed.resource_subscriptions.is_some() =>
+            {
+                ListenEvent::ResourceUpdated { uri: uri.clone() }
             }
-            _ => unrequested(events),
-        }
+            _ => Self::finding(
+                Rule::ListenUnrequestedNotification,
+                format!("{method} arrived on a listen stream that did not subscribe to it"),
+                message,
+            ),
+        };
+        events.push(listen_event);
     }
 }
 

@@ -11,7 +11,10 @@ use rmcp::model::{
     ReadResourceRequestMethod, ReadResourceRequestParams, ReadResourceResult, TaskAckResult,
     UpdateTaskMethod, UpdateTaskParams,
 };
-use serde::{Serialize, de::DeserializeOwned};
+use serde::{Deserialize, Serialize, de::DeserializeOwned};
+use serde_json::Value;
+
+use crate::events::AnswerKind;
 
 /// Params that can carry an MRTR round's answers (`inputResponses`, `requestState`). Only the
 /// three MRTR methods' params have the fields; for the others a round changes nothing.
@@ -55,6 +58,9 @@ pub trait McpMethod {
     const MAY_CREATE_TASK: bool = false;
     /// `tasks/get`: a snapshot that some servers mislabel `resultType: "task"`.
     const TASK_SNAPSHOT: bool = false;
+    /// The params field `Mcp-Name` mirrors (what [`McpMethod::routing_name`] reads), for
+    /// code that meets the request as JSON (a recorded log).
+    const NAME_FIELD: Option<&'static str> = None;
 
     /// The method name as sent on the wire.
     fn name() -> &'static str {
@@ -69,6 +75,16 @@ pub trait McpMethod {
     /// For `tools/call`: the tool and its arguments, whose marked values become headers.
     fn tool_call(_params: &Self::Params) -> Option<(&str, Option<&JsonObject>)> {
         None
+    }
+
+    /// Decode the `complete` result, by reference: the received JSON stays as it is.
+    fn decode_output(result: &Value) -> Result<Self::Output, serde_json::Error> {
+        Self::Output::deserialize(result)
+    }
+
+    /// What a `complete` answer is on the wire's timeline.
+    fn complete_kind(_output: &Self::Output) -> AnswerKind {
+        AnswerKind::Complete { tool_error: false }
     }
 
     /// The params of an MRTR retry: the original params plus this round's answers and the
@@ -155,6 +171,17 @@ impl McpMethod for CallTool {
     type Output = CallToolResult;
     const MRTR: bool = true;
     const MAY_CREATE_TASK: bool = true;
+    const NAME_FIELD: Option<&'static str> = Some("name");
+
+    fn decode_output(result: &Value) -> Result<Self::Output, serde_json::Error> {
+        crate::decode::call_tool_result(result)
+    }
+
+    fn complete_kind(output: &Self::Output) -> AnswerKind {
+        AnswerKind::Complete {
+            tool_error: output.is_error == Some(true),
+        }
+    }
 
     fn routing_name(params: &Self::Params) -> Option<String> {
         Some(params.name.to_string())
@@ -175,6 +202,7 @@ impl McpMethod for GetPrompt {
     type Params = GetPromptRequestParams;
     type Output = GetPromptResult;
     const MRTR: bool = true;
+    const NAME_FIELD: Option<&'static str> = Some("name");
 
     fn routing_name(params: &Self::Params) -> Option<String> {
         Some(params.name.clone())
@@ -192,6 +220,7 @@ impl McpMethod for ReadResource {
     type Output = ReadResourceResult;
     const CACHEABLE: bool = true;
     const MRTR: bool = true;
+    const NAME_FIELD: Option<&'static str> = Some("uri");
 
     fn routing_name(params: &Self::Params) -> Option<String> {
         Some(params.uri.clone())
@@ -208,6 +237,15 @@ impl McpMethod for GetTask {
     type Params = GetTaskParams;
     type Output = GetTaskResult;
     const TASK_SNAPSHOT: bool = true;
+    const NAME_FIELD: Option<&'static str> = Some("taskId");
+
+    fn decode_output(result: &Value) -> Result<Self::Output, serde_json::Error> {
+        crate::decode::get_task_result(result)
+    }
+
+    fn complete_kind(output: &Self::Output) -> AnswerKind {
+        AnswerKind::TaskSnapshot(Box::new(output.task.clone()))
+    }
 
     fn routing_name(params: &Self::Params) -> Option<String> {
         Some(params.task_id.clone())
@@ -223,6 +261,7 @@ impl McpMethod for UpdateTask {
     type Name = UpdateTaskMethod;
     type Params = UpdateTaskParams;
     type Output = TaskAckResult;
+    const NAME_FIELD: Option<&'static str> = Some("taskId");
 
     fn routing_name(params: &Self::Params) -> Option<String> {
         Some(params.task_id.clone())
@@ -238,6 +277,7 @@ impl McpMethod for CancelTask {
     type Name = CancelTaskMethod;
     type Params = CancelTaskParams;
     type Output = TaskAckResult;
+    const NAME_FIELD: Option<&'static str> = Some("taskId");
 
     fn routing_name(params: &Self::Params) -> Option<String> {
         Some(params.task_id.clone())
@@ -271,6 +311,8 @@ pub struct MethodRules {
     pub mrtr: bool,
     pub may_create_task: bool,
     pub task_snapshot: bool,
+    /// The params field `Mcp-Name` mirrors.
+    pub name_field: Option<&'static str>,
 }
 
 impl MethodRules {
@@ -283,6 +325,7 @@ impl MethodRules {
             mrtr: M::MRTR,
             may_create_task: M::MAY_CREATE_TASK,
             task_snapshot: M::TASK_SNAPSHOT,
+            name_field: M::NAME_FIELD,
         }
     }
 }

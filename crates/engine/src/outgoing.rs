@@ -2,9 +2,10 @@
 
 use std::marker::PhantomData;
 
-use rmcp::model::RequestId;
+use rmcp::model::{RequestId, RequestMetaObject};
 
 use crate::client::RequestOptions;
+use crate::events::{ExchangeEvent, SentRequest};
 use crate::method::McpMethod;
 use crate::response::{Limits, ResponseReader};
 
@@ -15,6 +16,8 @@ pub struct OutgoingRequest<M: McpMethod> {
     pub(crate) id: RequestId,
     pub(crate) headers: Vec<(String, String)>,
     pub(crate) body: String,
+    /// The `_meta` the body carries, kept to write the request's JSON again for its event.
+    pub(crate) meta: RequestMetaObject,
     /// The params without `_meta`, kept so a retry can resend them unchanged.
     pub(crate) params: M::Params,
     pub(crate) options: RequestOptions,
@@ -54,11 +57,29 @@ impl<M: McpMethod> OutgoingRequest<M> {
         self.declares_tasks
     }
 
+    /// The `Sent` event of this request: its JSON written from the typed params and `_meta`
+    /// the body was written from (the body text is not parsed).
+    pub fn sent_event(&self) -> ExchangeEvent {
+        let (request, _) = crate::client::request_json::<M, _>(
+            &self.id,
+            &self.params,
+            self.meta.clone(),
+            |request| serde_json::to_value(request),
+        );
+        let request = request.unwrap_or_default();
+        ExchangeEvent::Sent(Box::new(SentRequest::from_json(
+            M::name(),
+            request,
+            M::routing_name(&self.params),
+            self.declares_tasks,
+        )))
+    }
+
     /// Start reading the HTTP response to this request, once its status and
     /// `Content-Type` are known.
     pub fn reader(&self, status: u16, content_type: Option<&str>) -> ResponseReader<M> {
         ResponseReader::new(
-            self.id.clone(),
+            Some(self.id.clone()),
             self.declares_tasks,
             status,
             content_type,

@@ -26,10 +26,28 @@ pub fn media_type_essence(content_type: &str) -> String {
         .to_ascii_lowercase()
 }
 
+/// Whether a `Content-Type` has the media type `essence` (lowercase `type/subtype`), with any
+/// parameters, in any case. Allocates nothing: it runs for every response.
+pub fn has_media_type(content_type: Option<&str>, essence: &str) -> bool {
+    content_type.is_some_and(|value| {
+        value
+            .split(';')
+            .next()
+            .unwrap_or_default()
+            .trim()
+            .eq_ignore_ascii_case(essence)
+    })
+}
+
 /// Whether a `Content-Type` is an event stream (`text/event-stream`, any parameters, any
 /// case): the one rule for telling SSE bodies from the rest.
 pub fn is_event_stream(content_type: Option<&str>) -> bool {
-    content_type.is_some_and(|value| media_type_essence(value) == CONTENT_TYPE_SSE)
+    has_media_type(content_type, CONTENT_TYPE_SSE)
+}
+
+/// Whether a `Content-Type` is JSON (`application/json`, any parameters, any case).
+pub fn is_json(content_type: Option<&str>) -> bool {
+    has_media_type(content_type, CONTENT_TYPE_JSON)
 }
 
 /// A task status as the wire spells it (`working`, `input_required`, …).
@@ -100,6 +118,9 @@ mod tests {
         assert!(!is_event_stream(Some("application/json")));
         assert!(!is_event_stream(Some("text/event-streamx")));
         assert!(!is_event_stream(None));
+        assert!(is_json(Some("Application/JSON ; q=1")));
+        assert!(!is_json(Some("application/problem+json")));
+        assert!(!is_json(Some(";")));
     }
 
     #[test]

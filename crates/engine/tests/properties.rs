@@ -4,8 +4,9 @@
 
 use holdbay_engine::model::{CallToolResult, RequestId, TaskStatus};
 use holdbay_engine::{
-    Bounds, CallTool, Client, InputAnswer, LogicalRequest, MrtrError, Outcome, OutgoingRequest,
-    Reply, RequestOptions, SseDecoder, Step, TaskEvent, TaskTracker,
+    Bounds, CallTool, Client, Discover, ExchangeEvent, GetTask, InputAnswer, Listen, ListenFilter,
+    LogicalRequest, MrtrError, Outcome, OutgoingRequest, RecordedExchange, Reply, RequestOptions,
+    SseDecoder, Step, Subscription, TaskEvent, TaskTracker, decode_recorded,
 };
 use proptest::prelude::*;
 use proptest::sample::Index;
@@ -504,14 +505,229 @@ proptest! {
             for chunk in &chunking {
                 reader.push_chunk(chunk);
             }
-            let reply = reader.finish_outcome().expect("a valid SSE response");
+            let decoded = reader.finish_decoded();
+            let notifications: Vec<&Value> = decoded
+                .events
+                .iter()
+                .filter_map(|event| match event {
+                    ExchangeEvent::Notification(note) => Some(&note.json),
+                    _ => None,
+                })
+                .collect();
+            let expected: Vec<&Value> = stream.notifications.iter().collect();
+            prop_assert_eq!(notifications, expected);
+            let reply = decoded.result.expect("a valid SSE response");
             prop_assert_eq!(&reply.raw_result, &stream.result);
-            prop_assert_eq!(&reply.notifications, &stream.notifications);
             let Outcome::Complete(result) = reply.result else {
                 panic!("a complete result");
             };
             let decoded = serde_json::to_value(&result).expect("JSON");
             prop_assert_eq!(decoded["content"][0]["text"].as_str(), Some(result_text.as_str()));
         }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Live and recorded decoding
+
+/// A request of each kind the app sends, built by the engine.
+fn any_request(kind: u8, client: &mut Client) -> AnyRequest {
+    match kind % 5 {
+        0 => AnyRequest::Call(first_call(client)),
+        1 => AnyRequest::Call(
+            client
+                .call_tool(
+                    "deploy",
+                    None,
+                    &RequestOptions {
+                        accept_task: true,
+                        ..RequestOptions::default()
+                    },
+                )
+                .expect("no mirrored headers"),
+        ),
+        2 => AnyRequest::Poll(client.get_task("t1")),
+        3 => AnyRequest::Discover(client.discover()),
+        _ => AnyRequest::Listen(client.listen(ListenFilter::tasks(["t1".to_owned()]))),
+    }
+}
+
+enum AnyRequest {
+    Call(OutgoingRequest<CallTool>),
+    Poll(OutgoingRequest<GetTask>),
+    Discover(OutgoingRequest<Discover>),
+    Listen(OutgoingRequest<Listen>),
+}
+
+impl AnyRequest {
+    fn id(&self) -> &RequestId {
+        match self {
+            Self::Call(r) => r.id(),
+            Self::Poll(r) => r.id(),
+            Self::Discover(r) => r.id(),
+            Self::Listen(r) => r.id(),
+        }
+    }
+
+    fn method(&self) -> &'static str {
+        match self {
+            Self::Call(r) => r.method(),
+            Self::Poll(r) => r.method(),
+            Self::Discover(r) => r.method(),
+            Self::Listen(r) => r.method(),
+        }
+    }
+
+    fn body(&self) -> &str {
+        match self {
+            Self::Call(r) => r.body(),
+            Self::Poll(r) => r.body(),
+            Self::Discover(r) => r.body(),
+            Self::Listen(r) => r.body(),
+        }
+    }
+
+    /// What the live page gets: the request's `Sent`, its reader's events as each chunk
+    /// arrives, the end.
+    fn live_events(&self, status: u16, content_type: &str, chunks: &[&[u8]]) -> Vec<ExchangeEvent> {
+        fn typed<M: holdbay_engine::McpMethod>(
+            request: &OutgoingRequest<M>,
+            status: u16,
+            content_type: &str,
+            chunks: &[&[u8]],
+        ) -> Vec<ExchangeEvent> {
+            let mut events = vec![request.sent_event()];
+            let mut reader = request.reader(status, Some(content_type));
+            for chunk in chunks {
+                events.extend(reader.take_events());
+                reader.push_chunk(chunk);
+            }
+            events.extend(reader.take_events());
+            events.extend(reader.finish_decoded().events);
+            events
+        }
+        let mut events = match self {
+            Self::Call(r) => typed(r, status, content_type, chunks),
+            Self::Poll(r) => typed(r, status, content_type, chunks),
+            Self::Discover(r) => typed(r, status, content_type, chunks),
+            Self::Listen(r) => {
+                let mut events = vec![r.sent_event()];
+                let mut subscription = Subscription::open(r, status, Some(content_type));
+                for chunk in chunks {
+                    subscription.handle_chunk(chunk);
+                    events.extend(subscription.take_events());
+                }
+                subscription.handle_end();
+                events.extend(subscription.take_events());
+                events
+            }
+        };
+        events.push(ExchangeEvent::ended(false, None));
+        events
+    }
+}
+
+/// A response to a request with id `id`: valid answers of every kind, and broken ones.
+fn response_body(template: u8, id: &Value, text: &str) -> (String, &'static str) {
+    let message = |result: Value| json!({"jsonrpc": "2.0", "id": id, "result": result}).to_string();
+    let sub = json!({"io.modelcontextprotocol/subscriptionId": id});
+    match template % 10 {
+        0 => (
+            message(json!({"resultType": "complete", "content": [{"type": "text", "text": text}]})),
+            "application/json",
+        ),
+        1 => (message(input_required("k", Some(text))), "application/json"),
+        2 => (
+            message(
+                json!({"resultType": "task", "taskId": "t1", "status": "working",
+                "createdAt": "x", "lastUpdatedAt": "x", "ttlMs": null}),
+            ),
+            "application/json",
+        ),
+        3 => (
+            json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32602, "message": text}})
+                .to_string(),
+            "application/json",
+        ),
+        4 => (
+            format!(
+                ": keep-alive\n\ndata: {}\n\nevent: message\ndata: {}\n\ndata: {}\n\n",
+                json!({"jsonrpc": "2.0", "method": "notifications/progress",
+                    "params": {"progressToken": 1, "progress": 0.5, "message": text}}),
+                json!({"jsonrpc": "2.0", "method": "notifications/message",
+                    "params": {"level": "info", "data": text}}),
+                message(json!({"resultType": "complete", "isError": true, "content": []}))
+            ),
+            "text/event-stream",
+        ),
+        5 => (
+            format!(
+                "data: {}\n\n",
+                json!({"jsonrpc": "2.0", "method": "notifications/progress",
+                    "params": {"progressToken": 1, "progress": 1}})
+            ),
+            "text/event-stream",
+        ),
+        6 => (text.to_owned(), "application/json"),
+        7 => (format!("<h1>{text}</h1>"), "text/html"),
+        8 => (
+            message(
+                json!({"resultType": "complete", "taskId": "t1", "status": "input_required",
+                "createdAt": "x", "lastUpdatedAt": "x", "ttlMs": null,
+                "inputRequests": {"k": elicitation(text)}}),
+            ),
+            "application/json",
+        ),
+        _ => (
+            format!(
+                "data: {}\n\ndata: {}\n\ndata: {}\n\n",
+                json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+                    "params": {"notifications": {"taskIds": ["t1"]}, "_meta": sub}}),
+                json!({"jsonrpc": "2.0", "method": "notifications/tasks", "params": {
+                    "taskId": "t1", "status": "working", "createdAt": "x", "lastUpdatedAt": "x",
+                    "ttlMs": null, "statusMessage": text, "_meta": sub}}),
+                message(json!({"resultType": "complete"}))
+            ),
+            "text/event-stream",
+        ),
+    }
+}
+
+proptest! {
+    #![proptest_config(config())]
+
+    /// Decode once, the same everywhere: the events the live page reads from a request's
+    /// own reader, chunk by chunk, are the events `decode_recorded` reads from the same
+    /// bytes recorded, however the body was split.
+    #[test]
+    fn live_events_equal_the_recorded_decode_in_any_chunking(
+        kind in any::<u8>(),
+        template in any::<u8>(),
+        status in prop::sample::select(vec![200u16, 200, 200, 202, 400, 401, 404, 500]),
+        text in nasty_string(),
+        points in prop::collection::vec(any::<Index>(), 0..12),
+    ) {
+        let mut client = Client::default();
+        let request = any_request(kind, &mut client);
+        let (body, content_type) = response_body(template, &id_json(request.id()), &text);
+        let chunks = split(body.as_bytes(), &points);
+        let live = request.live_events(status, content_type, &chunks);
+        let recorded_chunks: Vec<(f64, &[u8])> = chunks.iter().map(|c| (1.0, *c)).collect();
+        let recorded: Vec<ExchangeEvent> = decode_recorded(&RecordedExchange {
+            method: request.method(),
+            name: None,
+            request_body: request.body(),
+            status: Some(status),
+            content_type: Some(content_type),
+            responded_after: Some(0.0),
+            chunks: &recorded_chunks,
+            finished_after: Some(2.0),
+            error: None,
+            stopped: false,
+        })
+        .into_iter()
+        .map(|timed| timed.event)
+        .collect();
+        prop_assert_eq!(live, recorded);
     }
 }

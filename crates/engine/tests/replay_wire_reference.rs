@@ -9,7 +9,7 @@ use holdbay_engine::model::{ClientCapabilities, Implementation, RequestId, TaskS
 use holdbay_engine::{
     Bounds, Client, ClientConfig, InputAnswer, ListenEvent, ListenFilter, LogicalRequest,
     McpMethod, Outcome, OutgoingRequest, RequestOptions, Step, Subscription, TaskEvent,
-    TaskTracker, progress_updates,
+    TaskTracker,
 };
 use serde_json::{Value, json};
 
@@ -215,10 +215,15 @@ fn sse_response_with_progress_example() {
     let call = client
         .call_tool("execute_sql", arguments, &options)
         .expect("call");
-    let reply = replay(&call, &with_our_id(&call, recorded)).expect("SSE reply");
-    let updates = progress_updates(&reply.notifications, &token);
+    let decoded = common::replay_decoded(&call, &with_our_id(&call, recorded));
+    let updates: Vec<_> = decoded
+        .events
+        .iter()
+        .filter_map(|event| event.progress_for(&token))
+        .collect();
     assert_eq!(updates.len(), 1);
     assert_eq!(updates[0].progress, 50.0);
+    let reply = decoded.result.expect("SSE reply");
     assert!(matches!(reply.result, Outcome::Complete(_)));
 }
 

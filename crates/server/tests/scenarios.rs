@@ -641,9 +641,14 @@ async fn slow_report_streams_progress_before_its_result() {
             &options,
         )
         .expect("request");
-    let reply = mcp.send(&request).await.expect("complete");
-    let updates = holdbay_engine::progress_updates(&reply.notifications, &token);
-    assert_eq!(updates.len(), 6, "{:?}", reply.notifications);
+    let decoded = mcp.send_decoded(&request).await;
+    let updates: Vec<_> = decoded
+        .events
+        .iter()
+        .filter_map(|event| event.progress_for(&token))
+        .collect();
+    assert_eq!(updates.len(), 6, "{:?}", decoded.events);
+    decoded.result.expect("complete");
     assert_eq!(updates.last().map(|update| update.total), Some(Some(6.0)));
 }
 

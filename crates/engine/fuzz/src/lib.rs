@@ -13,16 +13,19 @@
 //! | rest | the payload |
 //!
 //! The same response is read as the answer to `server/discover` (`finish`), `tools/call`
-//! (`finish_outcome`) and `tasks/get` (`finish`). Successful outcomes are fed on into
-//! [`LogicalRequest`] (answer every key, retry, cancel) and [`TaskTracker`] (snapshot, answer,
-//! update, cancel, poll, serde round trip). Nothing may panic; a few cheap invariants are
-//! asserted on the way.
+//! (`finish_decoded`), `tasks/get` (`finish`) and `subscriptions/listen` (a `Subscription`).
+//! Successful outcomes are fed on into [`LogicalRequest`] (answer every key, retry, cancel)
+//! and [`TaskTracker`] (snapshot, answer, update, cancel, poll, serde round trip); the
+//! exchanges' events are folded into a [`Traffic`]. Nothing may panic; a few cheap invariants
+//! are asserted on the way, among them that the live reader's events equal
+//! [`decode_recorded`] of the same chunks.
 
 use holdbay_engine::model::{CreateTaskResult, GetTaskResult, Task, TaskStatus};
 use holdbay_engine::{
-    Bounds, CallTool, Client, ErrorStep, InputAnswer, InputRequestKind, LogicalRequest, McpMethod,
-    Outcome, OutgoingRequest, Reply, RequestOptions, ResponseError, ResponseReader, SseDecoder,
-    Step, TaskTracker,
+    Bounds, CallTool, Client, ErrorStep, ExchangeEvent, InputAnswer, InputRequestKind,
+    ListenFilter, LogicalRequest, McpMethod, Outcome, OutgoingRequest, RecordedExchange, Reply,
+    RequestOptions, ResponseError, ResponseReader, SseDecoder, Step, Subscription, TaskTracker,
+    Traffic, decode_recorded,
 };
 use serde_json::{Value, json};
 
@@ -235,7 +238,18 @@ pub fn response_path(data: &[u8]) {
     let Ok(call) = client.call_tool("fuzz", arguments, &options) else {
         unreachable!("no tools learned, so no mirrored headers to reject");
     };
-    match read(&call, &response).finish_outcome() {
+    let decoded = read(&call, &response).finish_decoded();
+    let mut events = vec![call.sent_event()];
+    events.extend(decoded.events);
+    events.push(ExchangeEvent::ended(false, None));
+    assert_eq!(
+        events,
+        recorded_events(&call, &response),
+        "the live reader and decode_recorded read the same bytes alike"
+    );
+    let listen = listen_events(&response);
+    fold(&[&events, &listen]);
+    match decoded.result {
         Ok(reply) => drive_call(&mut client, &call, reply, snapshot.as_ref()),
         Err(error) => {
             inspect_error(&error);
@@ -245,6 +259,64 @@ pub fn response_path(data: &[u8]) {
                 assert!(logical.resend(&mut client).is_err(), "only one resend");
             }
         }
+    }
+}
+
+/// The same response, recorded: what an imported log replays. (Chunks after a failure,
+/// which the app does not read, change nothing: a failed reader ignores them.)
+fn recorded_events<M: McpMethod>(
+    request: &OutgoingRequest<M>,
+    response: &Response,
+) -> Vec<ExchangeEvent> {
+    let chunks: Vec<(f64, &[u8])> = response
+        .chunks
+        .iter()
+        .map(|chunk| (1.0, chunk.as_slice()))
+        .collect();
+    decode_recorded(&RecordedExchange {
+        method: request.method(),
+        name: None,
+        request_body: request.body(),
+        status: Some(response.status),
+        content_type: response.content_type.as_deref(),
+        responded_after: Some(0.0),
+        chunks: &chunks,
+        finished_after: Some(2.0),
+        error: None,
+        stopped: false,
+    })
+    .into_iter()
+    .map(|timed| timed.event)
+    .collect()
+}
+
+/// The same response as a `subscriptions/listen` stream.
+fn listen_events(response: &Response) -> Vec<ExchangeEvent> {
+    let mut client = Client::default();
+    let request = client.listen(ListenFilter::tasks(["t1".to_owned()]));
+    let mut subscription =
+        Subscription::open(&request, response.status, response.content_type.as_deref());
+    let mut events = vec![request.sent_event()];
+    for chunk in &response.chunks {
+        let _ = subscription.handle_chunk(chunk);
+        events.extend(subscription.take_events());
+    }
+    let _ = subscription.handle_end();
+    events.extend(subscription.take_events());
+    events.push(ExchangeEvent::ended(false, None));
+    events
+}
+
+/// Fold exchanges' events into the scene; every part it names must be inspectable.
+fn fold(exchanges: &[&[ExchangeEvent]]) {
+    let mut traffic = Traffic::new(MAX_ROUNDS);
+    for (id, events) in exchanges.iter().enumerate() {
+        for (n, event) in events.iter().enumerate() {
+            traffic.apply(id as u64, n as f64, event);
+        }
+    }
+    for event in traffic.events() {
+        let _ = traffic.json_of(&event.part);
     }
 }
 

@@ -2,6 +2,7 @@ use serde_json::json;
 
 use super::*;
 use crate::client::Client;
+use crate::events::{AnswerKind, ExchangeEvent, NotificationKind};
 
 fn open(filter: ListenFilter) -> (Subscription, RequestId) {
     let mut client = Client::default();
@@ -172,4 +173,92 @@ fn a_missing_listen_method_is_a_refusal_but_a_drop_is_not() {
         "an internal error may pass: try again later"
     );
     assert!(!ListenEvent::Dropped.is_refusal());
+}
+
+fn event_names(events: &[ExchangeEvent]) -> Vec<&'static str> {
+    events
+        .iter()
+        .map(|event| match event {
+            ExchangeEvent::Sent(_) => "sent",
+            ExchangeEvent::Responded { .. } => "responded",
+            ExchangeEvent::Notification(_) => "notification",
+            ExchangeEvent::Answered(_) => "answered",
+            ExchangeEvent::Finding(_) => "finding",
+            ExchangeEvent::Ended(_) => "ended",
+        })
+        .collect()
+}
+
+#[test]
+fn every_notification_on_the_stream_is_an_event_with_its_findings() {
+    let (mut sub, id) = open(ListenFilter::tasks(["t1".to_owned()]));
+    sub.handle_chunk(&ack(&id, json!({"taskIds": ["t1"]})));
+    sub.handle_chunk(&task_note(&id, "t1", "working"));
+    sub.handle_chunk(&task_note(&RequestId::Number(999), "t1", "completed"));
+    let events = sub.take_events();
+    assert_eq!(
+        event_names(&events),
+        [
+            "responded",
+            "notification",
+            "notification",
+            "notification",
+            "finding"
+        ]
+    );
+    assert!(matches!(
+        &events[1],
+        ExchangeEvent::Notification(note)
+            if note.kind == NotificationKind::ListenAcknowledged(ListenFilter::tasks(["t1".to_owned()]))
+    ));
+    assert!(matches!(
+        &events[2],
+        ExchangeEvent::Notification(note) if matches!(&note.kind, NotificationKind::Task(task)
+            if task.task.status == rmcp::model::TaskStatus::Working)
+    ));
+    assert!(
+        matches!(&events[4], ExchangeEvent::Finding(f) if f.rule == Rule::ListenWrongSubscriptionId)
+    );
+    assert!(sub.take_events().is_empty(), "taken once");
+}
+
+#[test]
+fn the_graceful_end_is_a_complete_answer_and_a_drop_is_none() {
+    let (mut sub, id) = open(ListenFilter::tasks(["t1".to_owned()]));
+    sub.handle_chunk(&ack(&id, json!({"taskIds": ["t1"]})));
+    sub.handle_chunk(&event(
+        json!({"jsonrpc": "2.0", "id": id.clone().into_json_value(), "result": {"resultType": "complete"}}),
+    ));
+    sub.handle_end();
+    let events = sub.take_events();
+    assert!(matches!(
+        events.last(),
+        Some(ExchangeEvent::Answered(answer)) if answer.kind == AnswerKind::Complete { tool_error: false }
+    ));
+    let (mut dropped, id) = open(ListenFilter::tasks(["t1".to_owned()]));
+    dropped.handle_chunk(&ack(&id, json!({"taskIds": ["t1"]})));
+    dropped.handle_end();
+    assert!(
+        !dropped
+            .take_events()
+            .iter()
+            .any(|event| matches!(event, ExchangeEvent::Answered(_)))
+    );
+}
+
+#[test]
+fn a_json_error_instead_of_a_stream_is_an_error_answer() {
+    let mut client = Client::default();
+    let request = client.listen(ListenFilter::tasks(["t1".to_owned()]));
+    let mut sub = Subscription::open(&request, 400, Some("application/json"));
+    let body = json!({"jsonrpc": "2.0", "id": request.id().clone().into_json_value(),
+        "error": {"code": -32021, "message": "tasks extension required"}});
+    sub.handle_chunk(body.to_string().as_bytes());
+    sub.handle_end();
+    let events = sub.take_events();
+    assert_eq!(event_names(&events), ["responded", "answered"]);
+    assert!(matches!(
+        &events[1],
+        ExchangeEvent::Answered(answer) if matches!(answer.kind, AnswerKind::Error { code: -32021, .. })
+    ));
 }

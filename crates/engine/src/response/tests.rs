@@ -1,6 +1,7 @@
 use serde_json::json;
 
 use super::*;
+use crate::events::ExchangeEvent;
 use crate::findings::Rule;
 use crate::{Client, ClientConfig, Discover, OutgoingRequest};
 
@@ -62,8 +63,14 @@ fn sse_discover_result_decodes_after_notifications_and_keepalives() {
     for chunk in body.as_bytes().chunks(7) {
         reader.push_chunk(chunk);
     }
-    let reply = reader.finish().expect("valid SSE discover");
-    assert_eq!(reply.notifications.len(), 1);
+    let decoded = reader.finish_decoded();
+    let notes: Vec<_> = decoded
+        .events
+        .iter()
+        .filter(|event| matches!(event, ExchangeEvent::Notification(_)))
+        .collect();
+    assert_eq!(notes.len(), 1);
+    let reply = decoded.into_complete().1.expect("valid SSE discover");
     assert_eq!(
         reply.result.server_info().map(|i| i.name).as_deref(),
         Some("ExampleServer")
@@ -342,20 +349,31 @@ fn an_empty_input_required_is_invalid() {
 }
 
 #[test]
-fn stream_messages_are_visible_before_the_stream_ends() {
+fn notifications_are_events_as_soon_as_their_event_completes() {
     let request = discover();
     let mut reader = request.reader(200, Some("text/event-stream"));
-    assert!(reader.stream_messages().is_empty());
+    assert_eq!(
+        reader.take_events(),
+        vec![ExchangeEvent::Responded {
+            status: 200,
+            event_stream: true
+        }]
+    );
     reader.push_chunk(
         b"event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\",",
     );
     assert!(
-        reader.stream_messages().is_empty(),
+        reader.take_events().is_empty(),
         "an event counts once it is complete"
     );
     reader.push_chunk(b"\"params\":{\"progressToken\":1,\"progress\":1}}\n\n");
-    assert_eq!(reader.stream_messages().len(), 1);
-    assert!(reader.stream_messages()[0].contains("notifications/progress"));
-    let json = discover().reader(200, Some("application/json"));
-    assert!(json.stream_messages().is_empty());
+    let events = reader.take_events();
+    let token = rmcp::model::ProgressToken(rmcp::model::NumberOrString::Number(1));
+    assert_eq!(events.len(), 1);
+    assert_eq!(
+        events[0].progress_for(&token).map(|p| p.progress),
+        Some(1.0)
+    );
+    let mut json = discover().reader(200, Some("application/json"));
+    assert_eq!(json.take_events().len(), 1, "only Responded");
 }

@@ -1,21 +1,28 @@
-//! The teaching model of a session's traffic, folded from recorded exchanges.
+//! The teaching model of a session's traffic, folded from the exchanges' typed events.
 //!
-//! [`Traffic`] is told what happened on the wire (a request sent, a response's status, each
-//! body chunk, the end), in order, on the caller's clock. From that alone it keeps the parts
-//! of Holdbay's scene: the conveyor's [`Flight`]s, the holding bay's [`Tray`]s (logical
-//! requests paused by MRTR, with their latch, `requestState`) and the job magazine's
-//! [`Cartridge`]s (tasks, with their status lamp), plus a timeline of [`TrafficEvent`]s.
+//! [`Traffic`] is told what happened on the wire, exchange by exchange, as the engine's
+//! readers decoded it ([`ExchangeEvent`]s: a request sent, the status, each notification, the
+//! answer, the end), in order, on the caller's clock. From that alone it keeps the parts of
+//! Holdbay's scene: the conveyor's [`Flight`]s, the holding bay's [`Tray`]s (logical requests
+//! paused by MRTR, with their latch, `requestState`) and the job magazine's [`Cartridge`]s
+//! (tasks, with their status lamp), plus a timeline of [`TrafficEvent`]s.
 //!
-//! It decides nothing and sends nothing: the same fold serves the live page and the replay of
-//! an exported log, so both draw the same scene.
+//! It decides nothing, sends nothing and parses nothing: the live page and the replay of an
+//! exported log ([`crate::decode_recorded`]) feed it the same events, so both draw the same
+//! scene.
 
-mod fold;
+mod cartridges;
+mod flights;
 mod model;
+mod narration;
 #[cfg(test)]
 mod tests;
+mod timeline;
+mod trays;
 
 use std::collections::{BTreeMap, HashMap};
 
+use rmcp::model::TaskStatus;
 use serde_json::Value;
 
 pub use model::{
@@ -23,7 +30,7 @@ pub use model::{
     TrayState,
 };
 
-use crate::sse::SseDecoder;
+use crate::events::ExchangeEvent;
 
 /// Timeline events kept; older ones are dropped (and counted) so a long session stays light.
 pub const MAX_EVENTS: usize = 5_000;
@@ -37,7 +44,6 @@ const MAX_MESSAGES_PER_FLIGHT: usize = 64;
 pub struct Traffic {
     max_rounds: u32,
     flights: BTreeMap<u64, Flight>,
-    bodies: HashMap<u64, Body>,
     trays: Vec<Tray>,
     cartridges: Vec<Cartridge>,
     slot_of: HashMap<String, usize>,
@@ -47,21 +53,6 @@ pub struct Traffic {
     revision: u64,
 }
 
-/// How a response body is being read.
-enum Body {
-    Json(String),
-    Sse(SseDecoder),
-}
-
-impl std::fmt::Debug for Body {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Body::Json(text) => write!(f, "Json({} bytes)", text.len()),
-            Body::Sse(_) => f.write_str("Sse"),
-        }
-    }
-}
-
 impl Traffic {
     /// `max_rounds` is the client's MRTR bound ([`crate::Bounds::max_rounds`]), drawn as
     /// the limit of every tray.
@@ -69,7 +60,6 @@ impl Traffic {
         Self {
             max_rounds,
             flights: BTreeMap::new(),
-            bodies: HashMap::new(),
             trays: Vec::new(),
             cartridges: Vec::new(),
             slot_of: HashMap::new(),
@@ -80,86 +70,52 @@ impl Traffic {
         }
     }
 
-    /// A request went out. `body` is the JSON-RPC request as sent.
-    pub fn sent(&mut self, exchange: u64, at: f64, method: &str, name: Option<&str>, body: &str) {
-        let request = serde_json::from_str(body).unwrap_or_else(|_| Value::String(body.into()));
-        self.on_sent(exchange, at, method, name, request);
-        self.revision += 1;
-    }
-
-    /// The response's status line and content type arrived.
-    pub fn responded(&mut self, exchange: u64, at: f64, status: u16, content_type: Option<&str>) {
-        let Some(flight) = self.flights.get_mut(&exchange) else {
-            return;
-        };
-        flight.responded_at = Some(at);
-        flight.status = Some(status);
-        let is_sse = content_type.is_some_and(|t| t.trim_start().starts_with("text/event-stream"));
-        let body = if is_sse {
-            Body::Sse(SseDecoder::new())
-        } else {
-            Body::Json(String::new())
-        };
-        self.bodies.insert(exchange, body);
-        self.revision += 1;
-    }
-
-    /// A piece of the response body arrived.
-    pub fn chunk(&mut self, exchange: u64, at: f64, text: &str) {
-        let messages = match self.bodies.get_mut(&exchange) {
-            Some(Body::Json(buffer)) => {
-                buffer.push_str(text);
-                return;
+    /// Something happened on exchange `exchange` (the wire log's id) at `at` (the caller's
+    /// clock, ms). Events of an exchange must come in the order its reader produced them;
+    /// events of an exchange whose `Sent` was never applied are ignored.
+    pub fn apply(&mut self, exchange: u64, at: f64, event: &ExchangeEvent) {
+        let changed = match event {
+            ExchangeEvent::Sent(sent) => {
+                self.on_sent(exchange, at, sent);
+                true
             }
-            Some(Body::Sse(decoder)) => decoder.push(text.as_bytes()).unwrap_or_default(),
-            None => return,
+            ExchangeEvent::Responded { status, .. } => self.on_responded(exchange, at, *status),
+            ExchangeEvent::Notification(note) => self.on_notification(exchange, at, note),
+            ExchangeEvent::Answered(answer) => self.on_answered(exchange, at, answer),
+            // Findings belong to the report card, not to the scene.
+            ExchangeEvent::Finding(_) => false,
+            ExchangeEvent::Ended(end) => {
+                let known = self.on_ended(exchange, at, end);
+                self.prune_flights();
+                known
+            }
         };
-        for data in messages {
-            self.on_message_text(exchange, at, &data);
+        if changed {
+            self.revision += 1;
         }
+    }
+
+    /// A task handle came back from durable storage (after a reload) with its last known
+    /// `status`; `stored` is the record as storage holds it. A task the scene does not know
+    /// re-enters its slot with that status (and `stored` is what inspecting it shows until a
+    /// poll answers); a known one (its creation may be in a wire log that survived the
+    /// reload too) keeps what the wire said. Either way it is marked restored, and the
+    /// timeline says so, once per call.
+    pub fn restored(&mut self, task_id: &str, at: f64, status: TaskStatus, stored: Value) {
+        self.restore(task_id, at, status, stored);
         self.revision += 1;
     }
 
-    /// The exchange ended: the body is complete, or `error` says why it broke off.
-    pub fn ended(&mut self, exchange: u64, at: f64, error: Option<&str>) {
-        let messages = match self.bodies.remove(&exchange) {
-            Some(Body::Json(buffer)) if !buffer.trim().is_empty() => vec![buffer],
-            Some(Body::Sse(mut decoder)) => decoder.finish().unwrap_or_default(),
-            _ => Vec::new(),
-        };
-        for data in messages {
-            self.on_message_text(exchange, at, &data);
-        }
-        self.on_ended(exchange, at, error);
-        self.prune_flights();
-        self.revision += 1;
-    }
-
-    /// A task handle came back from durable storage (after a reload): it re-enters its slot
-    /// with its last known `status` before the first poll. `stored` is the record as
-    /// storage holds it (what inspecting the cartridge shows until a poll answers).
-    pub fn restored(&mut self, task_id: &str, at: f64, status: &str, stored: Value) {
-        if self.slot_of.contains_key(task_id) {
-            return;
-        }
-        let slot = self.cartridge_slot(task_id, at, true, None);
-        let cartridge = &mut self.cartridges[slot];
-        cartridge.status = status.to_owned();
-        cartridge.snapshot = stored;
-        if fold::is_terminal(status) {
-            cartridge.sealed_at = Some(at);
-        }
-        self.touch(slot);
+    /// The page reloaded: what the client held in memory is gone; the wire log and the task
+    /// handles came back from storage (call [`Traffic::restored`] for each handle).
+    pub fn reloaded(&mut self, at: f64) {
         self.event(
             at,
             Lane::Client,
             Lane::Client,
-            format!("restored {task_id}"),
-            Some(format!(
-                "Task {task_id} came back from durable storage after the reload, last seen \
-                 {status}; polling resumes."
-            )),
-            Part::Cartridge(task_id.to_owned()),
+            narration::RELOADED_LABEL.to_owned(),
+            Some(narration::RELOADED.to_owned()),
+            Part::Session,
         );
         self.revision += 1;
     }
@@ -212,7 +168,7 @@ impl Traffic {
         self.dropped_events
     }
 
-    /// The real JSON of a part, as it is now.
+    /// The real JSON of a part, as it is now (`None` for the session, which has none).
     pub fn json_of(&self, part: &Part) -> Option<Value> {
         match part {
             Part::Flight(exchange) => self.flight(*exchange).map(|flight| {
@@ -230,7 +186,12 @@ impl Traffic {
             }
             Part::TrayTag { tray, key } => {
                 let tray = self.tray(*tray)?;
-                let tag = tray.rounds.iter().rev().flat_map(|r| &r.tags).find(|t| &t.key == key)?;
+                let tag = tray
+                    .rounds
+                    .iter()
+                    .rev()
+                    .flat_map(|r| &r.tags)
+                    .find(|t| &t.key == key)?;
                 Some(tag.json.clone())
             }
             Part::Cartridge(task) => self.cartridge(task).map(|c| c.snapshot.clone()),
@@ -242,14 +203,7 @@ impl Traffic {
                     .find(|t| &t.key == key)
                     .map(|t| t.json.clone())
             }
+            Part::Session => None,
         }
     }
-}
-
-/// Where a task snapshot came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum SnapshotSource {
-    Created,
-    Poll,
-    Push,
 }

@@ -1,15 +1,23 @@
 //! What [`Traffic`](super::Traffic) knows about a session: the parts of the teaching scene.
 //!
-//! Every field is read from a recorded exchange; the JSON kept is the real JSON of the wire.
+//! Every field is read from an exchange's typed events; the JSON kept is the real JSON of the
+//! wire.
 
+use rmcp::model::{InputResponses, TaskStatus};
 use serde_json::Value;
+
+use crate::events::InputAsk;
+use crate::method::MethodId;
 
 /// One HTTP exchange on the conveyor between client and server.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Flight {
     /// The exchange's id in the wire log.
     pub exchange: u64,
-    pub method: String,
+    /// `None` for a method this client does not know (see `method_name`).
+    pub method: Option<MethodId>,
+    /// The JSON-RPC method as sent.
+    pub method_name: String,
     /// The `Mcp-Name` header: tool, prompt, URI or task id.
     pub name: Option<String>,
     pub role: FlightRole,
@@ -24,6 +32,8 @@ pub struct Flight {
     pub request: Value,
     /// The JSON-RPC messages received, in order (notifications, then the response).
     pub messages: Vec<Value>,
+    /// The response was read (whatever it said; see `messages` for its JSON).
+    pub answered: bool,
 }
 
 impl Flight {
@@ -65,7 +75,8 @@ pub enum FlightRole {
 pub struct Tray {
     /// The exchange id of its first round.
     pub id: u64,
-    pub method: String,
+    /// One of the methods that may pause for input ([`MethodId::may_pause`]).
+    pub method: MethodId,
     pub name: Option<String>,
     /// The workpiece: the request's data (`arguments` of a tool call, or the params).
     pub workpiece: Value,
@@ -111,7 +122,7 @@ pub struct TrayRound {
     /// the client changed the latch (it must not; the server should refuse).
     pub latch_changed: bool,
     /// The `inputResponses` this round carried.
-    pub answers: Option<Value>,
+    pub answers: Option<InputResponses>,
     /// The server's `input_required` tags for this round.
     pub tags: Vec<Tag>,
     /// The `requestState` the server returned with them.
@@ -120,19 +131,9 @@ pub struct TrayRound {
     pub outcome: Option<Value>,
 }
 
-/// An input request hanging on a workpiece or a cartridge.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Tag {
-    /// The `inputRequests` key.
-    pub key: String,
-    /// `elicitation/create`, `sampling/createMessage`, `roots/list`.
-    pub method: String,
-    /// `form` or `url` for an elicitation.
-    pub mode: Option<String>,
-    pub message: Option<String>,
-    /// The input request as the server sent it.
-    pub json: Value,
-}
+/// An input request hanging on a workpiece or a cartridge: the key, what it asks for
+/// ([`crate::InputRequestKind`]: method, mode and message), and its JSON as sent.
+pub type Tag = InputAsk;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum TrayState {
@@ -155,6 +156,24 @@ pub enum TrayState {
     Abandoned,
 }
 
+impl TrayState {
+    /// A stable name for styles and data attributes. These name tray states, not wire
+    /// values: "completed" and "failed" are how the bay says a request ended, whatever the
+    /// MCP spells.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::InFlight => "in_flight",
+            Self::Paused => "paused",
+            Self::BoundReached => "bound_reached",
+            Self::Completed { .. } => "completed",
+            Self::Failed { .. } => "failed",
+            Self::Detached { .. } => "detached",
+            Self::Stopped => "stopped",
+            Self::Abandoned => "abandoned",
+        }
+    }
+}
+
 /// A cartridge in the job magazine: one task.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Cartridge {
@@ -165,9 +184,8 @@ pub struct Cartridge {
     pub from_tray: Option<u64>,
     /// The tool that created it, when known.
     pub tool: Option<String>,
-    /// The status lamp: `working`, `input_required`, `completed`, `failed`, `cancelled`
-    /// (or whatever unknown status the server sent).
-    pub status: String,
+    /// The status lamp.
+    pub status: TaskStatus,
     pub status_message: Option<String>,
     pub poll_interval_ms: Option<u64>,
     /// The latest task JSON (creation result, poll result or pushed snapshot).
@@ -209,7 +227,7 @@ pub struct CancelAsk {
     /// `Some(true)` once the server acknowledged, `Some(false)` if it answered an error.
     pub acknowledged: Option<bool>,
     /// The terminal status the task actually reached afterwards.
-    pub outcome: Option<String>,
+    pub outcome: Option<TaskStatus>,
 }
 
 /// Who a timeline event goes between.
@@ -239,6 +257,8 @@ pub enum Part {
         task: String,
         key: String,
     },
+    /// The session as a whole (a page reload). It has no JSON of its own.
+    Session,
 }
 
 /// One step of the sequence diagram, with its narration.

@@ -1,12 +1,33 @@
+use std::collections::HashMap;
+
+use rmcp::model::{ResultType, TaskStatus};
 use serde_json::{Value, json};
 
 use super::*;
+use crate::events::{RecordedExchange, SentRequest, decode_recorded};
+use crate::method::MethodId;
+use crate::protocol::task_status_name;
 
-/// A session on a fake clock, with JSON or SSE responses.
+/// A session on a fake clock. Requests are decoded as recorded requests; answers go through
+/// the engine's readers (`decode_recorded`), as the app's wire log feeds the scene.
 struct Wire {
     traffic: Traffic,
     next: u64,
     clock: f64,
+    sent: HashMap<u64, (String, Option<String>, String)>,
+}
+
+/// How a recorded exchange ended.
+#[derive(Clone, Copy)]
+enum End<'a> {
+    /// The body ended by itself.
+    Finished,
+    /// Still open.
+    Open,
+    /// Cut off at the HTTP level.
+    Broken(&'a str),
+    /// The client aborted it.
+    Stopped,
 }
 
 impl Wire {
@@ -15,6 +36,7 @@ impl Wire {
             traffic: Traffic::new(max_rounds),
             next: 1,
             clock: 1_000.0,
+            sent: HashMap::new(),
         }
     }
 
@@ -27,20 +49,61 @@ impl Wire {
         let id = self.next;
         self.next += 1;
         let body = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
-        let at = self.tick();
-        self.traffic.sent(id, at, method, name, &body.to_string());
+        self.send_body(id, method, name, &body.to_string());
         id
     }
 
-    fn answer_json(&mut self, id: u64, message: Value) {
+    fn send_body(&mut self, id: u64, method: &str, name: Option<&str>, body: &str) {
         let at = self.tick();
+        let sent = SentRequest::decode(method, body, name);
         self.traffic
-            .responded(id, at, 200, Some("application/json"));
+            .apply(id, at, &ExchangeEvent::Sent(Box::new(sent)));
+        self.sent.insert(
+            id,
+            (method.to_owned(), name.map(str::to_owned), body.to_owned()),
+        );
+    }
+
+    /// Everything after `Sent` of exchange `id`, from the recorded response.
+    fn respond(&mut self, id: u64, status: u16, content_type: &str, body: &[&[u8]], end: End) {
+        let at = self.tick();
+        let (method, name, request) = self.sent.get(&id).cloned().expect("sent first");
+        let chunks: Vec<(f64, &[u8])> = body
+            .iter()
+            .enumerate()
+            .map(|(n, chunk)| (1.0 + n as f64, *chunk))
+            .collect();
+        let events = decode_recorded(&RecordedExchange {
+            method: &method,
+            name: name.as_deref(),
+            request_body: &request,
+            status: Some(status),
+            content_type: Some(content_type),
+            responded_after: Some(0.0),
+            chunks: &chunks,
+            finished_after: (!matches!(end, End::Open)).then_some(chunks.len() as f64 + 1.0),
+            error: match end {
+                End::Broken(error) => Some(error),
+                End::Stopped => Some("the request to http://x was aborted"),
+                _ => None,
+            },
+            stopped: matches!(end, End::Stopped),
+        });
+        for timed in events.into_iter().skip(1) {
+            self.traffic.apply(id, at + timed.after_ms, &timed.event);
+        }
+    }
+
+    fn answer_json(&mut self, id: u64, message: Value) {
         let text = message.to_string();
         let (head, tail) = text.split_at(text.len() / 2);
-        self.traffic.chunk(id, at, head);
-        self.traffic.chunk(id, at, tail);
-        self.traffic.ended(id, at, None);
+        self.respond(
+            id,
+            200,
+            "application/json",
+            &[head.as_bytes(), tail.as_bytes()],
+            End::Finished,
+        );
     }
 
     fn result(&mut self, id: u64, result: Value) {
@@ -54,15 +117,36 @@ impl Wire {
         }
         self.send("tools/call", Some(tool), params)
     }
+
+    /// A `tools/call` that declared the tasks extension (a task is a valid answer to it).
+    fn call_accepting_task(&mut self, tool: &str) -> u64 {
+        self.call(
+            tool,
+            json!({ "_meta": { "io.modelcontextprotocol/clientCapabilities": {
+                "extensions": { "io.modelcontextprotocol/tasks": {} } } } }),
+        )
+    }
 }
 
 fn input_required(state: &str) -> Value {
     json!({
         "resultType": "input_required",
         "inputRequests": { "when": { "method": "elicitation/create", "params": {
-            "mode": "form", "message": "When?", "requestedSchema": { "type": "object" } } } },
+            "mode": "form", "message": "When?", "requestedSchema": { "type": "object", "properties": {} } } } },
         "requestState": state,
     })
+}
+
+fn task(id: &str, status: &str) -> Value {
+    json!({ "taskId": id, "status": status, "createdAt": "2026-11-29T10:00:00Z",
+        "lastUpdatedAt": "2026-11-29T10:00:00Z", "ttlMs": null })
+}
+
+fn with(mut value: Value, extra: Value) -> Value {
+    if let (Some(value), Some(extra)) = (value.as_object_mut(), extra.as_object()) {
+        value.extend(extra.clone());
+    }
+    value
 }
 
 #[test]
@@ -100,6 +184,30 @@ fn a_changed_latch_is_visible_and_the_refusal_empties_the_tray() {
 }
 
 #[test]
+fn a_retry_carrying_the_latch_unchanged_joins_its_tray() {
+    let mut wire = Wire::new(10);
+    let first = wire.call("book_table", json!({}));
+    wire.result(first, input_required("s1"));
+    let retry = wire.call(
+        "book_table",
+        json!({ "inputResponses": { "when": { "action": "accept" } }, "requestState": "s1" }),
+    );
+    let tray = &wire.traffic.trays()[0];
+    assert!(!tray.rounds[1].latch_changed);
+    assert_eq!(
+        tray.rounds[1]
+            .answers
+            .as_ref()
+            .and_then(|answers| answers.get("when")),
+        Some(&json!({ "action": "accept" }))
+    );
+    assert_eq!(
+        wire.traffic.flight(retry).map(|f| f.role.clone()),
+        Some(FlightRole::Retry { tray: 1, round: 2 })
+    );
+}
+
+#[test]
 fn a_paused_request_started_afresh_is_abandoned_without_a_word_to_the_server() {
     let mut wire = Wire::new(10);
     let first = wire.call("book_table", json!({}));
@@ -132,30 +240,128 @@ fn the_round_bound_is_reached_when_the_server_keeps_asking() {
     let tray = &wire.traffic.trays()[0];
     assert_eq!(tray.state, TrayState::BoundReached);
     assert_eq!(tray.max_rounds, 2);
-    assert!(tray.is_occupied() || tray.state == TrayState::BoundReached);
+    assert_eq!(tray.open_tags().len(), 1, "the last tags still hang");
+}
+
+#[test]
+fn a_tool_error_completes_the_tray_and_says_so() {
+    let mut wire = Wire::new(10);
+    let call = wire.call("echo", json!({}));
+    wire.result(
+        call,
+        json!({ "resultType": "complete", "content": [], "isError": true }),
+    );
+    assert_eq!(
+        wire.traffic.trays()[0].state,
+        TrayState::Completed { tool_error: true }
+    );
+}
+
+#[test]
+fn tags_say_what_they_ask_for_in_the_servers_order() {
+    let mut wire = Wire::new(10);
+    let call = wire.call("sign_in", json!({}));
+    wire.result(
+        call,
+        json!({ "resultType": "input_required", "inputRequests": {
+            "login": { "method": "elicitation/create", "params": { "mode": "url",
+                "message": "Sign in", "url": "https://example.com/login" } },
+            "files": { "method": "roots/list" } } }),
+    );
+    let tags = wire.traffic.trays()[0].open_tags();
+    let keys: Vec<&str> = tags.iter().map(|tag| tag.key.as_str()).collect();
+    assert_eq!(keys, ["login", "files"]);
+    assert_eq!(tags[0].kind.mode_name(), Some("url"));
+    assert_eq!(tags[0].kind.message(), Some("Sign in"));
+    assert_eq!(tags[1].kind.method_name(), "roots/list");
+    assert!(!tags[1].kind.is_declared());
+}
+
+#[test]
+fn a_task_answer_detaches_the_tray_into_a_cartridge() {
+    let mut wire = Wire::new(10);
+    let call = wire.call_accepting_task("run_pipeline");
+    wire.result(
+        call,
+        with(
+            task("t1", "working"),
+            json!({ "resultType": "task", "pollIntervalMs": 500 }),
+        ),
+    );
+    assert_eq!(
+        wire.traffic.trays()[0].state,
+        TrayState::Detached { task: "t1".into() }
+    );
+    let cartridge = wire.traffic.cartridge("t1").expect("t1");
+    assert_eq!(cartridge.from_tray, Some(call));
+    assert_eq!(cartridge.tool.as_deref(), Some("run_pipeline"));
+    assert_eq!(cartridge.poll_interval_ms, Some(500));
+    assert!(!cartridge.restored);
+}
+
+#[test]
+fn a_task_answer_to_a_request_that_did_not_declare_tasks_fails_the_tray() {
+    let mut wire = Wire::new(10);
+    let call = wire.call("run_pipeline", json!({}));
+    wire.result(
+        call,
+        with(task("t1", "working"), json!({ "resultType": "task" })),
+    );
+    assert!(matches!(
+        wire.traffic.trays()[0].state,
+        TrayState::Failed { .. }
+    ));
+    assert!(wire.traffic.cartridges().is_empty());
 }
 
 #[test]
 fn a_sealed_cartridge_never_changes() {
     let mut wire = Wire::new(10);
-    let call = wire.call("flaky_job", json!({}));
+    let call = wire.call_accepting_task("flaky_job");
     wire.result(
         call,
-        json!({ "resultType": "task", "taskId": "t1", "status": "working", "pollIntervalMs": 500 }),
+        with(
+            task("t1", "working"),
+            json!({ "resultType": "task", "pollIntervalMs": 500 }),
+        ),
     );
     let poll = wire.send("tasks/get", Some("t1"), json!({ "taskId": "t1" }));
-    wire.result(poll, json!({ "resultType": "complete", "taskId": "t1", "status": "failed", "error": { "code": -32603, "message": "boom" } }));
+    wire.result(
+        poll,
+        with(
+            task("t1", "failed"),
+            json!({ "resultType": "complete", "error": { "code": -32603, "message": "boom" } }),
+        ),
+    );
     let sealed = wire.traffic.cartridge("t1").cloned().expect("t1");
     assert!(sealed.is_sealed());
     let poll = wire.send("tasks/get", Some("t1"), json!({ "taskId": "t1" }));
     wire.result(
         poll,
-        json!({ "resultType": "complete", "taskId": "t1", "status": "working" }),
+        with(task("t1", "working"), json!({ "resultType": "complete" })),
     );
     let after = wire.traffic.cartridge("t1").expect("t1");
-    assert_eq!(after.status, "failed");
+    assert_eq!(after.status, TaskStatus::Failed);
     assert_eq!(after.snapshot, sealed.snapshot);
     assert_eq!(after.broken_seal, 1);
+}
+
+#[test]
+fn an_unchanged_poll_is_counted_but_not_drawn() {
+    let mut wire = Wire::new(10);
+    let poll = wire.send("tasks/get", Some("t"), json!({ "taskId": "t" }));
+    wire.result(
+        poll,
+        with(task("t", "working"), json!({ "resultType": "complete" })),
+    );
+    let version = wire.traffic.cartridge("t").expect("t").version;
+    let poll = wire.send("tasks/get", Some("t"), json!({ "taskId": "t" }));
+    wire.result(
+        poll,
+        with(task("t", "working"), json!({ "resultType": "complete" })),
+    );
+    let cartridge = wire.traffic.cartridge("t").expect("t");
+    assert_eq!((cartridge.polls, cartridge.version), (2, version));
 }
 
 #[test]
@@ -164,55 +370,110 @@ fn a_poll_for_an_unknown_task_means_it_was_restored_from_storage() {
     let poll = wire.send("tasks/get", Some("old"), json!({ "taskId": "old" }));
     wire.result(
         poll,
-        json!({ "resultType": "complete", "taskId": "old", "status": "working" }),
+        with(task("old", "working"), json!({ "resultType": "complete" })),
     );
     let cartridge = wire.traffic.cartridge("old").expect("old");
     assert!(cartridge.restored);
     assert_eq!(cartridge.polls, 1);
-    wire.traffic.restored("old", 0.0, "completed", json!({}));
-    assert_eq!(
-        wire.traffic.cartridge("old").map(|c| c.status.as_str()),
-        Some("working"),
-        "an already known task is not restored twice"
-    );
+}
+
+#[test]
+fn a_stored_handle_of_an_unknown_task_enters_with_its_last_status() {
+    let mut wire = Wire::new(10);
     wire.traffic.restored(
         "kept",
         5.0,
-        "input_required",
+        TaskStatus::InputRequired,
         json!({ "tool": "run_pipeline" }),
     );
     let kept = wire.traffic.cartridge("kept").expect("kept");
     assert!(kept.restored && !kept.is_sealed());
+    assert_eq!(kept.status, TaskStatus::InputRequired);
     assert_eq!(kept.snapshot["tool"], "run_pipeline");
+    wire.traffic
+        .restored("done", 6.0, TaskStatus::Completed, json!({}));
+    assert!(
+        wire.traffic
+            .cartridge("done")
+            .is_some_and(Cartridge::is_sealed)
+    );
+}
+
+#[test]
+fn a_stored_handle_of_a_known_task_marks_it_restored_and_keeps_what_the_wire_said() {
+    let mut wire = Wire::new(10);
+    let call = wire.call_accepting_task("run_pipeline");
+    wire.result(
+        call,
+        with(task("t1", "working"), json!({ "resultType": "task" })),
+    );
+    let before = wire.traffic.events().len();
+    wire.traffic
+        .restored("t1", 50.0, TaskStatus::Completed, json!({ "stale": true }));
+    wire.traffic
+        .restored("t1", 60.0, TaskStatus::Completed, json!({ "stale": true }));
+    let cartridge = wire.traffic.cartridge("t1").expect("t1");
+    assert!(cartridge.restored);
+    assert_eq!(cartridge.status, TaskStatus::Working);
+    assert_eq!(cartridge.from_tray, Some(call));
+    assert_ne!(cartridge.snapshot["stale"], true);
+    let restored: Vec<&TrafficEvent> = wire.traffic.events()[before..]
+        .iter()
+        .filter(|e| e.part == Part::Cartridge("t1".into()))
+        .collect();
+    assert_eq!(restored.len(), 2, "one timeline event per call");
+}
+
+#[test]
+fn a_reload_is_on_the_timeline() {
+    let mut wire = Wire::new(10);
+    let revision = wire.traffic.revision();
+    wire.traffic.reloaded(7.0);
+    let event = wire.traffic.events().last().expect("an event");
+    assert_eq!((event.at, &event.part), (7.0, &Part::Session));
+    assert!(
+        event
+            .narration
+            .as_deref()
+            .is_some_and(|n| n.contains("reloaded"))
+    );
+    assert!(wire.traffic.revision() > revision);
+    assert_eq!(wire.traffic.json_of(&Part::Session), None);
 }
 
 #[test]
 fn listen_snapshots_arrive_without_a_poll() {
     let mut wire = Wire::new(10);
-    let call = wire.call("run_pipeline", json!({}));
+    let call = wire.call_accepting_task("run_pipeline");
     wire.result(
         call,
-        json!({ "resultType": "task", "taskId": "p", "status": "working" }),
+        with(task("p", "working"), json!({ "resultType": "task" })),
     );
     let listen = wire.send(
         "subscriptions/listen",
         None,
         json!({ "notifications": { "taskIds": ["p"] } }),
     );
-    let at = wire.tick();
-    wire.traffic
-        .responded(listen, at, 200, Some("text/event-stream"));
-    let note = json!({ "jsonrpc": "2.0", "method": "notifications/tasks", "params": {
-        "taskId": "p", "status": "input_required",
-        "inputRequests": { "approve_prod": { "method": "elicitation/create", "params": { "mode": "form", "message": "Approve?", "requestedSchema": {} } } } } });
+    let note = json!({ "jsonrpc": "2.0", "method": "notifications/tasks", "params": with(task("p", "input_required"), json!({
+        "inputRequests": { "approve_prod": { "method": "elicitation/create", "params": { "mode": "form", "message": "Approve?", "requestedSchema": { "type": "object", "properties": {} } } } } })) });
     let event = format!("event: message\ndata: {note}\n\n");
     let (a, b) = event.split_at(17);
-    wire.traffic.chunk(listen, at, a);
-    wire.traffic.chunk(listen, at, b);
+    wire.respond(
+        listen,
+        200,
+        "text/event-stream",
+        &[a.as_bytes(), b.as_bytes()],
+        End::Open,
+    );
     let cartridge = wire.traffic.cartridge("p").expect("p");
-    assert_eq!(cartridge.status, "input_required");
+    assert_eq!(cartridge.status, TaskStatus::InputRequired);
     assert_eq!((cartridge.polls, cartridge.pushes), (0, 1));
     assert_eq!(cartridge.tags[0].key, "approve_prod");
+    assert!(wire.traffic.events().iter().any(|e| e.label
+        == format!(
+            "notifications/tasks: {}",
+            task_status_name(TaskStatus::InputRequired)
+        )));
     let update = wire.send(
         "tasks/update",
         Some("p"),
@@ -240,20 +501,65 @@ fn listen_snapshots_arrive_without_a_poll() {
 }
 
 #[test]
+fn a_cancel_is_a_request_and_the_lamp_shows_what_really_happened() {
+    let mut wire = Wire::new(10);
+    let call = wire.call_accepting_task("slow_job");
+    wire.result(
+        call,
+        with(task("c", "working"), json!({ "resultType": "task" })),
+    );
+    let cancel = wire.send("tasks/cancel", Some("c"), json!({ "taskId": "c" }));
+    wire.result(cancel, json!({ "resultType": "complete" }));
+    let ask = wire
+        .traffic
+        .cartridge("c")
+        .and_then(|c| c.cancel.clone())
+        .expect("asked");
+    assert_eq!((ask.acknowledged, ask.outcome), (Some(true), None));
+    let poll = wire.send("tasks/get", Some("c"), json!({ "taskId": "c" }));
+    wire.result(
+        poll,
+        with(
+            task("c", "completed"),
+            json!({ "resultType": "complete", "result": { "content": [] } }),
+        ),
+    );
+    let cartridge = wire.traffic.cartridge("c").expect("c");
+    assert_eq!(
+        cartridge.cancel.as_ref().and_then(|ask| ask.outcome),
+        Some(TaskStatus::Completed)
+    );
+    assert!(wire.traffic.events().iter().any(|e| {
+        e.narration
+            .as_deref()
+            .is_some_and(|n| n.contains("won the race"))
+    }));
+}
+
+#[test]
 fn stopping_or_losing_an_exchange_empties_the_tray_with_the_reason() {
     let mut wire = Wire::new(10);
     let stopped = wire.call("slow_report", json!({}));
-    wire.traffic
-        .responded(stopped, 1.0, 200, Some("text/event-stream"));
-    wire.traffic
-        .ended(stopped, 2.0, Some("the request to http://x was aborted"));
+    wire.respond(stopped, 200, "text/event-stream", &[], End::Stopped);
     assert_eq!(wire.traffic.trays()[0].state, TrayState::Stopped);
     let broken = wire.call("echo", json!({}));
-    wire.traffic.responded(broken, 3.0, 502, Some("text/plain"));
-    wire.traffic.chunk(broken, 3.0, "Bad gateway");
-    wire.traffic.ended(broken, 4.0, None);
+    wire.respond(broken, 502, "text/plain", &[b"Bad gateway"], End::Finished);
     assert!(
         matches!(&wire.traffic.trays()[1].state, TrayState::Failed { message } if message.contains("502"))
+    );
+    let cut = wire.call("echo2", json!({}));
+    wire.respond(
+        cut,
+        200,
+        "text/event-stream",
+        &[b": keep-alive\n\n"],
+        End::Broken("the connection reset"),
+    );
+    assert_eq!(
+        wire.traffic.trays()[2].state,
+        TrayState::Failed {
+            message: "the connection reset".into()
+        }
     );
 }
 
@@ -261,34 +567,61 @@ fn stopping_or_losing_an_exchange_empties_the_tray_with_the_reason() {
 fn garbage_from_a_server_is_kept_but_changes_nothing() {
     let mut wire = Wire::new(10);
     let call = wire.call("echo", json!({}));
-    wire.traffic
-        .responded(call, 1.0, 200, Some("application/json"));
-    wire.traffic.chunk(call, 1.0, "{not json");
-    wire.traffic.ended(call, 2.0, None);
+    wire.respond(
+        call,
+        200,
+        "application/json",
+        &[b"{not json"],
+        End::Finished,
+    );
     assert!(matches!(
         wire.traffic.trays()[0].state,
         TrayState::Failed { .. }
     ));
-    // Events and parts for exchanges the model never saw are ignored.
-    wire.traffic.chunk(999, 1.0, "data: {}\n\n");
-    wire.traffic.ended(999, 1.0, None);
-    wire.traffic.sent(7, 1.0, "tools/call", None, "\u{0}");
+    // Events of exchanges the model never saw are ignored.
+    let revision = wire.traffic.revision();
+    wire.traffic
+        .apply(999, 1.0, &ExchangeEvent::ended(false, None));
+    assert_eq!(wire.traffic.revision(), revision);
+    wire.send_body(7, "tools/call", None, "\u{0}");
     assert_eq!(wire.traffic.trays().len(), 2);
+}
+
+#[test]
+fn trays_carry_their_method_and_their_state_name() {
+    let mut wire = Wire::new(10);
+    let prompt = wire.send(
+        "prompts/get",
+        Some("greet"),
+        json!({ "name": "greet", "arguments": { "who": "Ada" }, "_meta": { "x": 1 } }),
+    );
+    let tray = wire.traffic.tray(prompt).expect("a prompt tray");
+    assert_eq!(tray.method, MethodId::GetPrompt);
+    assert_eq!(
+        tray.workpiece,
+        json!({ "name": "greet", "arguments": { "who": "Ada" } })
+    );
+    assert_eq!(tray.state.name(), "in_flight");
+    let flight = wire.traffic.flight(prompt).expect("flight");
+    assert_eq!(
+        (flight.method, flight.method_name.as_str()),
+        (Some(MethodId::GetPrompt), "prompts/get")
+    );
 }
 
 #[test]
 fn long_sessions_stay_bounded() {
     let mut wire = Wire::new(10);
-    let call = wire.call("bulk", json!({}));
+    let call = wire.call_accepting_task("bulk");
     wire.result(
         call,
-        json!({ "resultType": "task", "taskId": "t", "status": "working" }),
+        with(task("t", "working"), json!({ "resultType": "task" })),
     );
     for _ in 0..(MAX_EVENTS + MAX_FINISHED_FLIGHTS) {
         let poll = wire.send("tasks/get", Some("t"), json!({ "taskId": "t" }));
         wire.result(
             poll,
-            json!({ "resultType": "complete", "taskId": "t", "status": "working" }),
+            with(task("t", "working"), json!({ "resultType": "complete" })),
         );
     }
     assert!(wire.traffic.events().len() <= MAX_EVENTS);
@@ -296,17 +629,102 @@ fn long_sessions_stay_bounded() {
     assert!(wire.traffic.flights().count() <= MAX_FINISHED_FLIGHTS);
 }
 
+/// The fold names wire values through the engine's types (`MethodId::name`,
+/// `task_status_name`, rmcp's constants), never by spelling them: a method, `resultType` or
+/// task status written as a string in `traffic/` would be a second, untyped decoder.
+#[test]
+fn the_fold_spells_no_wire_value() {
+    let sources = [
+        ("mod.rs", include_str!("mod.rs")),
+        ("model.rs", include_str!("model.rs")),
+        ("flights.rs", include_str!("flights.rs")),
+        ("trays.rs", include_str!("trays.rs")),
+        ("cartridges.rs", include_str!("cartridges.rs")),
+        ("narration.rs", include_str!("narration.rs")),
+        ("timeline.rs", include_str!("timeline.rs")),
+    ];
+    let statuses = [
+        TaskStatus::Working,
+        TaskStatus::InputRequired,
+        TaskStatus::Completed,
+        TaskStatus::Failed,
+        TaskStatus::Cancelled,
+    ]
+    .map(task_status_name);
+    let result_types = [
+        ResultType::COMPLETE,
+        ResultType::INPUT_REQUIRED,
+        ResultType::TASK,
+    ];
+    let result_types: Vec<&str> = result_types.iter().map(ResultType::as_str).collect();
+    // The bay's own state names (styles), documented in model.rs.
+    let tray_states = [
+        TrayState::Completed { tool_error: false }.name(),
+        TrayState::Failed {
+            message: String::new(),
+        }
+        .name(),
+    ];
+    for (file, source) in sources {
+        for literal in string_literals(source) {
+            let spelled_method = literal.contains("notifications/")
+                || MethodId::ALL
+                    .iter()
+                    .any(|method| literal.contains(method.name()));
+            let spelled_value =
+                statuses.contains(&literal.as_str()) || result_types.contains(&literal.as_str());
+            let tray_state = file == "model.rs" && tray_states.contains(&literal.as_str());
+            assert!(
+                !spelled_method && (!spelled_value || tray_state),
+                "{file} spells the wire value {literal:?}"
+            );
+        }
+    }
+}
+
+/// The contents of the string literals in Rust source, outside comments.
+fn string_literals(source: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in source.lines() {
+        let code = line.trim_start();
+        if code.starts_with("//") {
+            continue;
+        }
+        let mut chars = code.chars();
+        while let Some(c) = chars.next() {
+            if c == '/' && chars.clone().next() == Some('/') {
+                break;
+            }
+            if c != '"' {
+                continue;
+            }
+            let mut literal = String::new();
+            while let Some(c) = chars.next() {
+                match c {
+                    '\\' => {
+                        chars.next();
+                    }
+                    '"' => break,
+                    c => literal.push(c),
+                }
+            }
+            out.push(literal);
+        }
+    }
+    out
+}
+
 mod never_panics {
     use proptest::prelude::*;
 
-    use super::Traffic;
+    use super::{End, Wire};
 
     #[derive(Debug, Clone)]
     enum Op {
         Sent(u64, String, String),
-        Responded(u64, u16, bool),
-        Chunk(u64, String),
-        Ended(u64, bool),
+        Answer(u64, u16, bool, Vec<String>, u8),
+        Restored(String, u8),
+        Reloaded,
     }
 
     fn op() -> impl Strategy<Value = Op> {
@@ -317,41 +735,77 @@ mod never_panics {
             "tasks/cancel",
             "subscriptions/listen",
             "prompts/get",
+            "made/up",
         ])
         .prop_map(str::to_owned);
         let body = prop_oneof![
             Just(r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","requestState":"s","inputRequests":{"k":{}}}}"#.to_owned()),
-            Just(r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"task","taskId":"t","status":"working"}}"#.to_owned()),
-            Just(r#"{"jsonrpc":"2.0","id":1,"result":{"taskId":"t","status":"completed"}}"#.to_owned()),
-            Just(r#"data: {"jsonrpc":"2.0","method":"notifications/tasks","params":{"taskId":"t","status":"cancelled"}}"#.to_owned()),
+            Just(r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"task","taskId":"t","status":"working","createdAt":"x","lastUpdatedAt":"x","ttlMs":null}}"#.to_owned()),
+            Just(r#"{"jsonrpc":"2.0","id":1,"result":{"taskId":"t","status":"completed","createdAt":"x","lastUpdatedAt":"x","ttlMs":null,"result":{}}}"#.to_owned()),
+            Just(r#"data: {"jsonrpc":"2.0","method":"notifications/tasks","params":{"taskId":"t","status":"cancelled","createdAt":"x","lastUpdatedAt":"x","ttlMs":null}}"#.to_owned()),
+            Just(r#"{"jsonrpc":"2.0","id":1,"error":{"code":-1,"message":"no"}}"#.to_owned()),
             Just("\n\n".to_owned()),
             ".{0,40}",
         ];
+        let request = prop_oneof![
+            Just(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","requestState":"s"}}"#.to_owned()),
+            Just(r#"{"jsonrpc":"2.0","id":1,"params":{"taskId":"t","inputResponses":{"k":{}}}}"#.to_owned()),
+            ".{0,20}",
+        ];
         prop_oneof![
-            (0..4u64, method, body.clone()).prop_map(|(id, m, b)| Op::Sent(id, m, b)),
-            (0..4u64, any::<u16>(), any::<bool>())
-                .prop_map(|(id, s, sse)| Op::Responded(id, s, sse)),
-            (0..4u64, body).prop_map(|(id, b)| Op::Chunk(id, b)),
-            (0..4u64, any::<bool>()).prop_map(|(id, e)| Op::Ended(id, e)),
+            (0..4u64, method, request).prop_map(|(id, m, b)| Op::Sent(id, m, b)),
+            (
+                0..4u64,
+                any::<u16>(),
+                any::<bool>(),
+                prop::collection::vec(body, 0..3),
+                any::<u8>()
+            )
+                .prop_map(|(id, s, sse, chunks, end)| Op::Answer(id, s, sse, chunks, end)),
+            ("[a-z]{1,2}", any::<u8>()).prop_map(|(task, status)| Op::Restored(task, status)),
+            Just(Op::Reloaded),
         ]
     }
 
     proptest! {
         #[test]
-        fn any_sequence_of_wire_events_folds(ops in prop::collection::vec(op(), 0..40)) {
-            let mut traffic = Traffic::new(3);
-            for (n, op) in ops.into_iter().enumerate() {
-                let at = n as f64;
+        fn any_sequence_of_exchanges_folds(ops in prop::collection::vec(op(), 0..30)) {
+            let mut wire = Wire::new(3);
+            for op in ops {
                 match op {
-                    Op::Sent(id, method, body) => traffic.sent(id, at, &method, Some("t"), &body),
-                    Op::Responded(id, status, sse) => traffic.responded(
-                        id, at, status, Some(if sse { "text/event-stream" } else { "application/json" })),
-                    Op::Chunk(id, text) => traffic.chunk(id, at, &text),
-                    Op::Ended(id, error) => traffic.ended(id, at, error.then_some("aborted")),
+                    Op::Sent(id, method, body) => wire.send_body(id, &method, Some("t"), &body),
+                    Op::Answer(id, status, sse, chunks, end) => {
+                        if !wire.sent.contains_key(&id) {
+                            continue;
+                        }
+                        let chunks: Vec<&[u8]> = chunks.iter().map(|c| c.as_bytes()).collect();
+                        let end = match end % 4 {
+                            0 => End::Finished,
+                            1 => End::Open,
+                            2 => End::Broken("reset"),
+                            _ => End::Stopped,
+                        };
+                        let media = if sse { "text/event-stream" } else { "application/json" };
+                        wire.respond(id, status, media, &chunks, end);
+                    }
+                    Op::Restored(task, status) => {
+                        let statuses = [
+                            rmcp::model::TaskStatus::Working,
+                            rmcp::model::TaskStatus::InputRequired,
+                            rmcp::model::TaskStatus::Completed,
+                        ];
+                        let status = statuses[usize::from(status) % statuses.len()];
+                        let at = wire.tick();
+                        wire.traffic.restored(&task, at, status, serde_json::Value::Null);
+                    }
+                    Op::Reloaded => {
+                        let at = wire.tick();
+                        wire.traffic.reloaded(at);
+                    }
                 }
             }
-            for event in traffic.events() {
-                let _ = traffic.json_of(&event.part);
+            for event in wire.traffic.events() {
+                let _ = wire.traffic.json_of(&event.part);
             }
         }
     }

@@ -2,7 +2,7 @@
 //! the recording, then feeds the recorded response back through the engine.
 #![allow(dead_code)]
 
-use holdbay_engine::{McpMethod, Outcome, OutgoingRequest, Reply, ResponseError};
+use holdbay_engine::{Decoded, McpMethod, Outcome, OutgoingRequest, Reply, ResponseError};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -80,12 +80,17 @@ pub fn replay<M: McpMethod>(
     ours: &OutgoingRequest<M>,
     recorded: &Exchange,
 ) -> Result<Reply<Outcome<M::Output>>, ResponseError> {
+    replay_decoded(ours, recorded).result
+}
+
+/// The same, with the exchange's events.
+pub fn replay_decoded<M: McpMethod>(ours: &OutgoingRequest<M>, recorded: &Exchange) -> Decoded<M> {
     let response = &recorded.response;
     let mut reader = ours.reader(response.status, response.content_type.as_deref());
     for chunk in response.body.as_bytes().chunks(61) {
         reader.push_chunk(chunk);
     }
-    reader.finish_outcome()
+    reader.finish_decoded()
 }
 
 /// Every recorded header but the `ignored` ones (lowercase names) was sent with the same value.

@@ -5,8 +5,8 @@ use std::time::Duration;
 
 use holdbay_engine::model::{CallToolResult, DetailedTask, JsonObject, TaskStatus};
 use holdbay_engine::{
-    Bounds, CallTool, Client, InputAnswer, LogicalRequest, McpMethod, Outcome, OutgoingRequest,
-    Reply, RequestOptions, ResponseError, Step,
+    Bounds, CallTool, Client, Decoded, InputAnswer, LogicalRequest, McpMethod, Outcome,
+    OutgoingRequest, Reply, RequestOptions, ResponseError, Step,
 };
 use serde_json::Value;
 
@@ -44,6 +44,11 @@ impl Session {
         &self,
         request: &OutgoingRequest<M>,
     ) -> Result<Reply<Outcome<M::Output>>, ResponseError> {
+        self.send_decoded(request).await.result
+    }
+
+    /// Send one request; the engine decodes the response into its events and result.
+    pub async fn send_decoded<M: McpMethod>(&self, request: &OutgoingRequest<M>) -> Decoded<M> {
         let mut response = self.post(request).await;
         let content_type = response
             .headers()
@@ -54,7 +59,7 @@ impl Session {
         while let Some(chunk) = response.chunk().await.expect("the body arrives") {
             reader.push_chunk(&chunk);
         }
-        reader.finish_outcome()
+        reader.finish_decoded()
     }
 
     /// POST the engine's request with its headers (and the token); the raw response, for

@@ -2,13 +2,18 @@
 //! request's caller ([`crate::ResponseReader`], [`crate::Subscription`]), into these; the
 //! scene's fold ([`crate::Traffic`]), the app's wire log and a replayed import read them,
 //! never the bytes again.
+//!
+//! A request's `Sent` comes from the JSON its body was written from
+//! ([`crate::OutgoingRequest::sent_event`]) or, for a recorded one, from its body parsed once
+//! ([`SentRequest::decode`]). A recorded exchange goes through the very readers live traffic
+//! uses ([`decode_recorded`], [`ExchangeDecoder`]).
 
 // Logging is deprecated (SEP-2577), but servers still send it: it is shown, not acted on.
 #[allow(deprecated)]
 use rmcp::model::LoggingMessageNotificationParam;
 use rmcp::model::{
-    DetailedTask, InputRequest, InputResponses, JsonObject, ProgressNotificationParam,
-    ProgressToken, RequestId, Task,
+    DetailedTask, InputResponses, JsonObject, ProgressNotificationParam, ProgressToken, RequestId,
+    Task,
 };
 use serde_json::Value;
 
@@ -16,8 +21,18 @@ use crate::findings::Finding;
 use crate::listen::ListenFilter;
 use crate::method::MethodId;
 
+mod input;
+mod notification;
+mod replay;
+mod sent;
+#[cfg(test)]
+mod tests;
+
+pub use replay::{ExchangeDecoder, RecordedExchange, TimedEvent, decode_recorded};
+
 /// One thing that happened on one exchange, in order: `Sent`, `Responded`, any
-/// `Notification`s, then `Answered` (or none), `Finding`s, and `Ended`.
+/// `Notification`s, then `Answered` (or none), `Finding`s, and `Ended`. (On a listen stream a
+/// finding follows the notification it is about.)
 #[derive(Debug, Clone, PartialEq)]
 pub enum ExchangeEvent {
     /// The request went out.
@@ -154,6 +169,29 @@ pub enum AnswerKind {
     Invalid { reason: String },
 }
 
+impl AnswerKind {
+    /// What a response that could not be decoded amounts to: its JSON-RPC error, or why it
+    /// is not a result of the method (an HTTP failure included).
+    pub fn of_failure(error: &crate::response::ResponseError) -> Self {
+        match error {
+            crate::response::ResponseError::Rpc { code, message, .. } => Self::Error {
+                code: *code,
+                message: message.clone(),
+            },
+            other => Self::Invalid {
+                reason: other.to_string(),
+            },
+        }
+    }
+}
+
+impl AnswerEvent {
+    /// The response's `result` or `error` member, as received.
+    pub fn outcome_json(&self) -> Option<&Value> {
+        self.json.get("result").or_else(|| self.json.get("error"))
+    }
+}
+
 /// One input request of an `input_required` answer or task snapshot.
 #[derive(Debug, Clone, PartialEq)]
 pub struct InputAsk {
@@ -181,89 +219,6 @@ pub enum InputRequestKind {
     Roots,
     /// A kind this client does not know.
     Unknown { method: String },
-}
-
-impl InputRequestKind {
-    /// The kind of a typed input request (rmcp's model).
-    pub fn of(request: &InputRequest) -> Self {
-        use rmcp::model::ElicitRequestParams;
-        match request {
-            InputRequest::Elicitation(elicit) => match &elicit.params {
-                ElicitRequestParams::FormElicitationParams {
-                    message,
-                    requested_schema,
-                    ..
-                } => Self::Form {
-                    message: message.clone(),
-                    schema: serde_json::to_value(requested_schema)
-                        .ok()
-                        .and_then(|schema| match schema {
-                            Value::Object(object) => Some(object),
-                            _ => None,
-                        })
-                        .unwrap_or_default(),
-                },
-                ElicitRequestParams::UrlElicitationParams { message, url, .. } => Self::Url {
-                    message: message.clone(),
-                    url: url.clone(),
-                },
-                #[allow(unreachable_patterns)] // rmcp's enum is non-exhaustive
-                _ => Self::Unknown {
-                    method: request_method(request).to_owned(),
-                },
-            },
-            InputRequest::CreateMessage(_) => Self::Sampling,
-            InputRequest::ListRoots(_) => Self::Roots,
-            #[allow(unreachable_patterns)]
-            _ => Self::Unknown {
-                method: request_method(request).to_owned(),
-            },
-        }
-    }
-
-    /// The input request's method as the wire spells it.
-    pub fn method_name(&self) -> &str {
-        match self {
-            Self::Form { .. } | Self::Url { .. } => {
-                <rmcp::model::ElicitationCreateRequestMethod as rmcp::model::ConstString>::VALUE
-            }
-            Self::Sampling => {
-                <rmcp::model::CreateMessageRequestMethod as rmcp::model::ConstString>::VALUE
-            }
-            Self::Roots => <rmcp::model::ListRootsRequestMethod as rmcp::model::ConstString>::VALUE,
-            Self::Unknown { method } => method,
-        }
-    }
-
-    /// `form` or `url` for an elicitation.
-    pub fn mode_name(&self) -> Option<&'static str> {
-        match self {
-            Self::Form { .. } => Some("form"),
-            Self::Url { .. } => Some("url"),
-            _ => None,
-        }
-    }
-
-    /// The message shown with the request, when it has one.
-    pub fn message(&self) -> Option<&str> {
-        match self {
-            Self::Form { message, .. } | Self::Url { message, .. } => Some(message),
-            _ => None,
-        }
-    }
-
-    /// Whether this client declared the kind (form and URL elicitation): the others are
-    /// declined unless the user chooses otherwise.
-    pub fn is_declared(&self) -> bool {
-        matches!(self, Self::Form { .. } | Self::Url { .. })
-    }
-}
-
-fn request_method(request: &InputRequest) -> String {
-    serde_json::to_value(request)
-        .ok()
-        .and_then(|value| value.get("method")?.as_str().map(str::to_owned))
-        .unwrap_or_default()
 }
 
 /// How an exchange ended.

@@ -1,0 +1,95 @@
+//! Notifications, decoded once by their method: the one place the engine names them.
+
+// Logging is deprecated (SEP-2577), but servers still send it: it is shown, not acted on.
+#[allow(deprecated)]
+use rmcp::model::LoggingMessageNotificationParam;
+use rmcp::model::{
+    ConstString, LoggingMessageNotificationMethod, ProgressNotificationMethod,
+    ProgressNotificationParam, PromptListChangedNotificationMethod,
+    ResourceListChangedNotificationMethod, ResourceUpdatedNotificationMethod,
+    ResourceUpdatedNotificationParam, SubscriptionsAcknowledgedNotificationMethod,
+    TaskStatusNotificationMethod, ToolListChangedNotificationMethod,
+};
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::{NotificationEvent, NotificationKind};
+use crate::listen::ListenFilter;
+
+impl NotificationEvent {
+    /// Decode a JSON-RPC notification by its method. One whose params do not match its
+    /// method's schema is kept as [`NotificationKind::Other`].
+    pub fn decode(json: Value) -> Self {
+        Self::decode_checked(json).0
+    }
+
+    /// The same, with why the params did not match the method's schema, if they did not.
+    pub(crate) fn decode_checked(json: Value) -> (Self, Option<String>) {
+        let (kind, error) = match decode_kind(&json) {
+            Ok(kind) => (kind, None),
+            Err(error) => (
+                NotificationKind::Other {
+                    method: method_of(&json).to_owned(),
+                },
+                Some(error),
+            ),
+        };
+        (Self { json, kind }, error)
+    }
+
+    /// The notification's method as received.
+    pub fn method(&self) -> &str {
+        method_of(&self.json)
+    }
+}
+
+/// The kind of notification `json` is, or why its params do not match its method's schema.
+fn decode_kind(json: &Value) -> Result<NotificationKind, String> {
+    let method = method_of(json);
+    let params = json.get("params").unwrap_or(&Value::Null);
+    let schema = |error: serde_json::Error| error.to_string();
+    Ok(if method == ProgressNotificationMethod::VALUE {
+        NotificationKind::Progress(ProgressNotificationParam::deserialize(params).map_err(schema)?)
+    } else if method == LoggingMessageNotificationMethod::VALUE {
+        #[allow(deprecated)]
+        let message = LoggingMessageNotificationParam::deserialize(params).map_err(schema)?;
+        NotificationKind::Message(message)
+    } else if method == TaskStatusNotificationMethod::VALUE {
+        if params
+            .get("_meta")
+            .is_some_and(|meta| !meta.is_object() && !meta.is_null())
+        {
+            return Err("_meta is not a JSON object".into());
+        }
+        NotificationKind::Task(Box::new(
+            crate::decode::detailed_task(params).map_err(schema)?,
+        ))
+    } else if method == SubscriptionsAcknowledgedNotificationMethod::VALUE {
+        let filter = params
+            .get("notifications")
+            .ok_or_else(|| "missing field `notifications`".to_owned())?;
+        NotificationKind::ListenAcknowledged(ListenFilter::deserialize(filter).map_err(schema)?)
+    } else if method == ToolListChangedNotificationMethod::VALUE {
+        NotificationKind::ToolsListChanged
+    } else if method == PromptListChangedNotificationMethod::VALUE {
+        NotificationKind::PromptsListChanged
+    } else if method == ResourceListChangedNotificationMethod::VALUE {
+        NotificationKind::ResourcesListChanged
+    } else if method == ResourceUpdatedNotificationMethod::VALUE {
+        NotificationKind::ResourceUpdated {
+            uri: ResourceUpdatedNotificationParam::deserialize(params)
+                .map_err(schema)?
+                .uri,
+        }
+    } else {
+        NotificationKind::Other {
+            method: method.to_owned(),
+        }
+    })
+}
+
+fn method_of(json: &Value) -> &str {
+    json.get("method")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+}

@@ -1,0 +1,380 @@
+//! The byte- and JSON-level reading of one response, the same for every method (one copy in
+//! the wasm): body chunks in; each event-stream message parsed once, as it completes, into
+//! notifications (queued as events) and the response; at the end, the JSON-RPC envelope.
+
+use rmcp::model::{ErrorData, JsonObject, RequestId};
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::error::{ResponseError, id_text};
+use super::{EXCERPT_CHARS, Limits};
+use crate::events::{ExchangeEvent, NotificationEvent};
+use crate::protocol::{is_event_stream, is_json};
+use crate::sse::SseDecoder;
+
+enum Body {
+    Json(Vec<u8>),
+    Sse {
+        /// Boxed: the framing parser is large, and most bodies are JSON.
+        decoder: Box<SseDecoder>,
+        /// The response, once its event arrived; later events are not read.
+        response: Option<Value>,
+    },
+    /// Any other media type: kept (bounded) only to quote it in an error.
+    Other {
+        content_type: String,
+        bytes: Vec<u8>,
+    },
+}
+
+/// One response as bytes and messages, before any method's rules apply.
+pub(crate) struct BodyReader {
+    /// `None` when the request's id is unknown (a recorded body that was not JSON-RPC):
+    /// then no id is checked.
+    request_id: Option<RequestId>,
+    status: u16,
+    limits: Limits,
+    received: usize,
+    body: Body,
+    failure: Option<ResponseError>,
+    www_authenticate: Option<String>,
+    /// `Responded` is still to be taken (kept apart so a reader whose events nobody wants
+    /// allocates no queue).
+    responded: Option<ExchangeEvent>,
+    events: Vec<ExchangeEvent>,
+}
+
+/// The response message, split into its parts.
+pub(crate) struct Envelope {
+    /// The message as received, kept when events were asked for.
+    pub message: Option<Value>,
+    /// The `result` object, or why there is none.
+    pub result: Result<JsonObject, ResponseError>,
+}
+
+impl BodyReader {
+    pub(crate) fn new(
+        request_id: Option<RequestId>,
+        status: u16,
+        content_type: Option<&str>,
+        limits: Limits,
+    ) -> Self {
+        let event_stream = is_event_stream(content_type);
+        let body = if event_stream {
+            Body::Sse {
+                decoder: Box::new(SseDecoder::new()),
+                response: None,
+            }
+        } else if is_json(content_type) {
+            Body::Json(Vec::new())
+        } else {
+            Body::Other {
+                content_type: content_type.unwrap_or_default().to_owned(),
+                bytes: Vec::new(),
+            }
+        };
+        Self {
+            request_id,
+            status,
+            limits,
+            received: 0,
+            body,
+            failure: None,
+            www_authenticate: None,
+            responded: Some(ExchangeEvent::Responded {
+                status,
+                event_stream,
+            }),
+            events: Vec::new(),
+        }
+    }
+
+    pub(crate) fn set_www_authenticate(&mut self, value: Option<&str>) {
+        self.www_authenticate = value.map(str::to_owned);
+    }
+
+    pub(crate) fn has_failed(&self) -> bool {
+        self.failure.is_some()
+    }
+
+    pub(crate) fn take_events(&mut self) -> Vec<ExchangeEvent> {
+        let mut events = std::mem::take(&mut self.events);
+        if let Some(responded) = self.responded.take() {
+            events.insert(0, responded);
+        }
+        events
+    }
+
+    pub(crate) fn push_chunk(&mut self, chunk: &[u8]) {
+        if self.failure.is_some() {
+            return;
+        }
+        self.received = self.received.saturating_add(chunk.len());
+        if self.received > self.limits.max_body_bytes {
+            self.failure = Some(ResponseError::BodyTooLarge {
+                limit: self.limits.max_body_bytes,
+            });
+            self.body = Body::Json(Vec::new());
+            return;
+        }
+        match &mut self.body {
+            Body::Json(bytes) => bytes.extend_from_slice(chunk),
+            Body::Sse { decoder, .. } => match decoder.push(chunk) {
+                Ok(texts) => self.take_texts(texts),
+                Err(error) => self.failure = Some(error.into()),
+            },
+            Body::Other { bytes, .. } => {
+                let room = (EXCERPT_CHARS * 4).saturating_sub(bytes.len());
+                bytes.extend_from_slice(&chunk[..chunk.len().min(room)]);
+            }
+        }
+    }
+
+    /// Event-stream messages, each parsed once: notifications become events; the first
+    /// message without a method is the response, and ends the reading.
+    fn take_texts(&mut self, texts: Vec<String>) {
+        let Body::Sse { response, .. } = &mut self.body else {
+            return;
+        };
+        for text in texts {
+            if response.is_some() {
+                return;
+            }
+            let message: Value = match crate::json::from_str(&text) {
+                Ok(message) => message,
+                Err(error) => {
+                    self.failure = Some(ResponseError::MalformedJson {
+                        detail: format!("in an event: {error}"),
+                    });
+                    return;
+                }
+            };
+            // Responses are the messages without a method; the rest are notifications.
+            if message.get("method").is_none() {
+                *response = Some(message);
+            } else {
+                self.events.push(ExchangeEvent::Notification(Box::new(
+                    NotificationEvent::decode(message),
+                )));
+            }
+        }
+    }
+
+    /// The whole body has arrived: the response's `result`, or why there is none. With
+    /// `keep_message`, the message itself is kept too (the `result` is then a copy).
+    pub(crate) fn finish(&mut self, keep_message: bool) -> Envelope {
+        let failed = |error| Envelope {
+            message: None,
+            result: Err(error),
+        };
+        if let Some(failure) = self.failure.take() {
+            return failed(failure);
+        }
+        let status = self.status;
+        if matches!(status, 401 | 403)
+            && let Some(challenge) = self.www_authenticate.take()
+        {
+            return failed(ResponseError::Unauthorized { status, challenge });
+        }
+        let success = (200..300).contains(&status);
+        let message = match std::mem::replace(&mut self.body, Body::Json(Vec::new())) {
+            Body::Json(bytes) => match crate::json::from_slice(&bytes) {
+                Ok(value) => Some(value),
+                // A JSON error body is only promised on the statuses the spec lists; anything
+                // else unparseable on a failed request is reported by its status.
+                Err(_) if !success => {
+                    return failed(ResponseError::HttpStatus {
+                        status,
+                        body_excerpt: excerpt(&bytes),
+                    });
+                }
+                Err(error) => {
+                    return failed(ResponseError::MalformedJson {
+                        detail: error.to_string(),
+                    });
+                }
+            },
+            Body::Sse {
+                mut decoder,
+                response,
+            } => {
+                match decoder.finish() {
+                    Ok(texts) => {
+                        self.body = Body::Sse { decoder, response };
+                        self.take_texts(texts);
+                    }
+                    Err(error) => return failed(error.into()),
+                }
+                if let Some(failure) = self.failure.take() {
+                    return failed(failure);
+                }
+                match std::mem::replace(&mut self.body, Body::Json(Vec::new())) {
+                    Body::Sse { response, .. } => response,
+                    _ => None,
+                }
+            }
+            Body::Other {
+                content_type,
+                bytes,
+            } => {
+                return failed(if success {
+                    ResponseError::UnexpectedContentType { content_type }
+                } else {
+                    ResponseError::HttpStatus {
+                        status,
+                        body_excerpt: excerpt(&bytes),
+                    }
+                });
+            }
+        };
+        let Some(message) = message else {
+            return failed(if success {
+                ResponseError::NoResponse {
+                    expected: self
+                        .request_id
+                        .as_ref()
+                        .map_or_else(|| "(unknown)".to_owned(), id_text),
+                }
+            } else {
+                ResponseError::HttpStatus {
+                    status,
+                    body_excerpt: String::new(),
+                }
+            });
+        };
+        let mut envelope = open_envelope(self.request_id.as_ref(), status, message, keep_message);
+        envelope.result = match envelope.result {
+            Err(ResponseError::NotJsonRpc { .. }) if !success => Err(ResponseError::HttpStatus {
+                status,
+                body_excerpt: String::new(),
+            }),
+            // A result under an error status: the status wins, the server is confused.
+            Ok(_) if !success => Err(ResponseError::HttpStatus {
+                status,
+                body_excerpt: String::new(),
+            }),
+            other => other,
+        };
+        envelope
+    }
+}
+
+pub(crate) fn excerpt(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let trimmed = text.trim();
+    let mut out: String = trimmed.chars().take(EXCERPT_CHARS).collect();
+    if trimmed.chars().count() > EXCERPT_CHARS {
+        out.push('…');
+    }
+    out
+}
+
+/// Check the envelope and id; take the `result` object or the JSON-RPC error.
+fn open_envelope(
+    request_id: Option<&RequestId>,
+    status: u16,
+    message: Value,
+    keep_message: bool,
+) -> Envelope {
+    let result = read_envelope(request_id, status, &message);
+    let result = match result {
+        Ok(()) if keep_message => match message.get("result") {
+            Some(Value::Object(result)) => Ok(result.clone()),
+            _ => Ok(JsonObject::new()),
+        },
+        Ok(()) => {
+            // Nobody keeps the message: move the result out instead of copying it.
+            let Value::Object(mut envelope) = message else {
+                return Envelope {
+                    message: None,
+                    result: Ok(JsonObject::new()),
+                };
+            };
+            let result = match envelope.remove("result") {
+                Some(Value::Object(result)) => result,
+                _ => JsonObject::new(),
+            };
+            return Envelope {
+                message: None,
+                result: Ok(result),
+            };
+        }
+        Err(error) => Err(error),
+    };
+    Envelope {
+        message: keep_message.then_some(message),
+        result,
+    }
+}
+
+/// Whether `message` is a response to `request_id` carrying a `result` object; its error
+/// otherwise.
+fn read_envelope(
+    request_id: Option<&RequestId>,
+    status: u16,
+    message: &Value,
+) -> Result<(), ResponseError> {
+    let Value::Object(envelope) = message else {
+        return Err(ResponseError::NotJsonRpc {
+            detail: "the body is not a JSON object".into(),
+        });
+    };
+    let id = envelope.get("id");
+    if let Some(error) = envelope.get("error") {
+        let error = ErrorData::deserialize(error).map_err(|e| ResponseError::NotJsonRpc {
+            detail: format!("malformed error object: {e}"),
+        })?;
+        // An error may omit the id when the server could not read the request.
+        if let Some(id) = id.filter(|id| !id.is_null()) {
+            check_id(request_id, id)?;
+        }
+        return Err(ResponseError::Rpc {
+            status,
+            code: error.code.0,
+            message: error.message.to_string(),
+            error: Box::new(error),
+        });
+    }
+    let Some(result) = envelope.get("result") else {
+        return Err(ResponseError::NotJsonRpc {
+            detail: "it has neither \"result\" nor \"error\"".into(),
+        });
+    };
+    check_id(request_id, id.unwrap_or(&Value::Null))?;
+    match result {
+        Value::Object(_) => Ok(()),
+        other => Err(ResponseError::NotJsonRpc {
+            detail: format!("\"result\" is {}, not an object", json_kind(other)),
+        }),
+    }
+}
+
+fn check_id(expected: Option<&RequestId>, got: &Value) -> Result<(), ResponseError> {
+    let Some(expected) = expected else {
+        return Ok(());
+    };
+    let matches = match (expected, got) {
+        (RequestId::Number(n), Value::Number(got)) => got.as_i64() == Some(*n),
+        (RequestId::String(s), Value::String(got)) => **s == **got,
+        _ => false,
+    };
+    if matches {
+        Ok(())
+    } else {
+        Err(ResponseError::WrongId {
+            expected: id_text(expected),
+            got: got.to_string(),
+        })
+    }
+}
+
+pub(crate) fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

@@ -1,0 +1,421 @@
+//! The job magazine: a cartridge per task, its status lamp fed by the task's creation,
+//! polls and pushed snapshots, and sealed once the task ends.
+
+use rmcp::model::{DetailedTask, InputRequests, Task, TaskPayload, TaskStatus};
+use serde_json::Value;
+
+use super::flights::{failure_of, reply_label};
+use super::{CancelAsk, Cartridge, FlightRole, Lane, Part, Traffic, narration};
+use crate::events::{AnswerEvent, AnswerKind, InputAsk};
+use crate::method::MethodId;
+
+/// Where a task snapshot came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum SnapshotSource<'a> {
+    Created,
+    Poll,
+    /// On a stream, without a poll; `method` is the notification's, as received.
+    Push {
+        method: &'a str,
+    },
+}
+
+/// A task's state as one snapshot gave it, typed, with its JSON as received.
+pub(super) struct Snapshot<'a> {
+    task: &'a Task,
+    input_requests: Option<&'a InputRequests>,
+    json: &'a Value,
+}
+
+impl<'a> Snapshot<'a> {
+    /// A task's seed state (a `task` answer): no payload yet.
+    pub(super) fn of_task(task: &'a Task, json: &'a Value) -> Self {
+        Self {
+            task,
+            input_requests: None,
+            json,
+        }
+    }
+
+    /// A task's full state (`tasks/get`, `notifications/tasks`).
+    pub(super) fn of_detailed(task: &'a DetailedTask, json: &'a Value) -> Self {
+        let input_requests = match &task.payload {
+            TaskPayload::InputRequired { input_requests } => Some(input_requests),
+            _ => None,
+        };
+        Self {
+            task: &task.task,
+            input_requests,
+            json,
+        }
+    }
+}
+
+impl Traffic {
+    /// The slot of a task, making a cartridge for it if it is new.
+    pub(super) fn cartridge_slot(
+        &mut self,
+        task_id: &str,
+        at: f64,
+        restored: bool,
+        origin: Option<(u64, Option<String>)>,
+    ) -> usize {
+        if let Some(&slot) = self.slot_of.get(task_id) {
+            return slot;
+        }
+        let slot = self.cartridges.len();
+        let (from_tray, tool) = origin.map_or((None, None), |(tray, tool)| (Some(tray), tool));
+        self.cartridges.push(Cartridge {
+            task_id: task_id.to_owned(),
+            slot,
+            from_tray,
+            tool,
+            status: TaskStatus::Working,
+            status_message: None,
+            poll_interval_ms: None,
+            snapshot: Value::Null,
+            tags: Vec::new(),
+            asked: Vec::new(),
+            answered_keys: Vec::new(),
+            polls: 0,
+            pushes: 0,
+            updates: 0,
+            cancel: None,
+            restored,
+            sealed_at: None,
+            broken_seal: 0,
+            entered_at: at,
+            version: 0,
+        });
+        self.slot_of.insert(task_id.to_owned(), slot);
+        slot
+    }
+
+    /// Bumped on every change a view would draw.
+    pub(super) fn touch(&mut self, slot: usize) {
+        self.cartridges[slot].version += 1;
+    }
+
+    /// A task handle read back from durable storage.
+    pub(super) fn restore(&mut self, task_id: &str, at: f64, status: TaskStatus, stored: Value) {
+        let known = self.slot_of.contains_key(task_id);
+        let slot = self.cartridge_slot(task_id, at, true, None);
+        let cartridge = &mut self.cartridges[slot];
+        cartridge.restored = true;
+        if !known {
+            cartridge.status = status;
+            cartridge.snapshot = stored;
+            if status.is_terminal() {
+                cartridge.sealed_at = Some(at);
+            }
+        }
+        self.touch(slot);
+        self.event(
+            at,
+            Lane::Client,
+            Lane::Client,
+            narration::restored_label(task_id),
+            Some(narration::restored(task_id, status)),
+            Part::Cartridge(task_id.to_owned()),
+        );
+    }
+
+    /// Apply a task snapshot; returns whether the status changed. A sealed cartridge never
+    /// changes: a later contradicting snapshot is only counted.
+    pub(super) fn apply_snapshot(
+        &mut self,
+        slot: usize,
+        snapshot: &Snapshot<'_>,
+        at: f64,
+        source: SnapshotSource<'_>,
+    ) -> bool {
+        let cartridge = &mut self.cartridges[slot];
+        let task = cartridge.task_id.clone();
+        let status = snapshot.task.status;
+        if matches!(source, SnapshotSource::Push { .. }) {
+            cartridge.pushes += 1;
+        }
+        if cartridge.is_sealed() {
+            if status != cartridge.status {
+                cartridge.broken_seal += 1;
+                let sealed = cartridge.status;
+                self.touch(slot);
+                self.event(
+                    at,
+                    Lane::Server,
+                    Lane::Client,
+                    narration::seal_broken_label(status, sealed),
+                    Some(narration::seal_broken(&task, status, sealed)),
+                    Part::Cartridge(task),
+                );
+            }
+            return false;
+        }
+        let changed = status != cartridge.status || cartridge.snapshot.is_null();
+        let message_changed =
+            snapshot.task.status_message.as_deref() != cartridge.status_message.as_deref();
+        cartridge.status = status;
+        cartridge.status_message = snapshot.task.status_message.clone();
+        if let Some(interval) = snapshot.task.poll_interval_ms {
+            cartridge.poll_interval_ms = Some(interval);
+        }
+        cartridge.snapshot = snapshot.json.clone();
+        cartridge.tags = match snapshot.input_requests {
+            Some(requests) => InputAsk::from_requests(requests, snapshot.json.get("inputRequests"))
+                .into_iter()
+                .filter(|tag| !cartridge.answered_keys.contains(&tag.key))
+                .collect(),
+            None => Vec::new(),
+        };
+        for tag in &cartridge.tags {
+            if !cartridge.asked.iter().any(|asked| asked.key == tag.key) {
+                cartridge.asked.push(tag.clone());
+            }
+        }
+        if status.is_terminal() {
+            cartridge.sealed_at = Some(at);
+            if let Some(cancel) = cartridge.cancel.as_mut() {
+                cancel.outcome = Some(status);
+            }
+        }
+        let cancel_asked = cartridge.cancel.is_some();
+        let new_tags: Vec<String> = cartridge.tags.iter().map(|t| t.key.clone()).collect();
+        if changed || message_changed {
+            self.touch(slot);
+        }
+        if !changed {
+            return false;
+        }
+        let (via, label) = match source {
+            SnapshotSource::Created => return true,
+            SnapshotSource::Poll => ("", narration::status_label(status)),
+            SnapshotSource::Push { method } => {
+                (narration::PUSHED, narration::pushed_label(method, status))
+            }
+        };
+        self.event(
+            at,
+            Lane::Server,
+            Lane::Client,
+            label,
+            Some(narration::task_status(
+                &task,
+                status,
+                &new_tags,
+                cancel_asked,
+                via,
+            )),
+            Part::Cartridge(task.clone()),
+        );
+        if status == TaskStatus::InputRequired {
+            for key in new_tags {
+                self.event(
+                    at,
+                    Lane::Client,
+                    Lane::User,
+                    narration::input_label(&key),
+                    None,
+                    Part::CartridgeTag {
+                        task: task.clone(),
+                        key,
+                    },
+                );
+            }
+        }
+        true
+    }
+
+    /// `tasks/get`: a poll pulse. A poll for a task whose creation is not in this log means
+    /// its handle was restored from durable storage.
+    pub(super) fn poll_sent(&mut self, exchange: u64, at: f64, task: &str) -> FlightRole {
+        if !self.slot_of.contains_key(task) {
+            let slot = self.cartridge_slot(task, at, true, None);
+            self.event(
+                at,
+                Lane::Client,
+                Lane::Client,
+                narration::restored_label(task),
+                Some(narration::restored_by_poll(task)),
+                Part::Cartridge(task.to_owned()),
+            );
+            self.touch(slot);
+        }
+        self.event(
+            at,
+            Lane::Client,
+            Lane::Server,
+            MethodId::GetTask.name().to_owned(),
+            None,
+            Part::Flight(exchange),
+        );
+        FlightRole::Poll {
+            task: task.to_owned(),
+        }
+    }
+
+    /// `tasks/update`: answers for these keys; their tags come down at once.
+    pub(super) fn update_sent(
+        &mut self,
+        exchange: u64,
+        at: f64,
+        task: &str,
+        keys: &[String],
+    ) -> FlightRole {
+        let slot = self.cartridge_slot(task, at, true, None);
+        let cartridge = &mut self.cartridges[slot];
+        cartridge.updates += 1;
+        cartridge.tags.retain(|tag| !keys.contains(&tag.key));
+        cartridge.answered_keys.extend(keys.iter().cloned());
+        self.touch(slot);
+        let key_names: Vec<&str> = keys.iter().map(String::as_str).collect();
+        self.event(
+            at,
+            Lane::User,
+            Lane::Client,
+            narration::answered_label(&key_names),
+            None,
+            Part::Cartridge(task.to_owned()),
+        );
+        self.event(
+            at,
+            Lane::Client,
+            Lane::Server,
+            narration::update_label(keys.len()),
+            Some(narration::update(task)),
+            Part::Flight(exchange),
+        );
+        FlightRole::Update {
+            task: task.to_owned(),
+        }
+    }
+
+    /// `tasks/cancel`: a request, not a cancellation.
+    pub(super) fn cancel_sent(&mut self, exchange: u64, at: f64, task: &str) -> FlightRole {
+        let slot = self.cartridge_slot(task, at, true, None);
+        self.cartridges[slot].cancel = Some(CancelAsk {
+            exchange,
+            asked_at_ms: at.max(0.0) as u64,
+            acknowledged: None,
+            outcome: None,
+        });
+        self.touch(slot);
+        self.event(
+            at,
+            Lane::User,
+            Lane::Client,
+            narration::CANCEL_ASKED.to_owned(),
+            None,
+            Part::Cartridge(task.to_owned()),
+        );
+        self.event(
+            at,
+            Lane::Client,
+            Lane::Server,
+            MethodId::CancelTask.name().to_owned(),
+            Some(narration::cancel(task)),
+            Part::Flight(exchange),
+        );
+        FlightRole::Cancel {
+            task: task.to_owned(),
+        }
+    }
+
+    pub(super) fn poll_answered(
+        &mut self,
+        exchange: u64,
+        at: f64,
+        task: &str,
+        answer: &AnswerEvent,
+        status: Option<u16>,
+    ) {
+        let slot = self.cartridge_slot(task, at, true, None);
+        // Counted, not drawn: an unchanged poll must not redraw its cartridge.
+        self.cartridges[slot].polls += 1;
+        if let AnswerKind::TaskSnapshot(snapshot) = &answer.kind {
+            let json = answer.outcome_json().unwrap_or(&Value::Null);
+            let changed = self.apply_snapshot(
+                slot,
+                &Snapshot::of_detailed(snapshot, json),
+                at,
+                SnapshotSource::Poll,
+            );
+            if !changed {
+                let status = self.cartridges[slot].status;
+                self.event(
+                    at,
+                    Lane::Server,
+                    Lane::Client,
+                    narration::status_label(status),
+                    None,
+                    Part::Cartridge(task.to_owned()),
+                );
+            }
+            return;
+        }
+        self.event(
+            at,
+            Lane::Server,
+            Lane::Client,
+            reply_label(&answer.kind, status, narration::RESULT),
+            failure_of(&answer.kind).map(|failure| narration::poll_failed(task, failure)),
+            Part::Flight(exchange),
+        );
+    }
+
+    pub(super) fn update_answered(
+        &mut self,
+        exchange: u64,
+        at: f64,
+        task: &str,
+        answer: &AnswerEvent,
+        status: Option<u16>,
+    ) {
+        self.event(
+            at,
+            Lane::Server,
+            Lane::Client,
+            reply_label(&answer.kind, status, narration::ACKNOWLEDGED),
+            failure_of(&answer.kind).map(|failure| narration::update_refused(task, failure)),
+            Part::Flight(exchange),
+        );
+    }
+
+    /// The server's answer to a cancel request: acknowledged or refused. Only the lamp
+    /// says what the task really did.
+    pub(super) fn cancel_answered(
+        &mut self,
+        exchange: u64,
+        at: f64,
+        task: &str,
+        answer: &AnswerEvent,
+        status: Option<u16>,
+    ) {
+        let label = reply_label(&answer.kind, status, narration::ACKNOWLEDGED);
+        let (acknowledged, narration, part) = match &answer.kind {
+            AnswerKind::Error { message, .. } => (
+                Some(false),
+                narration::cancel_refused(task, message),
+                Part::Cartridge(task.to_owned()),
+            ),
+            // Unreadable: nothing is known of the server's answer.
+            AnswerKind::Invalid { reason } => (
+                None,
+                narration::cancel_refused(task, reason),
+                Part::Flight(exchange),
+            ),
+            _ => (
+                Some(true),
+                narration::cancel_acknowledged(task),
+                Part::Cartridge(task.to_owned()),
+            ),
+        };
+        let slot = self.cartridge_slot(task, at, true, None);
+        if let Some(cancel) = self.cartridges[slot].cancel.as_mut()
+            && acknowledged.is_some()
+        {
+            cancel.acknowledged = acknowledged;
+        }
+        self.touch(slot);
+        self.event(at, Lane::Server, Lane::Client, label, Some(narration), part);
+    }
+}

@@ -1,0 +1,305 @@
+//! Every label and sentence of the scene, in one place. Wire names are formatted in from the
+//! method and status types, never spelled here.
+
+use rmcp::model::{ResultType, TaskStatus};
+
+use crate::method::MethodId;
+use crate::protocol::task_status_name;
+
+/// ` book_table`: a name as it follows a method or a word, or nothing.
+pub(super) fn named(name: Option<&str>) -> String {
+    name.map(|name| format!(" {name}")).unwrap_or_default()
+}
+
+// ---- requests ------------------------------------------------------------------------------
+
+/// The arrow of a request: `tools/call book_table`.
+pub(super) fn request_label(method_name: &str, name: Option<&str>) -> String {
+    format!("{method_name}{}", named(name))
+}
+
+pub(super) fn opens(method: MethodId, name: Option<&str>) -> String {
+    format!("{method}{} goes out with its arguments.", named(name))
+}
+
+pub(super) fn retry_label(method: MethodId, name: Option<&str>, round: u32) -> String {
+    format!("{method}{} (round {round})", named(name))
+}
+
+pub(super) fn retry(name: Option<&str>, round: u32, latch_changed: bool) -> String {
+    let name = named(name);
+    if latch_changed {
+        format!(
+            "Round {round} of{name} goes back with a CHANGED latch: the requestState is not the \
+             one the server sent. A careful server refuses it."
+        )
+    } else {
+        format!(
+            "Round {round} of{name}: the workpiece goes back with the answers and the latch \
+             exactly as the server sent it."
+        )
+    }
+}
+
+pub(super) fn answered_label(keys: &[&str]) -> String {
+    format!("answered {}", keys.join(", "))
+}
+
+pub(super) const ABANDONED: &str = "abandoned";
+
+pub(super) fn abandoned(name: Option<&str>) -> String {
+    format!(
+        "The client gave up the paused{} request and starts afresh. It tells the server \
+         nothing: a paused request lives only in the client, with its latch.",
+        named(name)
+    )
+}
+
+pub(super) fn update_label(answers: usize) -> String {
+    format!("{} ({answers} answers)", MethodId::UpdateTask)
+}
+
+pub(super) fn update(task: &str) -> String {
+    format!(
+        "The answers for task {task} go out with {}, not as a retry: the task keeps running \
+         on the server.",
+        MethodId::UpdateTask
+    )
+}
+
+pub(super) const CANCEL_ASKED: &str = "asked to cancel";
+
+pub(super) fn cancel(task: &str) -> String {
+    format!(
+        "A cancel request for task {task} goes out. It is a request: the server decides what \
+         happens to the task."
+    )
+}
+
+// ---- answers -------------------------------------------------------------------------------
+
+pub(super) const RESULT: &str = "result";
+pub(super) const ACKNOWLEDGED: &str = "acknowledged";
+pub(super) const LISTEN_ENDED: &str = "listen ended";
+
+pub(super) fn error_label(code: i32) -> String {
+    format!("error {code}")
+}
+
+/// An answer that could not be read: its status when it failed, else what it was.
+pub(super) fn invalid_label(status: Option<u16>) -> String {
+    match status {
+        Some(status) if status >= 400 => format!("HTTP {status}"),
+        _ => "invalid answer".to_owned(),
+    }
+}
+
+pub(super) fn paused_label(keys: &[&str]) -> String {
+    format!(
+        "{}: {}",
+        ResultType::INPUT_REQUIRED.as_str(),
+        keys.join(", ")
+    )
+}
+
+pub(super) fn paused(
+    method: MethodId,
+    name: Option<&str>,
+    round: u32,
+    keys: &[&str],
+    latch: bool,
+) -> String {
+    let latch = if latch {
+        " and a sealed latch (requestState)"
+    } else {
+        ""
+    };
+    format!(
+        "{method}{} pauses in the holding bay after round {round}: the server needs {}{latch}.",
+        named(name),
+        keys.join(", ")
+    )
+}
+
+pub(super) fn bound_label(max_rounds: u32) -> String {
+    format!(
+        "{} — bound of {max_rounds} rounds reached",
+        ResultType::INPUT_REQUIRED.as_str()
+    )
+}
+
+pub(super) fn bound(round: u32) -> String {
+    format!(
+        "The server asked for input again after round {round}, the last one this client \
+         allows. The request stops here, so a server that keeps asking cannot hold the client \
+         forever."
+    )
+}
+
+pub(super) fn detached_label(task: &str) -> String {
+    format!("{} {task}", ResultType::TASK.as_str())
+}
+
+pub(super) fn detached(name: Option<&str>) -> String {
+    format!(
+        "The server chose to answer{} with a task: the work leaves the holding bay and runs on \
+         its own in the magazine. The request asked for the tasks extension; the server \
+         decided.",
+        named(name)
+    )
+}
+
+pub(super) fn completed_label(tool_error: bool) -> String {
+    if tool_error {
+        format!("{RESULT} (isError)")
+    } else {
+        RESULT.to_owned()
+    }
+}
+
+pub(super) fn completed(
+    method: MethodId,
+    name: Option<&str>,
+    round: u32,
+    tool_error: bool,
+) -> String {
+    let what = if tool_error {
+        "a tool error (isError)"
+    } else {
+        "its result"
+    };
+    format!(
+        "{method}{} completed with {what} after {round} round(s); the tray empties.",
+        named(name)
+    )
+}
+
+pub(super) fn refused(name: Option<&str>, round: u32, message: &str) -> String {
+    format!(
+        "The server refused{} in round {round}: {message}",
+        named(name)
+    )
+}
+
+pub(super) fn exchange_failed(reason: &str) -> String {
+    format!("The exchange failed: {reason}")
+}
+
+pub(super) fn tag_label(tag: &crate::events::InputAsk) -> String {
+    format!("{} {}", tag.kind.method_name(), tag.key)
+}
+
+pub(super) fn poll_failed(task: &str, message: &str) -> String {
+    format!("{} for {task} failed: {message}", MethodId::GetTask)
+}
+
+pub(super) fn update_refused(task: &str, message: &str) -> String {
+    format!("{} for {task} was refused: {message}", MethodId::UpdateTask)
+}
+
+pub(super) fn cancel_acknowledged(task: &str) -> String {
+    format!(
+        "The server acknowledged the cancel request for {task}. That guarantees nothing about \
+         the outcome: watch the lamp for the status it really reaches."
+    )
+}
+
+pub(super) fn cancel_refused(task: &str, message: &str) -> String {
+    format!("The cancel request for {task} was refused: {message}")
+}
+
+// ---- the end of an exchange ----------------------------------------------------------------
+
+pub(super) const STOPPED: &str = "stopped";
+
+pub(super) const STOPPED_TRAY: &str =
+    "The client stopped waiting; the tray empties without a result.";
+
+// ---- tasks ---------------------------------------------------------------------------------
+
+pub(super) fn restored_label(task: &str) -> String {
+    format!("restored {task}")
+}
+
+/// A poll for a task whose creation is not in this log.
+pub(super) fn restored_by_poll(task: &str) -> String {
+    format!(
+        "Task {task} re-enters the magazine from durable storage: its handle outlived the page \
+         that created it."
+    )
+}
+
+/// A task handle the app read back from durable storage.
+pub(super) fn restored(task: &str, status: TaskStatus) -> String {
+    format!(
+        "Task {task} came back from durable storage after the reload, last seen {}; polling \
+         resumes.",
+        task_status_name(status)
+    )
+}
+
+pub(super) const RELOADED_LABEL: &str = "page reloaded";
+
+pub(super) const RELOADED: &str = "The page reloaded: everything the client held in memory is \
+    gone, paused requests and their latches included. The wire log and the task handles came \
+    back from durable storage.";
+
+pub(super) fn status_label(status: TaskStatus) -> String {
+    task_status_name(status).to_owned()
+}
+
+/// A snapshot pushed on a listen stream: `notifications/tasks: working`.
+pub(super) fn pushed_label(method: &str, status: TaskStatus) -> String {
+    format!("{method}: {}", task_status_name(status))
+}
+
+pub(super) fn seal_broken_label(status: TaskStatus, sealed: TaskStatus) -> String {
+    format!(
+        "{} after {}",
+        task_status_name(status),
+        task_status_name(sealed)
+    )
+}
+
+pub(super) fn seal_broken(task: &str, status: TaskStatus, sealed: TaskStatus) -> String {
+    format!(
+        "The server reported task {task} as {} after it had ended {}. Terminal states never \
+         change: the cartridge stays sealed.",
+        task_status_name(status),
+        task_status_name(sealed)
+    )
+}
+
+pub(super) const PUSHED: &str = " (pushed on the listen stream, no poll)";
+
+/// A task's new status. `via`: how the snapshot came (empty for a poll, [`PUSHED`]).
+pub(super) fn task_status(
+    task: &str,
+    status: TaskStatus,
+    keys: &[String],
+    cancel_asked: bool,
+    via: &str,
+) -> String {
+    let name = task_status_name(status);
+    match status {
+        TaskStatus::InputRequired => format!(
+            "Task {task} needs input ({}): the client answers with {}{via}.",
+            keys.join(", "),
+            MethodId::UpdateTask
+        ),
+        TaskStatus::Cancelled => {
+            format!("Task {task} ended {name}: the server honoured the request{via}.")
+        }
+        TaskStatus::Completed if cancel_asked => format!(
+            "Task {task} {name} even though cancel was requested: the work won the race{via}."
+        ),
+        status if status.is_terminal() => {
+            format!("Task {task} ended {name}: its cartridge is sealed and never changes{via}.")
+        }
+        _ => format!("Task {task} is {name}{via}."),
+    }
+}
+
+pub(super) fn input_label(key: &str) -> String {
+    format!("input {key}")
+}

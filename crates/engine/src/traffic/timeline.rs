@@ -1,0 +1,32 @@
+//! The timeline: every step of the sequence diagram, bounded.
+
+use super::{Lane, MAX_EVENTS, Part, Traffic, TrafficEvent};
+
+impl Traffic {
+    /// Add a step; the oldest tenth goes when the timeline is full.
+    pub(super) fn event(
+        &mut self,
+        at: f64,
+        from: Lane,
+        to: Lane,
+        label: String,
+        narration: Option<String>,
+        part: Part,
+    ) {
+        if self.events.len() >= MAX_EVENTS {
+            let drop = MAX_EVENTS / 10;
+            self.events.drain(..drop);
+            self.dropped_events += drop as u64;
+        }
+        self.events.push(TrafficEvent {
+            seq: self.next_seq,
+            at,
+            from,
+            to,
+            label,
+            narration,
+            part,
+        });
+        self.next_seq += 1;
+    }
+}

@@ -1,0 +1,331 @@
+//! The holding bay: a tray per logical request (`tools/call`, `prompts/get`,
+//! `resources/read`), its rounds joined by their latch, and how it empties.
+
+use rmcp::model::InputResponses;
+use serde_json::Value;
+
+use super::cartridges::{Snapshot, SnapshotSource};
+use super::{FlightRole, Lane, Part, Tag, Traffic, Tray, TrayRound, TrayState, narration};
+use crate::events::{AnswerEvent, AnswerKind};
+use crate::method::MethodId;
+
+impl Traffic {
+    /// A logical request's first round opens a tray; a retry (it carries `requestState` or
+    /// `inputResponses`) goes back into the paused tray it answers.
+    #[allow(clippy::too_many_arguments)] // the round's parts, as the request carried them
+    pub(super) fn open_or_retry(
+        &mut self,
+        exchange: u64,
+        at: f64,
+        method: MethodId,
+        name: Option<&str>,
+        workpiece: &Value,
+        sent_state: Option<&str>,
+        answers: Option<&InputResponses>,
+    ) -> FlightRole {
+        if (sent_state.is_some() || answers.is_some())
+            && let Some(index) = self.paused_tray_for(method, name, sent_state)
+        {
+            return self.retry(exchange, at, index, name, sent_state, answers);
+        }
+        self.abandon_paused(at, method, name);
+        self.trays.push(Tray {
+            id: exchange,
+            method,
+            name: name.map(str::to_owned),
+            workpiece: workpiece.clone(),
+            rounds: vec![round(1, exchange, at, None, false, None)],
+            state: TrayState::InFlight,
+            opened_at: at,
+            closed_at: None,
+            max_rounds: self.max_rounds,
+        });
+        self.event(
+            at,
+            Lane::Client,
+            Lane::Server,
+            narration::request_label(method.name(), name),
+            Some(narration::opens(method, name)),
+            Part::Tray(exchange),
+        );
+        FlightRole::Opens { tray: exchange }
+    }
+
+    fn retry(
+        &mut self,
+        exchange: u64,
+        at: f64,
+        index: usize,
+        name: Option<&str>,
+        sent_state: Option<&str>,
+        answers: Option<&InputResponses>,
+    ) -> FlightRole {
+        let tray = &mut self.trays[index];
+        let latch_changed = sent_state != tray.latch();
+        let number = tray.rounds.len() as u32 + 1;
+        let (tray_id, method) = (tray.id, tray.method);
+        tray.rounds.push(round(
+            number,
+            exchange,
+            at,
+            sent_state,
+            latch_changed,
+            answers.cloned(),
+        ));
+        tray.state = TrayState::InFlight;
+        if let Some(answers) = answers {
+            let keys: Vec<&str> = answers.keys().map(String::as_str).collect();
+            self.event(
+                at,
+                Lane::User,
+                Lane::Client,
+                narration::answered_label(&keys),
+                None,
+                Part::Tray(tray_id),
+            );
+        }
+        self.event(
+            at,
+            Lane::Client,
+            Lane::Server,
+            narration::retry_label(method, name, number),
+            Some(narration::retry(name, number, latch_changed)),
+            Part::Latch {
+                tray: tray_id,
+                round: number - 1,
+            },
+        );
+        FlightRole::Retry {
+            tray: tray_id,
+            round: number,
+        }
+    }
+
+    /// A fresh request for the same method and name: the client gave up any paused one.
+    fn abandon_paused(&mut self, at: f64, method: MethodId, name: Option<&str>) {
+        let abandoned: Vec<u64> = self
+            .trays
+            .iter_mut()
+            .filter(|tray| waiting(tray, method, name))
+            .map(|tray| {
+                tray.state = TrayState::Abandoned;
+                tray.closed_at = Some(at);
+                tray.id
+            })
+            .collect();
+        for tray in abandoned {
+            self.event(
+                at,
+                Lane::Client,
+                Lane::Client,
+                narration::ABANDONED.to_owned(),
+                Some(narration::abandoned(name)),
+                Part::Tray(tray),
+            );
+        }
+    }
+
+    /// The paused tray a retry belongs to: the one whose latch it carries, else the latest
+    /// paused request of the same method and name (the latch was changed).
+    fn paused_tray_for(
+        &self,
+        method: MethodId,
+        name: Option<&str>,
+        state: Option<&str>,
+    ) -> Option<usize> {
+        let latest = |matches: &dyn Fn(&Tray) -> bool| {
+            self.trays
+                .iter()
+                .rposition(|tray| waiting(tray, method, name) && matches(tray))
+        };
+        latest(&|tray| state.is_some() && tray.latch() == state).or_else(|| latest(&|_| true))
+    }
+
+    /// The answer to one of a tray's rounds.
+    pub(super) fn tray_answered(
+        &mut self,
+        tray_id: u64,
+        exchange: u64,
+        at: f64,
+        answer: &AnswerEvent,
+        status: Option<u16>,
+    ) {
+        let Some(index) = self.trays.iter().position(|t| t.id == tray_id) else {
+            return;
+        };
+        let max_rounds = self.max_rounds;
+        let tray = &mut self.trays[index];
+        let (method, name) = (tray.method, tray.name.clone());
+        let name = name.as_deref();
+        let Some(round) = tray
+            .rounds
+            .iter_mut()
+            .rev()
+            .find(|r| r.exchange == exchange)
+        else {
+            return;
+        };
+        round.outcome = answer.outcome_json().cloned();
+        let number = round.number;
+        let (label, narration, part) = match &answer.kind {
+            AnswerKind::InputRequired {
+                asks,
+                request_state,
+            } => {
+                round.tags = asks.clone();
+                round.received_state = request_state.clone();
+                let keys: Vec<&str> = asks.iter().map(|ask| ask.key.as_str()).collect();
+                if number >= max_rounds {
+                    tray.state = TrayState::BoundReached;
+                    (
+                        narration::bound_label(max_rounds),
+                        narration::bound(number),
+                        Part::Tray(tray_id),
+                    )
+                } else {
+                    tray.state = TrayState::Paused;
+                    (
+                        narration::paused_label(&keys),
+                        narration::paused(method, name, number, &keys, request_state.is_some()),
+                        Part::Tray(tray_id),
+                    )
+                }
+            }
+            AnswerKind::Task(task) => {
+                let task_id = task.task_id.clone();
+                tray.state = TrayState::Detached {
+                    task: task_id.clone(),
+                };
+                tray.closed_at = Some(at);
+                let origin = (tray_id, tray.name.clone());
+                let slot = self.cartridge_slot(&task_id, at, false, Some(origin));
+                let json = answer.outcome_json().unwrap_or(&Value::Null);
+                self.apply_snapshot(
+                    slot,
+                    &Snapshot::of_task(task, json),
+                    at,
+                    SnapshotSource::Created,
+                );
+                (
+                    narration::detached_label(&task_id),
+                    narration::detached(name),
+                    Part::Cartridge(task_id),
+                )
+            }
+            AnswerKind::Error { code, message } => {
+                tray.state = TrayState::Failed {
+                    message: message.clone(),
+                };
+                tray.closed_at = Some(at);
+                (
+                    narration::error_label(*code),
+                    narration::refused(name, number, message),
+                    Part::Tray(tray_id),
+                )
+            }
+            AnswerKind::Invalid { reason } => {
+                tray.state = TrayState::Failed {
+                    message: reason.clone(),
+                };
+                tray.closed_at = Some(at);
+                (
+                    narration::invalid_label(status),
+                    narration::exchange_failed(reason),
+                    Part::Tray(tray_id),
+                )
+            }
+            // A final result (no round is answered with a task snapshot, but it would be one).
+            complete => {
+                let tool_error = matches!(complete, AnswerKind::Complete { tool_error: true });
+                tray.state = TrayState::Completed { tool_error };
+                tray.closed_at = Some(at);
+                (
+                    narration::completed_label(tool_error),
+                    narration::completed(method, name, number, tool_error),
+                    Part::Tray(tray_id),
+                )
+            }
+        };
+        self.event(at, Lane::Server, Lane::Client, label, Some(narration), part);
+        self.hang_tags(index, at);
+    }
+
+    /// The tags of a paused tray go to the user.
+    fn hang_tags(&mut self, index: usize, at: f64) {
+        let Some(tray) = self.trays.get(index) else {
+            return;
+        };
+        let tray_id = tray.id;
+        let tags: Vec<Tag> = tray.open_tags().to_vec();
+        for tag in tags {
+            self.event(
+                at,
+                Lane::Client,
+                Lane::User,
+                narration::tag_label(&tag),
+                None,
+                Part::TrayTag {
+                    tray: tray_id,
+                    key: tag.key,
+                },
+            );
+        }
+    }
+
+    /// A round's exchange ended without an answer: the client stopped it, or it broke off.
+    pub(super) fn tray_cut_off(&mut self, tray_id: u64, at: f64, reason: String, stopped: bool) {
+        let Some(tray) = self
+            .trays
+            .iter_mut()
+            .find(|t| t.id == tray_id && t.state == TrayState::InFlight)
+        else {
+            return;
+        };
+        let narration = if stopped {
+            tray.state = TrayState::Stopped;
+            narration::STOPPED_TRAY.to_owned()
+        } else {
+            tray.state = TrayState::Failed {
+                message: reason.clone(),
+            };
+            narration::exchange_failed(&reason)
+        };
+        tray.closed_at = Some(at);
+        self.event(
+            at,
+            Lane::Server,
+            Lane::Client,
+            reason,
+            Some(narration),
+            Part::Tray(tray_id),
+        );
+    }
+}
+
+/// Paused (or stopped at the bound) for this method and name: a retry may join it.
+fn waiting(tray: &Tray, method: MethodId, name: Option<&str>) -> bool {
+    matches!(tray.state, TrayState::Paused | TrayState::BoundReached)
+        && tray.method == method
+        && tray.name.as_deref() == name
+}
+
+fn round(
+    number: u32,
+    exchange: u64,
+    at: f64,
+    sent_state: Option<&str>,
+    latch_changed: bool,
+    answers: Option<InputResponses>,
+) -> TrayRound {
+    TrayRound {
+        number,
+        exchange,
+        sent_at: at,
+        sent_state: sent_state.map(str::to_owned),
+        latch_changed,
+        answers,
+        tags: Vec::new(),
+        received_state: None,
+        outcome: None,
+    }
+}

@@ -1,24 +1,36 @@
-//! Holdbay in the browser: the Leptos app. It moves bytes (`transport`) and draws (`ui`);
-//! every protocol decision is `holdbay_engine`'s.
+//! Holdbay in the browser: the Leptos app. Every protocol decision is `holdbay_engine`'s;
+//! this crate moves bytes and keeps state (`link`, `wire`, `catalog`, `calls`, `tasks`,
+//! `traffic`, gathered by `session`) and draws it (`ui`).
 
+pub mod calls;
+pub mod catalog;
 pub mod connection;
 pub mod endpoint;
+pub mod link;
+pub mod session;
 pub mod storage;
 pub mod tasks;
 pub mod traffic;
-pub mod transport;
 pub mod ui;
 pub mod wire;
 
 use leptos::prelude::*;
 
-/// Mount the app on `<body>`, talking to the server named by the page URL.
+/// Mount the app on `<body>`, talking to the server named by the page URL; the wire log is
+/// kept across reloads.
 pub fn mount_app_to_body() {
     let endpoint = endpoint::from_page();
-    leptos::mount::mount_to_body(move || view! { <ui::App endpoint=endpoint /> });
+    leptos::mount::mount_to_body(move || {
+        view! { <ui::App endpoint=endpoint kept_log=Some(wire::keep::DATABASE) /> }
+    });
 }
 
-/// Mount the app inside `host`, talking to `endpoint` (tests use this).
+/// Mount the app inside `host`, talking to `endpoint`, keeping nothing across reloads
+/// (tests use this).
 pub fn mount_app_to(host: web_sys::HtmlElement, endpoint: Result<String, String>) {
-    leptos::mount::mount_to(host, move || view! { <ui::App endpoint=endpoint /> }).forget();
+    leptos::mount::mount_to(
+        host,
+        move || view! { <ui::App endpoint=endpoint kept_log=None /> },
+    )
+    .forget();
 }

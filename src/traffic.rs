@@ -1,12 +1,13 @@
-//! The scene's model of the session, kept by the engine's [`Traffic`] fold and fed from the
-//! wire log: live as exchanges happen, or replayed from recorded entries (an imported log,
-//! or this page's own up to a point in time, for scrubbing).
+//! The scene's model of the session, kept by the engine's [`Traffic`] fold of the typed
+//! events the wire log holds: live as exchanges happen, or replayed from recorded entries
+//! (an imported log, this page's own up to a point in time for scrubbing, or the log kept
+//! from before a reload).
 
-use holdbay_engine::traffic::Part;
-use holdbay_engine::{Bounds, Traffic};
+use holdbay_engine::model::TaskStatus;
+use holdbay_engine::{Bounds, TimedEvent, Traffic};
 use leptos::prelude::*;
 
-use crate::wire::{Progress, WireEntry, WireLog};
+use crate::wire::{WireEntry, WireLog};
 
 /// How often the calm views redraw while traffic is busy, in ms.
 pub const CALM_MS: u64 = 250;
@@ -45,8 +46,17 @@ pub struct TrafficView {
     /// thousand cartridges, a long timeline) and that a person reads rather than watches.
     calm_revision: RwSignal<u64>,
     calm_pending: StoredValue<bool>,
-    /// The part being inspected, shared by the scene, the timeline and the lessons.
-    pub selected: RwSignal<Option<Part>>,
+    /// Task handles that came back from durable storage, told again after a rebuild.
+    restored: StoredValue<Vec<Restored>>,
+}
+
+/// A task handle that came back from durable storage.
+#[derive(Clone)]
+struct Restored {
+    task_id: String,
+    at: f64,
+    status: TaskStatus,
+    stored: serde_json::Value,
 }
 
 impl std::fmt::Debug for TrafficView {
@@ -70,27 +80,34 @@ impl TrafficView {
             frame_pending: StoredValue::new(false),
             calm_revision: RwSignal::new(0),
             calm_pending: StoredValue::new(false),
-            selected: RwSignal::new(None),
+            restored: StoredValue::new(Vec::new()),
         };
-        wire.listen(move |entry, before| {
+        wire.listen(move |entry, added| {
             view.models
-                .update_value(|models| feed(&mut models.live, entry, before));
+                .update_value(|models| feed(&mut models.live, entry, added));
             if !view.is_replay() {
                 view.changed();
             }
         });
+        // Exchanges kept from before a reload joined the log (or it was cleared): fold the
+        // whole story again, the reload marked between the two pages.
+        let restored = wire.restored();
+        Effect::new(move |first: Option<()>| {
+            restored.track();
+            if first.is_some() {
+                view.rebuild_live();
+            }
+        });
         let is_imported = wire.is_imported();
         Effect::new(move |_| {
-            let imported = is_imported.get().then(|| {
-                let entries = wire.entries().get_untracked();
-                replay(&entries, f64::INFINITY)
-            });
+            let imported = is_imported
+                .get()
+                .then(|| wire.with_shown_untracked(|entries| replay(entries, f64::INFINITY)));
             view.models.update_value(|models| {
                 models.imported = imported;
                 models.scrubbed = None;
             });
             view.position.set(None);
-            view.selected.set(None);
             view.changed();
             view.calm_revision.update(|r| *r += 1);
         });
@@ -127,9 +144,14 @@ impl TrafficView {
 
     /// Show the session as it was at `at` (`None`: follow the latest again).
     pub fn scrub_to(&self, at: Option<f64>) {
+        let imported = self.wire.is_imported().get_untracked();
         let scrubbed = at.map(|at| {
-            let entries = self.wire.entries().get_untracked();
-            replay(&entries, at)
+            if imported {
+                self.wire
+                    .with_shown_untracked(|entries| replay(entries, at))
+            } else {
+                self.fold_page(at)
+            }
         });
         self.models
             .update_value(|models| models.scrubbed = scrubbed);
@@ -144,11 +166,56 @@ impl TrafficView {
     }
 
     /// A task handle came back from durable storage after a reload.
-    pub fn restored(&self, task_id: &str, status: &str, stored: serde_json::Value) {
-        let now = js_sys::Date::now();
-        self.models
-            .update_value(|models| models.live.restored(task_id, now, status, stored));
+    pub fn restored(&self, task_id: &str, status: TaskStatus, stored: serde_json::Value) {
+        let told = Restored {
+            task_id: task_id.to_owned(),
+            at: js_sys::Date::now(),
+            status,
+            stored,
+        };
+        self.models.update_value(|models| {
+            models
+                .live
+                .restored(&told.task_id, told.at, told.status, told.stored.clone())
+        });
+        self.restored.update_value(|all| all.push(told));
         self.changed();
+    }
+
+    /// Fold this page's whole log again (after exchanges from before a reload joined it).
+    fn rebuild_live(&self) {
+        let live = self.fold_page(f64::INFINITY);
+        self.models.update_value(|models| {
+            models.live = live;
+            models.scrubbed = None;
+        });
+        self.position.set(None);
+        self.changed();
+        self.calm_revision.update(|r| *r += 1);
+    }
+
+    /// This page's log folded up to `until`: the exchanges kept from before a reload, the
+    /// reload itself, this page's exchanges, and the task handles restored from storage.
+    fn fold_page(&self, until: f64) -> Traffic {
+        let loaded_at = self.wire.loaded_at();
+        let mut traffic = self.wire.with_live(|entries| {
+            let (before, after): (Vec<&WireEntry>, Vec<&WireEntry>) = entries
+                .iter()
+                .partition(|entry| entry.started_at < loaded_at);
+            let mut traffic = Traffic::new(max_rounds());
+            replay_into(&mut traffic, before.iter().copied(), until);
+            if !before.is_empty() && loaded_at <= until {
+                traffic.reloaded(loaded_at);
+            }
+            replay_into(&mut traffic, after.iter().copied(), until);
+            traffic
+        });
+        self.restored.with_value(|all| {
+            for told in all.iter().filter(|told| told.at <= until) {
+                traffic.restored(&told.task_id, told.at, told.status, told.stored.clone());
+            }
+        });
+        traffic
     }
 
     /// Redraw on the next animation frame (once, however many changes come before it), and
@@ -181,93 +248,37 @@ fn max_rounds() -> u32 {
     Bounds::default().max_rounds
 }
 
-/// Tell `traffic` what changed in `entry` since `before` (`None`: it was just sent).
-pub fn feed(traffic: &mut Traffic, entry: &WireEntry, before: Option<Progress>) {
-    let start = entry.started_at;
-    let before = match before {
-        None => {
-            traffic.sent(
-                entry.id,
-                start,
-                &entry.method,
-                entry.name.as_deref(),
-                &entry.request_body,
-            );
-            Progress::default()
-        }
-        Some(before) => before,
-    };
-    if let Some(status) = entry.status
-        && !before.responded
-    {
-        let at = start + entry.responded_after.unwrap_or(0.0);
-        traffic.responded(entry.id, at, status, content_type(entry));
-    }
-    for chunk in entry.body.iter().skip(before.chunks) {
-        traffic.chunk(entry.id, start + chunk.after, &chunk.text);
-    }
-    if let Some(after) = entry.finished_after
-        && !before.ended
-    {
-        traffic.ended(entry.id, start + after, entry.error.as_deref());
+/// Tell `traffic` the events `added` to `entry`.
+pub fn feed(traffic: &mut Traffic, entry: &WireEntry, added: &[TimedEvent]) {
+    for timed in added {
+        traffic.apply(entry.id, entry.started_at + timed.after_ms, &timed.event);
     }
 }
 
 /// Fold recorded `entries` as they happened, up to `until` (the caller's clock, ms).
 pub fn replay(entries: &[WireEntry], until: f64) -> Traffic {
-    #[derive(Clone, Copy)]
-    enum Step {
-        Sent,
-        Responded,
-        Chunk(usize),
-        Ended,
-    }
-    let mut steps: Vec<(f64, usize, Step)> = Vec::new();
-    for (index, entry) in entries.iter().enumerate() {
-        let start = entry.started_at;
-        steps.push((start, index, Step::Sent));
-        if entry.status.is_some() {
-            let at = entry
-                .responded_after
-                .or_else(|| entry.body.first().map(|c| c.after))
-                .or(entry.finished_after)
-                .unwrap_or(0.0);
-            steps.push((start + at, index, Step::Responded));
-        }
-        for (n, chunk) in entry.body.iter().enumerate() {
-            steps.push((start + chunk.after, index, Step::Chunk(n)));
-        }
-        if let Some(after) = entry.finished_after {
-            steps.push((start + after, index, Step::Ended));
-        }
-    }
-    // Stable: steps of one exchange keep their order when they share a millisecond.
-    steps.sort_by(|a, b| a.0.total_cmp(&b.0));
     let mut traffic = Traffic::new(max_rounds());
-    for (at, index, step) in steps.into_iter().take_while(|(at, ..)| *at <= until) {
-        let entry = &entries[index];
-        match step {
-            Step::Sent => traffic.sent(
-                entry.id,
-                at,
-                &entry.method,
-                entry.name.as_deref(),
-                &entry.request_body,
-            ),
-            Step::Responded => {
-                traffic.responded(entry.id, at, entry.status.unwrap_or(0), content_type(entry))
-            }
-            Step::Chunk(n) => traffic.chunk(entry.id, at, &entry.body[n].text),
-            Step::Ended => traffic.ended(entry.id, at, entry.error.as_deref()),
-        }
-    }
+    replay_into(&mut traffic, entries.iter(), until);
     traffic
 }
 
-fn content_type(entry: &WireEntry) -> Option<&str> {
-    entry
-        .response_headers
-        .iter()
-        .find(|(name, _)| name.eq_ignore_ascii_case("content-type"))
-        .map(|(_, value)| value.as_str())
+/// Fold the events of `entries` into `traffic` in the order they happened, up to `until`.
+fn replay_into<'a>(
+    traffic: &mut Traffic,
+    entries: impl Iterator<Item = &'a WireEntry>,
+    until: f64,
+) {
+    let mut steps: Vec<(f64, &WireEntry, &TimedEvent)> = entries
+        .flat_map(|entry| {
+            entry
+                .events
+                .iter()
+                .map(move |timed| (entry.started_at + timed.after_ms, entry, timed))
+        })
+        .collect();
+    // Stable: events of one exchange keep their order when they share a millisecond.
+    steps.sort_by(|a, b| a.0.total_cmp(&b.0));
+    for (at, entry, timed) in steps.into_iter().take_while(|(at, ..)| *at <= until) {
+        traffic.apply(entry.id, at, &timed.event);
+    }
 }

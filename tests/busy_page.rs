@@ -29,16 +29,16 @@ fn the_wire_log_keeps_the_latest_exchanges_and_counts_the_dropped() {
         let counter = seen.clone();
         log.listen(move |_, _| counter.set(counter.get() + 1));
         let extra = 5;
-        let mut last = 0;
-        for _ in 0..MAX_LIVE_ENTRIES + extra {
-            last = log.begin(entry("tasks/get"));
-        }
+        let ids: Vec<u64> = (0..MAX_LIVE_ENTRIES + extra)
+            .map(|_| log.begin(entry("tasks/get")))
+            .collect();
+        let last = ids[ids.len() - 1];
         // Listeners hear of every exchange, kept or not.
         assert_eq!(seen.get(), MAX_LIVE_ENTRIES + extra);
         assert_eq!(log.with_shown(<[WireEntry]>::len), MAX_LIVE_ENTRIES);
         assert_eq!(log.dropped(), extra);
         let first = log.with_shown(|entries| entries[0].id);
-        assert_eq!(first, (extra + 1) as u64, "the oldest were dropped");
+        assert_eq!(first, ids[extra], "the oldest were dropped");
 
         // The newest can still be updated, and listeners hear of it.
         log.update(last, |entry| {
@@ -51,7 +51,7 @@ fn the_wire_log_keeps_the_latest_exchanges_and_counts_the_dropped() {
         assert_eq!(seen.get(), MAX_LIVE_ENTRIES + extra + 1);
         assert_eq!(log.shown_entry(last).and_then(|e| e.status), Some(200));
         // An id already dropped is ignored.
-        log.update(1, |entry| entry.status = Some(500));
+        log.update(ids[0], |entry| entry.status = Some(500));
         assert_eq!(seen.get(), MAX_LIVE_ENTRIES + extra + 1);
         assert_eq!(log.entries().get_untracked().len(), MAX_LIVE_ENTRIES);
     });

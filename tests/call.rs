@@ -1,18 +1,20 @@
 //! The call panel in headless Chromium, against a scripted `fetch` (no server needed).
 #![cfg(target_arch = "wasm32")]
 
+use holdbay::catalog::Catalog;
 use holdbay::connection::Connection;
-use holdbay::ui::Session;
+use holdbay::session::Session;
+use holdbay::ui::UiState;
 use holdbay::ui::call::{CallPanel, ToolResult, base64_decoded_len, data_url, shorten};
-use holdbay_engine::model::CallToolResult;
+use holdbay_engine::model::{CallToolResult, Tool};
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
-use web_sys::HtmlElement;
+use web_sys::{Event, EventInit, HtmlElement, HtmlInputElement};
 
 mod dom;
 
-use dom::{click, find, fresh_host, script_fetch, text, wait_for};
+use dom::{click, find, fresh_host, mount_with_session, script_fetch, sleep_ms, text, wait_for};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -27,20 +29,55 @@ fn seen(expression: &str) -> JsValue {
     js_sys::eval(expression).unwrap_or(JsValue::UNDEFINED)
 }
 
+fn session() -> Session {
+    Session::new(Connection::direct("http://mcp.test/mcp".into()))
+}
+
+/// The call panel of the tool `demo` (not listed: an empty schema).
 fn mount_panel(id: &str) -> (HtmlElement, Session) {
     let host = fresh_host(id);
-    // Made inside the mount: a session starts effects, which need the executor it sets up.
-    let made = std::rc::Rc::new(std::cell::Cell::new(None));
-    let out = made.clone();
-    leptos::mount::mount_to(host.clone(), move || {
-        let session = Session::new(Connection::direct("http://mcp.test/mcp".into()));
-        out.set(Some(session));
-        provide_context(session);
-        session.selected_tool.set(Some("demo".into()));
+    let (session, _) = mount_with_session(&host, session, || {
+        UiState::current().selected_tool().set(Some("demo".into()));
         view! { <CallPanel /> }
-    })
-    .forget();
-    (host, made.get().expect("mounted synchronously"))
+    });
+    (host, session)
+}
+
+/// The call panel of the tool `demo` (listed with `schema`), shown while `shown` is true:
+/// hiding it disposes the panel's view, as switching views does; the session and the UI
+/// state stay.
+fn mount_switchable_panel(
+    id: &str,
+    schema: serde_json::Value,
+) -> (HtmlElement, RwSignal<bool>, UiState) {
+    let host = fresh_host(id);
+    let shown = RwSignal::new(true);
+    let tool: Tool = serde_json::from_value(serde_json::json!({
+        "name": "demo", "description": "demo", "inputSchema": schema
+    }))
+    .expect("tool");
+    let make = move || {
+        let session = session();
+        session.show_catalog(Catalog::with_tools(vec![tool]));
+        session
+    };
+    let (_, ui) = mount_with_session(&host, make, move || {
+        UiState::current().selected_tool().set(Some("demo".into()));
+        view! { {move || shown.get().then(|| view! { <CallPanel /> })} }
+    });
+    (host, shown, ui)
+}
+
+/// Hide the call panel, check it is gone, and show a new one.
+async fn remount(host: &HtmlElement, shown: RwSignal<bool>) {
+    shown.set(false);
+    sleep_ms(20).await;
+    assert!(
+        find(host, "#call-panel").is_none(),
+        "the panel was disposed"
+    );
+    shown.set(true);
+    wait_for(host, "#call-panel").await;
 }
 
 const PAUSE: &str = r#"return { resultType: "input_required",
@@ -67,13 +104,12 @@ async fn a_paused_call_shows_its_round_and_state_and_can_be_cancelled() {
         state.starts_with("sealed-0123") && state.contains('…'),
         "{state}"
     );
+    let card = find(&host, ".paused-call .input-request[data-key='confirm']")
+        .expect("the input request's card");
     assert!(
-        find(
-            &host,
-            ".paused-call [data-key='confirm'], .paused-call .input-request"
-        )
-        .is_some()
-            || host.inner_html().contains("Sure?")
+        card.text_content().unwrap_or_default().contains("Sure?"),
+        "{}",
+        card.inner_html()
     );
     // The first request declared the tasks extension and asked for progress.
     let meta = seen("JSON.stringify(window.__seen[0].body.params._meta)")
@@ -129,9 +165,9 @@ async fn a_refused_fetch_offers_the_relay_and_retries_through_it() {
     assert!(text(&host, ".call-error").contains("CORS"));
     click(&host, ".use-relay");
     wait_for(&host, ".call-result").await;
-    assert!(session.connection.get_untracked().via_relay);
+    assert!(session.connection().get_untracked().via_relay);
     let url = seen("window.__seen[1].url").as_string().unwrap_or_default();
-    assert!(url.starts_with("/relay?target="), "{url}");
+    assert!(url.contains("/relay?target="), "{url}");
     assert_eq!(text(&host, ".content-text"), "via relay");
 }
 
@@ -150,7 +186,80 @@ async fn a_task_answer_is_handed_to_the_tasks_board() {
         said.contains("t-42") && said.contains("see Tasks"),
         "{said}"
     );
-    assert_eq!(session.tasks.tasks().get_untracked().len(), 1);
+    assert_eq!(session.tasks().tasks().get_untracked().len(), 1);
+}
+
+/// The server pauses the first round, and completes the retry.
+const PAUSE_THEN_COMPLETE: &str = r#"if (n === 1) return { resultType: "input_required",
+    inputRequests: { confirm: { method: "elicitation/create", params: { mode: "form",
+        message: "Sure?", requestedSchema: { type: "object", properties: {} } } } },
+    requestState: "sealed-0123456789abcdefghijklmnopqrstuvwxyz" };
+    return { resultType: "complete", content: [{ type: "text", text: "done" }] };"#;
+
+#[wasm_bindgen_test]
+async fn a_paused_call_survives_remounting_the_call_panel() {
+    script_fetch(PAUSE_THEN_COMPLETE);
+    let (host, shown, _ui) = mount_switchable_panel("call-remount-paused", json_object());
+    click(&host, "button.call");
+    wait_for(&host, ".paused-call .input-request[data-key='confirm']").await;
+
+    remount(&host, shown).await;
+    // The new panel shows the same paused call: its round, and the card to answer.
+    wait_for(&host, ".paused-call .input-request[data-key='confirm']").await;
+    assert_eq!(text(&host, ".round-counter"), "Round 1 of at most 10");
+    assert_eq!(seen_count(), 1, "remounting sends nothing");
+
+    // Answering the card goes on with the same logical request: the retry carries its state.
+    click(&host, ".paused-call .input-request button.accept");
+    wait_for(&host, ".call-result").await;
+    assert_eq!(text(&host, ".content-text"), "done");
+    assert_eq!(seen_count(), 2);
+    assert_eq!(
+        seen("window.__seen[1].body.params.requestState").as_string(),
+        Some("sealed-0123456789abcdefghijklmnopqrstuvwxyz".to_owned())
+    );
+}
+
+fn json_object() -> serde_json::Value {
+    serde_json::json!({"type": "object", "properties": {}})
+}
+
+#[wasm_bindgen_test]
+async fn typed_arguments_survive_remounting_the_call_panel() {
+    script_fetch(r#"return { resultType: "complete", content: [] };"#);
+    let schema = serde_json::json!({"type": "object",
+        "properties": {"restaurant": {"type": "string", "default": "Chez Holdbay"}}});
+    let (host, shown, ui) = mount_switchable_panel("call-remount-draft", schema);
+    let field: HtmlInputElement = wait_for(&host, "input[name=restaurant]")
+        .await
+        .unchecked_into();
+    sleep_ms(20).await;
+    assert_eq!(field.value(), "Chez Holdbay", "the schema's default first");
+    field.set_value("Le Jardin");
+    for kind in ["input", "blur"] {
+        let init = EventInit::new();
+        init.set_bubbles(true);
+        let event = Event::new_with_event_init_dict(kind, &init).expect("event");
+        field.dispatch_event(&event).expect("dispatch");
+    }
+    sleep_ms(20).await;
+
+    remount(&host, shown).await;
+    let field: HtmlInputElement = wait_for(&host, "input[name=restaurant]")
+        .await
+        .unchecked_into();
+    assert_eq!(field.value(), "Le Jardin", "the form shows what was typed");
+    assert_eq!(
+        ui.draft("demo").arguments.get_untracked(),
+        Some(serde_json::json!({"restaurant": "Le Jardin"}))
+    );
+    // And the call sends it.
+    click(&host, "button.call");
+    wait_for(&host, ".call-result").await;
+    assert_eq!(
+        seen("window.__seen[0].body.params.arguments.restaurant").as_string(),
+        Some("Le Jardin".to_owned())
+    );
 }
 
 fn result(json: &str) -> CallToolResult {

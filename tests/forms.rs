@@ -1,11 +1,13 @@
 //! The input-gathering components in headless Chromium: the schema form for tool arguments
-//! and the input request cards (form elicitation, URL consent, other kinds).
+//! and the input request cards (form elicitation, URL consent, other kinds), answering at
+//! once or keeping their answer for a common Submit.
 #![cfg(target_arch = "wasm32")]
 
 use std::sync::Arc;
 
-use holdbay::ui::forms::{ArgumentsEditor, InputRequestCard};
+use holdbay::ui::forms::{ArgumentsEditor, Delivery, InputRequestCard};
 use holdbay_engine::model::JsonObject;
+use holdbay_engine::{InputAnswer, InputAsk, InputRequestKind};
 use leptos::prelude::*;
 use serde_json::{Value, json};
 use wasm_bindgen::{JsCast, JsValue};
@@ -354,18 +356,77 @@ async fn raw_json_round_trips_and_unrepresentable_schemas_fall_back() {
     assert_eq!(value.get_untracked(), Ok(json!({})));
 }
 
-/// Mounts a card; returns its host and the answers it emitted.
-async fn card(id: &str, key: &str, request: Value) -> (HtmlElement, RwSignal<Vec<Value>>) {
+/// An input request as the engine hands it to a card: its key, its kind, its JSON.
+fn ask(key: &str, kind: InputRequestKind, json: Value) -> InputAsk {
+    InputAsk {
+        key: key.to_owned(),
+        kind,
+        json,
+    }
+}
+
+/// A form-mode `elicitation/create`, as the server sent it.
+fn form_ask(key: &str, request: Value) -> InputAsk {
+    let params = &request["params"];
+    let kind = InputRequestKind::Form {
+        message: params["message"].as_str().unwrap_or_default().to_owned(),
+        schema: params["requestedSchema"]
+            .as_object()
+            .cloned()
+            .unwrap_or_default(),
+    };
+    ask(key, kind, request)
+}
+
+/// A URL-mode `elicitation/create`.
+fn url_ask(key: &str, message: &str, url: &str) -> InputAsk {
+    let request = json!({"method": "elicitation/create",
+        "params": {"mode": "url", "message": message, "url": url}});
+    let kind = InputRequestKind::Url {
+        message: message.to_owned(),
+        url: url.to_owned(),
+    };
+    ask(key, kind, request)
+}
+
+fn object(value: Value) -> JsonObject {
+    match value {
+        Value::Object(object) => object,
+        _ => panic!("a JSON object"),
+    }
+}
+
+/// Mounts a card that answers at once; returns its host and the answers it gave.
+async fn card(id: &str, ask: InputAsk) -> (HtmlElement, RwSignal<Vec<InputAnswer>>) {
     let host = fresh_host(id);
-    let answers = RwSignal::new(Vec::<Value>::new());
-    let key = key.to_owned();
+    let answers = RwSignal::new(Vec::<InputAnswer>::new());
     leptos::mount::mount_to(host.clone(), move || {
-        let on_answer = Callback::new(move |answer: Value| answers.update(|all| all.push(answer)));
-        view! { <InputRequestCard key=key.clone() request=request.clone() on_answer=on_answer /> }
+        let on_answer = Callback::new(move |answer| answers.update(|all| all.push(answer)));
+        view! { <InputRequestCard ask=ask delivery=Delivery::Immediate(on_answer) /> }
     })
     .forget();
     settle().await;
     (host, answers)
+}
+
+/// Mounts a card whose answer is gathered; returns its host and the card's current answer.
+async fn gathered_card(id: &str, ask: InputAsk) -> (HtmlElement, RwSignal<Option<InputAnswer>>) {
+    let host = fresh_host(id);
+    let answer = RwSignal::new(None::<InputAnswer>);
+    leptos::mount::mount_to(host.clone(), move || {
+        view! { <InputRequestCard ask=ask delivery=Delivery::Gathered(answer) /> }
+    })
+    .forget();
+    settle().await;
+    (host, answer)
+}
+
+/// What the card shows under "Answer sent": the JSON that went on the wire.
+fn answer_sent(host: &Element) -> Value {
+    let shown = find(host, ".answer-sent .answer-json")
+        .text_content()
+        .unwrap_or_default();
+    serde_json::from_str(&shown).unwrap_or_else(|_| panic!("not JSON: {shown}"))
 }
 
 fn book_table_request() -> Value {
@@ -380,7 +441,7 @@ fn book_table_request() -> Value {
 
 #[wasm_bindgen_test]
 async fn form_elicitation_accepts_only_valid_content() {
-    let (host, answers) = card("card-form", "party", book_table_request()).await;
+    let (host, answers) = card("card-form", form_ask("party", book_table_request())).await;
     assert_eq!(
         find(&host, ".input-request")
             .get_attribute("data-key")
@@ -401,13 +462,15 @@ async fn form_elicitation_accepts_only_valid_content() {
     click(&host, ".accept").await;
     assert_eq!(
         answers.get_untracked(),
-        vec![json!({"action": "accept", "content": {"size": "6", "time": "19:30"}})]
+        vec![InputAnswer::Accept(Some(object(
+            json!({"size": "6", "time": "19:30"})
+        )))]
     );
     // The card now shows what it sent, and cannot answer twice.
-    let sent = find(&host, ".answer-json")
-        .text_content()
-        .unwrap_or_default();
-    assert!(sent.contains("\"accept\""));
+    assert_eq!(
+        answer_sent(&host),
+        json!({"action": "accept", "content": {"size": "6", "time": "19:30"}})
+    );
     button(&host, ".decline").click();
     settle().await;
     assert_eq!(answers.get_untracked().len(), 1);
@@ -415,18 +478,14 @@ async fn form_elicitation_accepts_only_valid_content() {
 
 #[wasm_bindgen_test]
 async fn form_elicitation_declines_and_cancels() {
-    let (host, answers) = card("card-decline", "party", book_table_request()).await;
+    let (host, answers) = card("card-decline", form_ask("party", book_table_request())).await;
     click(&host, ".decline").await;
-    assert_eq!(answers.get_untracked(), vec![json!({"action": "decline"})]);
-    let (host, answers) = card("card-cancel", "party", book_table_request()).await;
+    assert_eq!(answers.get_untracked(), vec![InputAnswer::Decline]);
+    assert_eq!(answer_sent(&host), json!({"action": "decline"}));
+    let (host, answers) = card("card-cancel", form_ask("party", book_table_request())).await;
     click(&host, ".cancel").await;
-    assert_eq!(answers.get_untracked(), vec![json!({"action": "cancel"})]);
-    assert!(
-        find(&host, ".answer-json")
-            .text_content()
-            .unwrap_or_default()
-            .contains("cancel")
-    );
+    assert_eq!(answers.get_untracked(), vec![InputAnswer::Cancel]);
+    assert_eq!(answer_sent(&host), json!({"action": "cancel"}));
 }
 
 /// Replaces `window.open` with a recorder, so tests see what would be opened.
@@ -463,12 +522,7 @@ fn opened() -> Vec<Vec<String>> {
 async fn url_elicitation_opens_only_after_consent() {
     record_window_open();
     let url = "https://auth.example.com/connect/github?req=7f3a";
-    let (host, answers) = card(
-        "card-url",
-        "consent",
-        json!({"method": "elicitation/create", "params": {"mode": "url", "message": "Connect your account.", "url": url}}),
-    )
-    .await;
+    let (host, answers) = card("card-url", url_ask("consent", "Connect your account.", url)).await;
     assert_eq!(
         find(&host, ".url-site").text_content().as_deref(),
         Some("https://auth.example.com")
@@ -501,7 +555,9 @@ async fn url_elicitation_opens_only_after_consent() {
         "opening is not an answer"
     );
     click(&host, ".consent-finished").await;
-    assert_eq!(answers.get_untracked(), vec![json!({"action": "accept"})]);
+    // Consent only: accepted without content.
+    assert_eq!(answers.get_untracked(), vec![InputAnswer::Accept(None)]);
+    assert_eq!(answer_sent(&host), json!({"action": "accept"}));
 }
 
 #[wasm_bindgen_test]
@@ -509,8 +565,7 @@ async fn url_elicitation_refuses_other_schemes() {
     record_window_open();
     let (host, answers) = card(
         "card-js",
-        "consent",
-        json!({"method": "elicitation/create", "params": {"mode": "url", "message": "Click me", "url": "javascript:alert(1)"}}),
+        url_ask("consent", "Click me", "javascript:alert(1)"),
     )
     .await;
     assert!(exists(&host, ".url-refused"));
@@ -522,25 +577,54 @@ async fn url_elicitation_refuses_other_schemes() {
             .contains("javascript:")
     );
     click(&host, ".decline").await;
-    assert_eq!(answers.get_untracked(), vec![json!({"action": "decline"})]);
+    assert_eq!(answers.get_untracked(), vec![InputAnswer::Decline]);
     assert!(opened().is_empty());
 }
 
+fn roots_ask() -> InputAsk {
+    ask(
+        "roots",
+        InputRequestKind::Roots,
+        json!({"method": "roots/list"}),
+    )
+}
+
+fn unknown_ask() -> InputAsk {
+    ask(
+        "x",
+        InputRequestKind::Unknown {
+            method: "mystery/ask".to_owned(),
+        },
+        json!({"method": "mystery/ask"}),
+    )
+}
+
 #[wasm_bindgen_test]
-async fn deprecated_and_unknown_kinds_are_declined() {
-    let (host, answers) = card("card-roots", "roots", json!({"method": "roots/list"})).await;
+async fn deprecated_and_unknown_kinds_are_refused() {
+    let (host, answers) = card("card-roots", roots_ask()).await;
     assert!(
         host.text_content()
             .unwrap_or_default()
             .contains("Deprecated")
     );
     click(&host, ".decline").await;
-    assert_eq!(answers.get_untracked(), vec![json!({"roots": []})]);
+    assert_eq!(answers.get_untracked(), vec![InputAnswer::Refuse]);
+    assert_eq!(answer_sent(&host), json!({"roots": []}));
 
+    let (host, answers) = card("card-unknown", unknown_ask()).await;
+    assert!(!exists(&host, ".accept"));
+    click(&host, ".decline").await;
+    assert_eq!(answers.get_untracked(), vec![InputAnswer::Refuse]);
+    assert_eq!(answer_sent(&host)["code"], json!(-32601));
+}
+
+#[wasm_bindgen_test]
+async fn a_deprecated_kind_is_answered_with_a_written_result_only_after_opting_in() {
+    let request = json!({"method": "sampling/createMessage",
+        "params": {"messages": [], "maxTokens": 10}});
     let (host, answers) = card(
         "card-sampling",
-        "llm",
-        json!({"method": "sampling/createMessage", "params": {"messages": [], "maxTokens": 10}}),
+        ask("llm", InputRequestKind::Sampling, request),
     )
     .await;
     assert!(
@@ -555,15 +639,97 @@ async fn deprecated_and_unknown_kinds_are_declined() {
     fire(&editor, "input");
     settle().await;
     click(&host, ".accept").await;
+    let written =
+        json!({"role": "assistant", "content": {"type": "text", "text": "hi"}, "model": "me"});
     assert_eq!(
         answers.get_untracked(),
-        vec![
-            json!({"role": "assistant", "content": {"type": "text", "text": "hi"}, "model": "me"})
-        ]
+        vec![InputAnswer::Written(object(written.clone()))]
     );
+    assert_eq!(answer_sent(&host), written);
+}
 
-    let (host, answers) = card("card-unknown", "x", json!({"method": "mystery/ask"})).await;
-    assert!(!exists(&host, ".accept"));
+#[wasm_bindgen_test]
+async fn a_gathered_form_card_keeps_the_forms_content_as_its_answer() {
+    let (host, answer) =
+        gathered_card("gathered-form", form_ask("party", book_table_request())).await;
+    assert!(!exists(&host, ".accept"), "Submit sends it, not the card");
+    assert_eq!(answer.get_untracked(), None, "size is required");
+    choose(&host, "select[name=size]", "6").await;
+    assert_eq!(
+        answer.get_untracked(),
+        Some(InputAnswer::Accept(Some(object(
+            json!({"size": "6", "time": "19:30"})
+        ))))
+    );
+    // The answer follows the form.
+    choose(&host, "select[name=time]", "21:00").await;
+    assert_eq!(
+        answer.get_untracked(),
+        Some(InputAnswer::Accept(Some(object(
+            json!({"size": "6", "time": "21:00"})
+        ))))
+    );
+    type_into(&host, "input[name=notes]", "too long").await;
+    assert_eq!(answer.get_untracked(), None, "invalid content is not ready");
+    assert!(!exists(&host, ".answer-sent"), "nothing was sent");
+}
+
+#[wasm_bindgen_test]
+async fn a_gathered_decline_is_taken_back_by_a_second_click() {
+    let (host, answer) =
+        gathered_card("gathered-decline", form_ask("party", book_table_request())).await;
+    choose(&host, "select[name=size]", "4").await;
+    let accepted = Some(InputAnswer::Accept(Some(object(
+        json!({"size": "4", "time": "19:30"}),
+    ))));
+    assert_eq!(answer.get_untracked(), accepted);
+
     click(&host, ".decline").await;
-    assert_eq!(answers.get_untracked()[0]["code"], json!(-32601));
+    assert_eq!(answer.get_untracked(), Some(InputAnswer::Decline));
+    assert_eq!(
+        find(&host, ".decline")
+            .get_attribute("aria-pressed")
+            .as_deref(),
+        Some("true")
+    );
+    click(&host, ".decline").await;
+    assert_eq!(
+        answer.get_untracked(),
+        accepted,
+        "back to the form's content"
+    );
+    assert_eq!(
+        find(&host, ".decline")
+            .get_attribute("aria-pressed")
+            .as_deref(),
+        Some("false")
+    );
+    assert!(!exists(&host, ".answer-sent"), "nothing was sent");
+}
+
+#[wasm_bindgen_test]
+async fn a_gathered_url_card_is_ready_once_the_page_is_finished() {
+    record_window_open();
+    let (host, answer) = gathered_card(
+        "gathered-url",
+        url_ask(
+            "consent",
+            "Connect your account.",
+            "https://auth.example.com/go",
+        ),
+    )
+    .await;
+    toggle(&host, ".url-consent").await;
+    click(&host, ".open-page").await;
+    assert_eq!(answer.get_untracked(), None, "opening is not an answer");
+    click(&host, ".consent-finished").await;
+    assert_eq!(answer.get_untracked(), Some(InputAnswer::Accept(None)));
+}
+
+#[wasm_bindgen_test]
+async fn a_gathered_card_of_an_undeclared_kind_is_refused_by_default() {
+    let (_host, answer) = gathered_card("gathered-unknown", unknown_ask()).await;
+    assert_eq!(answer.get_untracked(), Some(InputAnswer::Refuse));
+    let (_host, answer) = gathered_card("gathered-roots", roots_ask()).await;
+    assert_eq!(answer.get_untracked(), Some(InputAnswer::Refuse));
 }

@@ -3,18 +3,20 @@
 //! shows the answer and selects the scene part, and lesson 8's tamper gets refused.
 #![cfg(target_arch = "wasm32")]
 
+use holdbay::catalog::Catalog;
 use holdbay::connection::Connection;
-use holdbay::ui::session::{Step, Toolbox};
-use holdbay::ui::{CallPanel, LessonsPanel, Session};
+use holdbay::session::Session;
+use holdbay::ui::{CallPanel, LessonsPanel, UiState};
 use holdbay_engine::model::Tool;
 use holdbay_engine::traffic::Part;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::HtmlElement;
+use web_sys::{HtmlElement, HtmlInputElement};
 
 mod dom;
 
-use dom::{click, find, fresh_host, script_fetch, sleep_ms, text, wait_for};
+use dom::{click, find, fresh_host, mount_with_session, script_fetch, sleep_ms, text, wait_for};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -25,39 +27,34 @@ fn seen(expression: &str) -> String {
         .unwrap_or_default()
 }
 
+/// A tool as the demo server lists it (`restaurant` is lesson 1's argument).
 fn tool(name: &str) -> Tool {
     serde_json::from_value(serde_json::json!({
-        "name": name, "description": "demo", "inputSchema": {"type": "object"}
+        "name": name, "description": "demo", "inputSchema": {"type": "object",
+            "properties": {"restaurant": {"type": "string"}}}
     }))
     .expect("tool")
 }
 
 /// The lessons and the call panel, with `tools` listed as the server's.
-fn mount(id: &str, tools: &[&str]) -> (HtmlElement, Session) {
+fn mount(id: &str, tools: &[&str]) -> (HtmlElement, Session, UiState) {
     if let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
         let _ = storage.remove_item("holdbay/lessons");
     }
     let host = fresh_host(id);
     let tools: Vec<Tool> = tools.iter().map(|name| tool(name)).collect();
-    // Made inside the mount: the session's traffic view needs Leptos' executor running.
-    let made = std::rc::Rc::new(std::cell::Cell::new(None));
-    let out = made.clone();
-    leptos::mount::mount_to(host.clone(), move || {
+    let make = move || {
         let session = Session::new(Connection::direct("http://mcp.test/mcp".into()));
-        session.tools.set(Step::Done(Some(Toolbox {
-            tools,
-            hidden: Vec::new(),
-        })));
-        out.set(Some(session));
-        provide_context(session);
+        session.show_catalog(Catalog::with_tools(tools));
+        session
+    };
+    let (session, ui) = mount_with_session(&host, make, || {
         view! {
             <LessonsPanel />
             <CallPanel />
         }
-    })
-    .forget();
-    let session = made.get().expect("the session was made");
-    (host, session)
+    });
+    (host, session, ui)
 }
 
 /// The server pauses the first round with a form and a sealed state.
@@ -71,7 +68,7 @@ async fn start_runs_the_lessons_call_and_the_reveal_selects_the_latch() {
     script_fetch(&format!(
         "{PAUSE_THEN} return {{ resultType: \"complete\", content: [] }};"
     ));
-    let (host, session) = mount("lessons-start", &["book_table"]);
+    let (host, _, ui) = mount("lessons-start", &["book_table"]);
     assert_eq!(
         host.query_selector_all("button.lesson-start")
             .map(|l| l.length())
@@ -81,7 +78,7 @@ async fn start_runs_the_lessons_call_and_the_reveal_selects_the_latch() {
     click(&host, "button.lesson-start[data-lesson='1']");
     wait_for(&host, ".lesson[data-lesson='1']").await;
     assert_eq!(
-        session.selected_tool.get_untracked().as_deref(),
+        ui.selected_tool().get_untracked().as_deref(),
         Some("book_table")
     );
     // One click: the call went out with the lesson's arguments, without the tasks extension.
@@ -94,14 +91,15 @@ async fn start_runs_the_lessons_call_and_the_reveal_selects_the_latch() {
     let meta = seen("JSON.stringify(window.__seen[0].body.params._meta)");
     assert!(!meta.contains("io.modelcontextprotocol/tasks"), "{meta}");
     assert!(text(&host, ".call-preset-note").contains("Started by a lesson"));
-    assert!(
-        session.call_preset.get_untracked().is_none(),
-        "the preset is taken once"
-    );
+    // The call panel shows the arguments the lesson's call went out with.
+    let restaurant: HtmlInputElement = wait_for(&host, "input[name=restaurant]")
+        .await
+        .unchecked_into();
+    assert_eq!(restaurant.value(), "Chez Holdbay");
 
     click(&host, ".lesson .lesson-reveal");
     wait_for(&host, ".lesson-answer").await;
-    let selected = session.traffic.selected.get_untracked();
+    let selected = ui.inspected().get_untracked();
     assert!(
         matches!(selected, Some(Part::Latch { round: 1, .. })),
         "{selected:?}"
@@ -112,7 +110,7 @@ async fn start_runs_the_lessons_call_and_the_reveal_selects_the_latch() {
 #[wasm_bindgen_test]
 async fn a_lesson_with_a_task_accepts_one() {
     script_fetch(r#"return { resultType: "complete", content: [] };"#);
-    let (host, _session) = mount("lessons-task", &["run_pipeline", "quick_sum"]);
+    let (host, _, _) = mount("lessons-task", &["run_pipeline", "quick_sum"]);
     click(&host, "button.lesson-start[data-lesson='4']");
     wait_for(&host, ".call-result").await;
     let meta = seen("JSON.stringify(window.__seen[0].body.params._meta)");
@@ -135,7 +133,7 @@ async fn a_lesson_with_a_task_accepts_one() {
 #[wasm_bindgen_test]
 async fn the_question_gives_feedback_and_marks_the_lesson_done() {
     script_fetch(r#"return { resultType: "complete", content: [] };"#);
-    let (host, _session) = mount("lessons-question", &["bulk_import"]);
+    let (host, _, _) = mount("lessons-question", &["bulk_import"]);
     click(&host, "button.lesson-start[data-lesson='6']");
     wait_for(&host, ".lesson[data-lesson='6'] .lesson-question").await;
     click(&host, ".lesson-choice[data-correct='false']");
@@ -166,12 +164,17 @@ async fn the_question_gives_feedback_and_marks_the_lesson_done() {
 
 #[wasm_bindgen_test]
 async fn a_missing_tool_is_explained() {
-    let (host, session) = mount("lessons-missing", &["echo"]);
+    let (host, session, ui) = mount("lessons-missing", &["echo"]);
     click(&host, "button.lesson-start[data-lesson='3']");
     let problem = wait_for(&host, ".lesson-problem").await;
     let shown = problem.text_content().unwrap_or_default();
     assert!(shown.contains("connect_account"), "{shown}");
-    assert!(session.call_preset.get_untracked().is_none());
+    // Nothing was set up for a tool the server does not have.
+    assert_eq!(ui.selected_tool().get_untracked(), None);
+    assert_eq!(
+        session.call("connect_account").phase().get_untracked(),
+        None
+    );
 }
 
 #[wasm_bindgen_test]
@@ -179,7 +182,7 @@ async fn a_tampered_latch_goes_out_changed_and_the_refusal_is_shown() {
     script_fetch(&format!(
         "{PAUSE_THEN} return {{ error: {{ code: -32602, message: \"requestState was tampered with\" }} }};"
     ));
-    let (host, session) = mount("lessons-tamper", &["book_table"]);
+    let (host, _, ui) = mount("lessons-tamper", &["book_table"]);
     click(&host, "button.lesson-start[data-lesson='8']");
     wait_for(&host, ".paused-call").await;
     click(&host, "button.tamper-latch");
@@ -196,7 +199,7 @@ async fn a_tampered_latch_goes_out_changed_and_the_refusal_is_shown() {
     // The scene's model saw the changed latch; the reveal selects it.
     click(&host, ".lesson-reveal");
     wait_for(&host, ".lesson-answer").await;
-    let selected = session.traffic.selected.get_untracked();
+    let selected = ui.inspected().get_untracked();
     assert!(
         matches!(selected, Some(Part::Latch { round: 1, .. })),
         "{selected:?}"

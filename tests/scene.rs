@@ -3,8 +3,9 @@
 #![cfg(target_arch = "wasm32")]
 
 use holdbay::connection::Connection;
-use holdbay::ui::{Scene, Session};
-use holdbay::wire::{WireChunk, WireEntry};
+use holdbay::session::Session;
+use holdbay::ui::Scene;
+use holdbay::wire::{WireEntry, WireLog};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -12,7 +13,10 @@ use web_sys::{Element, HtmlElement};
 
 mod dom;
 
-use dom::{find, fresh_host, sleep_ms, text, wait_for};
+use dom::{
+    answered_json, begin_exchange, find, finish_exchange, fresh_host, mount_with_session, sleep_ms,
+    text, wait_for, with_meta,
+};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -25,60 +29,47 @@ async fn redrawn() {
 const LATCH: &str = "rs1.AAABoiegAmJ7-sealed-by-the-server.Yt6k_ECY";
 
 fn request(id: u64, method: &str, params: &str) -> String {
+    let params = with_meta(params);
     format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{params}}}"#)
 }
 
 /// Record one exchange as the transport does: sent, then (unless `open`) answered.
 fn exchange(
-    session: Session,
+    wire: WireLog,
     method: &str,
     name: Option<&str>,
     body: String,
     reply: Option<&str>,
 ) -> u64 {
-    let now = js_sys::Date::now();
-    let id = session.wire.begin(WireEntry {
+    let sent = WireEntry {
         method: method.into(),
         name: name.map(Into::into),
         server: "http://127.0.0.1:8080/mcp".into(),
         url: "http://127.0.0.1:8080/mcp".into(),
-        started_at: now,
+        started_at: js_sys::Date::now(),
         request_body: body,
         ..Default::default()
-    });
+    };
+    let id = begin_exchange(&wire, &sent);
     if let Some(reply) = reply {
-        answer(session, id, reply);
+        answer(wire, id, reply);
     }
     id
 }
 
-fn answer(session: Session, id: u64, reply: &str) {
-    session.wire.update(id, |entry| {
-        entry.status = Some(200);
-        entry.response_headers = vec![("content-type".into(), "application/json".into())];
-        entry.responded_after = Some(212.0);
-        entry.body.push(WireChunk {
-            after: 212.0,
-            text: reply.into(),
-        });
-        entry.finished_after = Some(212.0);
-    });
+/// The answer to exchange `id` arrives, whole, 212 ms after it was sent.
+fn answer(wire: WireLog, id: u64, reply: &str) {
+    finish_exchange(&wire, id, |sent| answered_json(sent, 212.0, reply));
 }
 
-fn mount_scene(id: &str) -> (HtmlElement, Session) {
+fn mount_scene(id: &str) -> (HtmlElement, WireLog) {
     let host = fresh_host(id);
-    // Made inside the mount: the session's effects need the executor the mount starts.
-    let made = std::rc::Rc::new(std::cell::Cell::new(None));
-    let out = made.clone();
-    leptos::mount::mount_to(host.clone(), move || {
-        let session = Session::new(Connection::default());
-        out.set(Some(session));
-        provide_context(session);
-        view! { <Scene /> }
-    })
-    .forget();
-    let session = made.get().expect("the scene mounted");
-    (host, session)
+    let (session, _) = mount_with_session(
+        &host,
+        || Session::new(Connection::default()),
+        || view! { <Scene /> },
+    );
+    (host, session.wire())
 }
 
 /// A bubbling keydown, as a key press delivers it.
@@ -123,9 +114,9 @@ fn input_required() -> String {
 
 #[wasm_bindgen_test]
 async fn an_mrtr_round_pauses_a_tray_with_its_latch_then_empties_it() {
-    let (host, session) = mount_scene("scene-mrtr");
+    let (host, wire) = mount_scene("scene-mrtr");
     let first = exchange(
-        session,
+        wire,
         "tools/call",
         Some("book_table"),
         request(1, "tools/call", BOOK_ARGS),
@@ -134,7 +125,7 @@ async fn an_mrtr_round_pauses_a_tray_with_its_latch_then_empties_it() {
     let flight = wait_for(&host, &format!("g.flight[data-exchange=\"{first}\"]")).await;
     assert_eq!(attr(&flight, "data-phase"), "out");
     assert_eq!(attr(&flight, "data-method"), "tools/call");
-    answer(session, first, &input_required());
+    answer(wire, first, &input_required());
     redrawn().await;
 
     let tray = get(&host, "g.tray");
@@ -177,14 +168,14 @@ async fn an_mrtr_round_pauses_a_tray_with_its_latch_then_empties_it() {
         "inputResponses":{{"party":{{"action":"accept","content":{{"size":"6"}}}}}},"requestState":"{LATCH}"}}"#
     );
     let second = exchange(
-        session,
+        wire,
         "tools/call",
         Some("book_table"),
         request(2, "tools/call", &retry),
         None,
     );
     answer(
-        session,
+        wire,
         second,
         r#"{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","content":[{"type":"text","text":"Booked"}]}}"#,
     );
@@ -217,19 +208,19 @@ async fn an_mrtr_round_pauses_a_tray_with_its_latch_then_empties_it() {
 
 #[wasm_bindgen_test]
 async fn a_changed_latch_is_marked() {
-    let (host, session) = mount_scene("scene-tamper");
+    let (host, wire) = mount_scene("scene-tamper");
     let first = exchange(
-        session,
+        wire,
         "tools/call",
         Some("book_table"),
         request(1, "tools/call", BOOK_ARGS),
         None,
     );
-    answer(session, first, &input_required());
+    answer(wire, first, &input_required());
     let tampered = r#"{"name":"book_table","arguments":{"restaurant":"Chez Holdbay"},
         "inputResponses":{"party":{"action":"accept","content":{"size":"6"}}},"requestState":"tampered"}"#;
     exchange(
-        session,
+        wire,
         "tools/call",
         Some("book_table"),
         request(2, "tools/call", tampered),
@@ -246,12 +237,12 @@ async fn a_changed_latch_is_marked() {
 
 #[wasm_bindgen_test]
 async fn tasks_fill_the_magazine_with_lamps_pulses_and_cancel_asks() {
-    let (host, session) = mount_scene("scene-tasks");
+    let (host, wire) = mount_scene("scene-tasks");
     let created = r#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"task","taskId":"task-7f3a",
         "status":"working","statusMessage":"Step 1 of 4: build","createdAt":"2026-07-28T10:00:00Z",
         "lastUpdatedAt":"2026-07-28T10:00:00Z","ttlMs":3600000,"pollIntervalMs":1000}}"#;
     exchange(
-        session,
+        wire,
         "tools/call",
         Some("run_pipeline"),
         request(
@@ -271,7 +262,7 @@ async fn tasks_fill_the_magazine_with_lamps_pulses_and_cancel_asks() {
 
     // A poll in flight shows a pulse; its answer raises a tag.
     let poll = exchange(
-        session,
+        wire,
         "tasks/get",
         Some("task-7f3a"),
         request(2, "tasks/get", r#"{"taskId":"task-7f3a"}"#),
@@ -279,7 +270,7 @@ async fn tasks_fill_the_magazine_with_lamps_pulses_and_cancel_asks() {
     );
     wait_for(&host, ".pulse[data-task-id=\"task-7f3a\"]").await;
     answer(
-        session,
+        wire,
         poll,
         r#"{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","taskId":"task-7f3a",
         "status":"input_required","statusMessage":"Waiting at the approval gate",
@@ -295,7 +286,7 @@ async fn tasks_fill_the_magazine_with_lamps_pulses_and_cancel_asks() {
 
     // Cancel is an ask, then its real outcome.
     let cancel = exchange(
-        session,
+        wire,
         "tasks/cancel",
         Some("task-7f3a"),
         request(3, "tasks/cancel", r#"{"taskId":"task-7f3a"}"#),
@@ -307,12 +298,12 @@ async fn tasks_fill_the_magazine_with_lamps_pulses_and_cancel_asks() {
         "pending"
     );
     answer(
-        session,
+        wire,
         cancel,
         r#"{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete"}}"#,
     );
     exchange(
-        session,
+        wire,
         "tasks/get",
         Some("task-7f3a"),
         request(4, "tasks/get", r#"{"taskId":"task-7f3a"}"#),
@@ -338,7 +329,7 @@ async fn tasks_fill_the_magazine_with_lamps_pulses_and_cancel_asks() {
 
 #[wasm_bindgen_test]
 async fn a_thousand_tasks_make_one_tab_stop_with_roving_focus() {
-    let (host, session) = mount_scene("scene-many");
+    let (host, wire) = mount_scene("scene-many");
     for n in 0..120 {
         let created = format!(
             r#"{{"jsonrpc":"2.0","id":{n},"result":{{"resultType":"task","taskId":"t-{n}",
@@ -346,7 +337,7 @@ async fn a_thousand_tasks_make_one_tab_stop_with_roving_focus() {
             "lastUpdatedAt":"2026-07-28T10:00:00Z","ttlMs":null}}}}"#
         );
         exchange(
-            session,
+            wire,
             "tools/call",
             Some("bulk_import"),
             request(n, "tools/call", r#"{"name":"bulk_import","arguments":{}}"#),

@@ -6,7 +6,8 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use holdbay::connection::{Connection, headers_key, relay_key};
-use holdbay::ui::{ConnectionBar, FindingsPanel, Session, ToolsPanel, WireLogPanel};
+use holdbay::session::Session;
+use holdbay::ui::{ConnectionBar, FindingsPanel, ToolsPanel, UiState, WireLogPanel};
 use holdbay::wire::{WireChunk, WireEntry};
 use holdbay_engine::model::Tool;
 use holdbay_engine::{Finding, Rule};
@@ -19,7 +20,7 @@ use web_sys::{Element, Event, EventInit, HtmlElement, HtmlInputElement, HtmlSele
 
 mod dom;
 
-use dom::{document, find, fresh_host, sleep_ms, text, wait_for};
+use dom::{document, find, fresh_host, record_exchange, sleep_ms, text, wait_for, with_meta};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -70,7 +71,14 @@ fn local_item(key: &str) -> Option<String> {
         .and_then(|s| s.get_item(key).ok().flatten())
 }
 
-fn entry(method: &str, name: Option<&str>, status: Option<u16>, body: &str) -> WireEntry {
+/// A whole exchange: `params` in the request, `body` as the answer with `status`.
+fn entry(
+    method: &str,
+    name: Option<&str>,
+    params: &str,
+    status: Option<u16>,
+    body: &str,
+) -> WireEntry {
     WireEntry {
         method: method.to_owned(),
         name: name.map(str::to_owned),
@@ -78,7 +86,10 @@ fn entry(method: &str, name: Option<&str>, status: Option<u16>, body: &str) -> W
         url: "http://example.test/mcp".to_owned(),
         started_at: 1.0,
         request_headers: vec![("Mcp-Method".to_owned(), method.to_owned())],
-        request_body: format!(r#"{{"jsonrpc":"2.0","id":1,"method":"{method}"}}"#),
+        request_body: format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"{method}","params":{}}}"#,
+            with_meta(params)
+        ),
         status,
         response_headers: vec![("content-type".to_owned(), "application/json".to_owned())],
         responded_after: Some(3.0),
@@ -91,24 +102,22 @@ fn entry(method: &str, name: Option<&str>, status: Option<u16>, body: &str) -> W
     }
 }
 
-/// A session outside any app, provided to whatever `view` mounts.
+/// `result` as the JSON-RPC answer to request 1.
+fn result(result: &str) -> String {
+    format!(r#"{{"jsonrpc":"2.0","id":1,"result":{result}}}"#)
+}
+
+const TASK_7: &str = r#""taskId":"task-7","status":"working","createdAt":"2026-07-28T10:00:00Z",
+    "lastUpdatedAt":"2026-07-28T10:00:00Z","ttlMs":60000,"pollIntervalMs":1000"#;
+
+/// A session outside any app (and the page's UI state), provided to whatever `view` mounts.
 fn mount_with_session<V: IntoView + 'static>(
     host: &HtmlElement,
     server: &str,
     view: impl FnOnce() -> V + 'static,
-) -> Session {
-    // Made inside the mount: a session starts effects, which need the executor it sets up.
-    let made = Rc::new(std::cell::Cell::new(None));
-    let out = made.clone();
+) -> (Session, UiState) {
     let server = server.to_owned();
-    leptos::mount::mount_to(host.clone(), move || {
-        let session = Session::new(Connection::direct(server));
-        out.set(Some(session));
-        provide_context(session);
-        view()
-    })
-    .forget();
-    made.get().expect("mounted synchronously")
+    dom::mount_with_session(host, move || Session::new(Connection::direct(server)), view)
 }
 
 /// Catches the export's download link instead of letting it download.
@@ -166,19 +175,44 @@ async fn fetch_text(url: &str) -> String {
 #[wasm_bindgen_test]
 async fn wire_log_filters_by_method_status_and_task() {
     let host = fresh_host("wire-filter-host");
-    let session = mount_with_session(&host, "http://example.test/mcp", || {
+    let (session, _) = mount_with_session(&host, "http://example.test/mcp", || {
         view! { <WireLogPanel /> }
     });
-    let log = session.wire;
-    log.begin(entry("server/discover", None, Some(200), "{}"));
-    log.begin(entry(
-        "tools/call",
-        Some("deploy"),
-        Some(200),
-        r#"{"result":{"resultType":"task","taskId":"task-7"}}"#,
-    ));
-    log.begin(entry("tasks/get", Some("task-7"), Some(200), "{}"));
-    log.begin(entry("tools/call", Some("flaky_job"), Some(500), "oops"));
+    let log = session.wire();
+    record_exchange(
+        &log,
+        entry("server/discover", None, "{}", Some(200), &result("{}")),
+    );
+    record_exchange(
+        &log,
+        entry(
+            "tools/call",
+            Some("deploy"),
+            r#"{"name":"deploy","arguments":{}}"#,
+            Some(200),
+            &result(&format!(r#"{{"resultType":"task",{TASK_7}}}"#)),
+        ),
+    );
+    record_exchange(
+        &log,
+        entry(
+            "tasks/get",
+            Some("task-7"),
+            r#"{"taskId":"task-7"}"#,
+            Some(200),
+            &result(&format!(r#"{{"resultType":"complete",{TASK_7}}}"#)),
+        ),
+    );
+    record_exchange(
+        &log,
+        entry(
+            "tools/call",
+            Some("flaky_job"),
+            r#"{"name":"flaky_job","arguments":{}}"#,
+            Some(500),
+            "oops",
+        ),
+    );
     sleep_ms(20).await;
     assert_eq!(count(&host, ".wire-entry"), 4);
     assert_eq!(
@@ -224,12 +258,30 @@ async fn wire_log_filters_by_method_status_and_task() {
 #[wasm_bindgen_test]
 async fn wire_log_export_then_import_round_trips() {
     let host = fresh_host("wire-export-host");
-    let session = mount_with_session(&host, "http://example.test/mcp", || {
+    let (session, _) = mount_with_session(&host, "http://example.test/mcp", || {
         view! { <WireLogPanel /> }
     });
-    let log = session.wire;
-    log.begin(entry("server/discover", None, Some(200), r#"{"ok":1}"#));
-    log.begin(entry("tools/list", None, Some(200), r#"{"tools":[]}"#));
+    let log = session.wire();
+    record_exchange(
+        &log,
+        entry(
+            "server/discover",
+            None,
+            "{}",
+            Some(200),
+            &result(r#"{"ok":1}"#),
+        ),
+    );
+    record_exchange(
+        &log,
+        entry(
+            "tools/list",
+            None,
+            "{}",
+            Some(200),
+            &result(r#"{"tools":[]}"#),
+        ),
+    );
     sleep_ms(20).await;
 
     let trap = DownloadTrap::set();
@@ -242,7 +294,16 @@ async fn wire_log_export_then_import_round_trips() {
     assert_eq!(parsed.entries[1].method, "tools/list");
 
     // This page goes on: a third exchange, then the exported file is imported.
-    log.begin(entry("tools/call", Some("echo"), Some(200), "{}"));
+    record_exchange(
+        &log,
+        entry(
+            "tools/call",
+            Some("echo"),
+            r#"{"name":"echo","arguments":{}}"#,
+            Some(200),
+            &result(r#"{"resultType":"complete","content":[]}"#),
+        ),
+    );
     let parts = js_sys::Array::of1(&exported.into());
     let file = web_sys::File::new_with_str_sequence(&parts, "holdbay-wire-log.json").expect("file");
     let transfer = web_sys::DataTransfer::new().expect("DataTransfer");
@@ -372,7 +433,7 @@ async fn tools_search_filters_as_you_type_and_selection_is_shown() {
         tool("deploy", None, "Ship a service to a region"),
         tool("echo", None, "Says it back"),
     ];
-    let session = mount_with_session(&host, "http://example.test/mcp", move || {
+    let (_, ui) = mount_with_session(&host, "http://example.test/mcp", move || {
         view! { <ToolsPanel tools=tools /> }
     });
     assert_eq!(count(&host, ".tool"), 3);
@@ -402,10 +463,7 @@ async fn tools_search_filters_as_you_type_and_selection_is_shown() {
     assert_eq!(count(&host, ".tool"), 3);
     click(&host, ".tool:nth-child(3) .select-tool");
     sleep_ms(20).await;
-    assert_eq!(
-        session.selected_tool.get_untracked().as_deref(),
-        Some("echo")
-    );
+    assert_eq!(ui.selected_tool().get_untracked().as_deref(), Some("echo"));
     assert_eq!(count(&host, ".tool.selected"), 1);
     assert_eq!(text(&host, ".tool.selected .tool-name"), "echo");
     assert_eq!(

@@ -1,21 +1,23 @@
-//! The tasks board and panel in headless Chromium: restored from stored state, and stored
-//! state that survives a round trip.
+//! The tasks board and panel in headless Chromium: restored from stored state, stored state
+//! that survives a round trip, and a snapshot's several input requests answered together.
 #![cfg(target_arch = "wasm32")]
 
-use holdbay::connection::Connection;
+use holdbay::connection::{Connection, relay_key};
+use holdbay::session::Session;
 use holdbay::storage;
 use holdbay::tasks::{TaskBoard, TrackedTask, now_ms};
-use holdbay::ui::{Session, TasksPanel};
+use holdbay::ui::TasksPanel;
 use holdbay_engine::TaskTracker;
 use holdbay_engine::model::CreateTaskResult;
 use leptos::prelude::*;
 use serde_json::json;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Element, HtmlElement};
+use web_sys::{Element, Event, EventInit, HtmlButtonElement, HtmlElement, HtmlInputElement};
 
 mod dom;
 
-use dom::{fresh_host, wait_for};
+use dom::{fresh_host, mount_with_session, script_fetch, sleep_ms, wait_for};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -48,12 +50,14 @@ fn stored_task(tool: &str, task_id: &str, status: &str, created_ago_ms: u64) -> 
     TrackedTask::new(tool, tracker)
 }
 
+/// The tasks panel of the page's session for `server`: its stored tasks restored, and
+/// followed (polled) from then on.
 fn mount_panel(host: HtmlElement, server: &'static str) {
-    leptos::mount::mount_to(host, move || {
-        provide_context(Session::new(Connection::direct(server.to_owned())));
-        view! { <TasksPanel /> }
-    })
-    .forget();
+    mount_with_session(
+        &host,
+        move || Session::start(Connection::direct(server.to_owned()), None),
+        || view! { <TasksPanel /> },
+    );
 }
 
 #[wasm_bindgen_test]
@@ -67,8 +71,8 @@ async fn the_panel_shows_the_stored_tasks_and_a_server_that_is_down() {
 
     let host = fresh_host("tasks-stored");
     mount_panel(host.clone(), DOWN_SERVER);
-    let first = wait_for(&host, r#"li.task[data-task-id="pipeline-0001-abcdef"]"#).await;
-    let rows = host.query_selector_all("li.task").expect("rows");
+    let first = wait_for(&host, r#"li.task-row[data-task-id="pipeline-0001-abcdef"]"#).await;
+    let rows = host.query_selector_all("li.task-row").expect("rows");
     assert_eq!(rows.length(), 2, "both stored tasks are listed");
     assert_eq!(
         first.get_attribute("data-status").as_deref(),
@@ -109,7 +113,7 @@ async fn the_panel_shows_the_stored_tasks_and_a_server_that_is_down() {
             .is_none()
     );
 
-    let second = wait_for(&host, r#"li.task[data-task-id="import-0002"]"#).await;
+    let second = wait_for(&host, r#"li.task-row[data-task-id="import-0002"]"#).await;
     assert_eq!(
         second.get_attribute("data-status").as_deref(),
         Some("input_required")
@@ -123,6 +127,7 @@ async fn the_panel_shows_the_stored_tasks_and_a_server_that_is_down() {
         "unreachable line: {shown}"
     );
     storage::remove(&key);
+    storage::remove(&relay_key(DOWN_SERVER));
 }
 
 #[wasm_bindgen_test]
@@ -156,4 +161,148 @@ fn adopted_tasks_are_stored_and_restore_equal() {
         assert_eq!(restored.tasks().get_untracked().len(), 2);
     });
     storage::remove(&key);
+}
+
+/// The server of the gathered-answers test; every other URL fails as a server that is down.
+const PLAN_SERVER: &str = "http://tasks.test/mcp";
+
+/// A server whose task asks two inputs in one snapshot (`window`, `rollback`), neither
+/// ready without the user, until a `tasks/update` came; it then says the task works on.
+const TWO_INPUTS: &str = r#"
+    if (!url.startsWith("http://tasks.test/")) throw new TypeError("Failed to fetch");
+    const updated = window.__seen.some((seen) => seen.body.method === "tasks/update");
+    const task = { taskId: "plan-0001", createdAt: "2026-11-29T10:00:00Z",
+        lastUpdatedAt: "2026-11-29T10:00:01Z", ttlMs: 600000, pollIntervalMs: 1000 };
+    if (body.method === "tasks/get" && !updated) return { resultType: "complete", ...task,
+        status: "input_required", statusMessage: "Two questions before scheduling",
+        inputRequests: {
+            window: { method: "elicitation/create", params: { mode: "form",
+                message: "Choose a maintenance window.", requestedSchema: { type: "object",
+                properties: { window: { type: "string", title: "Window",
+                    oneOf: [{ const: "tonight", title: "Tonight" },
+                            { const: "saturday", title: "Saturday" }] } },
+                required: ["window"] } } },
+            rollback: { method: "elicitation/create", params: { mode: "form",
+                message: "Describe the tested rollback plan.", requestedSchema: {
+                type: "object", properties: { plan: { type: "string", title: "Plan" } },
+                required: ["plan"] } } } } };
+    if (body.method === "tasks/get") return { resultType: "complete", ...task,
+        status: "working" };
+    if (body.method === "tasks/update") return { resultType: "complete" };
+    return { error: { code: -32601, message: "not offered here" } };"#;
+
+fn fire(target: &Element, kind: &str) {
+    let init = EventInit::new();
+    init.set_bubbles(true);
+    let event = Event::new_with_event_init_dict(kind, &init).expect("event");
+    target.dispatch_event(&event).expect("dispatch");
+}
+
+fn submit_button(host: &Element) -> HtmlButtonElement {
+    host.query_selector("form.task-inputs.gathered button.submit-answers")
+        .ok()
+        .flatten()
+        .expect("the Submit button")
+        .unchecked_into()
+}
+
+fn updates_sent() -> Vec<serde_json::Value> {
+    let seen = js_sys::eval(
+        "JSON.stringify(window.__seen.filter((s) => s.body.method === 'tasks/update'))",
+    )
+    .ok()
+    .and_then(|v| v.as_string())
+    .unwrap_or_default();
+    serde_json::from_str(&seen).unwrap_or_default()
+}
+
+#[wasm_bindgen_test]
+async fn two_inputs_of_one_snapshot_are_answered_together_in_one_update() {
+    let key = storage::key("tasks", PLAN_SERVER);
+    storage::save(
+        &key,
+        &vec![stored_task("plan_migration", "plan-0001", "working", 1_000)],
+    )
+    .expect("saved");
+    script_fetch(TWO_INPUTS);
+    let host = fresh_host("tasks-gathered");
+    mount_panel(host.clone(), PLAN_SERVER);
+
+    // The restored task is polled; its snapshot asks two inputs: one form, two cards.
+    let form = wait_for(&host, "form.task-inputs.gathered").await;
+    let forms = host
+        .query_selector_all("form.task-inputs.gathered")
+        .expect("query");
+    assert_eq!(forms.length(), 1, "one form for the snapshot");
+    let cards = form.query_selector_all(".input-request").expect("query");
+    assert_eq!(cards.length(), 2, "{}", form.inner_html());
+    let buttons = host
+        .query_selector_all("button.submit-answers")
+        .expect("query");
+    assert_eq!(buttons.length(), 1, "one Submit for both");
+    assert!(
+        form.query_selector("button.accept")
+            .ok()
+            .flatten()
+            .is_none(),
+        "no card answers on its own"
+    );
+
+    // Submit waits until both cards are ready.
+    assert!(submit_button(&host).disabled(), "neither card is ready");
+    let window: web_sys::HtmlSelectElement = form
+        .query_selector(".input-request[data-key='window'] select[name=window]")
+        .ok()
+        .flatten()
+        .expect("the window field")
+        .unchecked_into();
+    window.set_value("saturday");
+    fire(&window, "change");
+    sleep_ms(50).await;
+    assert!(
+        submit_button(&host).disabled(),
+        "the rollback card is not ready"
+    );
+    let plan: HtmlInputElement = form
+        .query_selector(".input-request[data-key='rollback'] input[name=plan]")
+        .ok()
+        .flatten()
+        .expect("the plan field")
+        .unchecked_into();
+    plan.set_value("restore the snapshot");
+    fire(&plan, "input");
+    fire(&plan, "blur");
+    sleep_ms(50).await;
+    assert!(!submit_button(&host).disabled(), "both cards are ready");
+    assert!(updates_sent().is_empty(), "nothing is sent before Submit");
+
+    // One tasks/update carries both answers.
+    submit_button(&host).click();
+    for _ in 0..100 {
+        if !updates_sent().is_empty() {
+            break;
+        }
+        sleep_ms(50).await;
+    }
+    sleep_ms(300).await;
+    let updates = updates_sent();
+    assert_eq!(updates.len(), 1, "{updates:?}");
+    let responses = &updates[0]["body"]["params"]["inputResponses"];
+    let mut keys: Vec<&String> = responses
+        .as_object()
+        .map(|answers| answers.keys().collect())
+        .unwrap_or_default();
+    keys.sort();
+    assert_eq!(keys, ["rollback", "window"], "{responses}");
+    assert_eq!(
+        responses["window"],
+        json!({"action": "accept", "content": {"window": "saturday"}})
+    );
+    assert_eq!(
+        responses["rollback"],
+        json!({"action": "accept", "content": {"plan": "restore the snapshot"}})
+    );
+    assert_eq!(updates[0]["body"]["params"]["taskId"], json!("plan-0001"));
+    storage::remove(&key);
+    storage::remove(&relay_key(PLAN_SERVER));
 }

@@ -3,11 +3,9 @@
 //! the rendered window of a long session.
 #![cfg(target_arch = "wasm32")]
 
-use std::cell::Cell;
-use std::rc::Rc;
-
 use holdbay::connection::Connection;
-use holdbay::ui::{Session, Timeline};
+use holdbay::session::Session;
+use holdbay::ui::{Timeline, UiState};
 use holdbay::wire::{WireChunk, WireEntry};
 use holdbay_engine::traffic::{Part, TrayState};
 use leptos::prelude::*;
@@ -17,7 +15,9 @@ use web_sys::{Element, Event, EventInit, HtmlElement, HtmlInputElement};
 
 mod dom;
 
-use dom::{find, fresh_host, sleep_ms, text, wait_for};
+use dom::{
+    find, fresh_host, mount_with_session, record_exchange, sleep_ms, text, wait_for, with_meta,
+};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -52,9 +52,8 @@ fn scrub(host: &Element, index: usize) {
     fire(&input, "input");
 }
 
-const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"holdbay","version":"0.1.0"},"io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{},"url":{}},"extensions":{"io.modelcontextprotocol/tasks":{}}}}"#;
-
-/// Record one whole exchange the way the transport does: sent, status line, body, end.
+/// Record one whole exchange the way the transport does: sent, status line, body, end, with
+/// the events the engine decodes from them.
 fn record(
     session: &Session,
     at: f64,
@@ -64,37 +63,36 @@ fn record(
     params: &str,
     response: &str,
 ) {
-    let request_body = format!(
-        r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{{{META},{params}}}}}"#
-    );
-    let exchange = session.wire.begin(WireEntry {
-        method: method.to_owned(),
-        name: Some(name.to_owned()),
-        server: SERVER.to_owned(),
-        url: SERVER.to_owned(),
-        started_at: at,
-        request_headers: vec![
-            ("Content-Type".into(), "application/json".into()),
-            ("MCP-Protocol-Version".into(), "2026-07-28".into()),
-            ("Mcp-Method".into(), method.to_owned()),
-            ("Mcp-Name".into(), name.to_owned()),
-        ],
-        request_body,
-        ..Default::default()
-    });
-    session.wire.update(exchange, |entry| {
-        entry.status = Some(200);
-        entry.response_headers = vec![("content-type".into(), "application/json".into())];
-        entry.responded_after = Some(40.0);
-    });
+    let params = with_meta(&format!("{{{params}}}"));
+    let request_body =
+        format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{params}}}"#);
     let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{response}}}"#);
-    session.wire.update(exchange, |entry| {
-        entry.body.push(WireChunk {
-            after: 45.0,
-            text: body,
-        });
-        entry.finished_after = Some(46.0);
-    });
+    record_exchange(
+        &session.wire(),
+        WireEntry {
+            method: method.to_owned(),
+            name: Some(name.to_owned()),
+            server: SERVER.to_owned(),
+            url: SERVER.to_owned(),
+            started_at: at,
+            request_headers: vec![
+                ("Content-Type".into(), "application/json".into()),
+                ("MCP-Protocol-Version".into(), "2026-07-28".into()),
+                ("Mcp-Method".into(), method.to_owned()),
+                ("Mcp-Name".into(), name.to_owned()),
+            ],
+            request_body,
+            status: Some(200),
+            response_headers: vec![("content-type".into(), "application/json".into())],
+            responded_after: Some(40.0),
+            body: vec![WireChunk {
+                after: 45.0,
+                text: body,
+            }],
+            finished_after: Some(46.0),
+            ..Default::default()
+        },
+    );
 }
 
 fn task_snapshot(status: &str, message: &str) -> String {
@@ -157,19 +155,14 @@ fn demo_session(session: &Session) {
     );
 }
 
-/// Mount a timeline in a fresh session, made inside the mount so the session's effects
-/// have an owner and an executor.
-fn mount(host: &HtmlElement) -> Session {
-    let made = Rc::new(Cell::new(None));
-    let slot = made.clone();
-    leptos::mount::mount_to(host.clone(), move || {
-        let session = Session::new(Connection::direct(SERVER.to_owned()));
-        provide_context(session);
-        slot.set(Some(session));
-        view! { <Timeline /> }
-    })
-    .forget();
-    made.get().expect("the session was made while mounting")
+/// Mount a timeline in a fresh session (with the page's UI state, which holds the
+/// inspected part).
+fn mount(host: &HtmlElement) -> (Session, UiState) {
+    mount_with_session(
+        host,
+        || Session::new(Connection::direct(SERVER.to_owned())),
+        || view! { <Timeline /> },
+    )
 }
 
 /// The model redraws once per animation frame.
@@ -180,7 +173,7 @@ async fn frames() {
 #[wasm_bindgen_test]
 async fn rows_lanes_and_selection_follow_the_recorded_session() {
     let host = fresh_host("timeline-rows");
-    let session = mount(&host);
+    let (session, ui) = mount(&host);
     wait_for(&host, ".timeline-empty").await;
     demo_session(&session);
     frames().await;
@@ -229,7 +222,7 @@ async fn rows_lanes_and_selection_follow_the_recorded_session() {
             .unwrap_or_default()
             .contains("→ working")
     );
-    let fourth_answer = session.traffic.with_whole(|t| {
+    let fourth_answer = session.traffic().with_whole(|t| {
         t.events()
             .iter()
             .filter(|e| e.label == "working")
@@ -241,9 +234,9 @@ async fn rows_lanes_and_selection_follow_the_recorded_session() {
         folded[0].get_attribute("data-from").as_deref(),
         Some("server")
     );
-    let total = session.traffic.with_whole(|t| t.events().len());
+    let total = session.traffic().with_whole(|t| t.events().len());
     let last_seq = session
-        .traffic
+        .traffic()
         .with_whole(|t| t.events().last().map(|e| e.seq));
     let last_row = rows.last().expect("a last row");
     assert_eq!(
@@ -256,18 +249,15 @@ async fn rows_lanes_and_selection_follow_the_recorded_session() {
     assert_eq!(first.tag_name(), "BUTTON");
     first.unchecked_ref::<HtmlElement>().click();
     frames().await;
-    let tray = session.traffic.with_whole(|t| t.trays()[0].id);
-    assert_eq!(
-        session.traffic.selected.get_untracked(),
-        Some(Part::Tray(tray))
-    );
+    let tray = session.traffic().with_whole(|t| t.trays()[0].id);
+    assert_eq!(ui.inspected().get_untracked(), Some(Part::Tray(tray)));
     assert!(
         get::<Element>(&host, ".timeline-event[data-seq='0']")
             .class_list()
             .contains("selected")
     );
     // Every row about that request is highlighted with it, and no other row.
-    let about_tray = session.traffic.with_whole(|t| {
+    let about_tray = session.traffic().with_whole(|t| {
         t.events()
             .iter()
             .filter(|e| e.part == Part::Tray(tray))
@@ -290,10 +280,10 @@ async fn rows_lanes_and_selection_follow_the_recorded_session() {
 #[wasm_bindgen_test]
 async fn scrubbing_shows_the_earlier_state_and_follow_live_returns() {
     let host = fresh_host("timeline-scrub");
-    let session = mount(&host);
+    let (session, _) = mount(&host);
     demo_session(&session);
     frames().await;
-    let traffic = session.traffic;
+    let traffic = session.traffic();
     assert_eq!(traffic.with(|t| t.trays().len()), 2);
     assert!(find(&host, ".timeline-event.current").is_none());
 
@@ -362,7 +352,7 @@ async fn scrubbing_shows_the_earlier_state_and_follow_live_returns() {
 #[wasm_bindgen_test]
 async fn play_steps_through_the_events() {
     let host = fresh_host("timeline-play");
-    let session = mount(&host);
+    let (session, _) = mount(&host);
     demo_session(&session);
     frames().await;
     get::<HtmlElement>(&host, "#timeline-play").click();
@@ -374,13 +364,13 @@ async fn play_steps_through_the_events() {
         Some("true")
     );
     let first = session
-        .traffic
+        .traffic()
         .position()
         .get_untracked()
         .expect("playing scrubs");
     sleep_ms(700).await;
     let later = session
-        .traffic
+        .traffic()
         .position()
         .get_untracked()
         .expect("still scrubbed");
@@ -398,15 +388,18 @@ async fn play_steps_through_the_events() {
 #[wasm_bindgen_test]
 async fn an_imported_log_is_shown_and_labelled() {
     let recorded = fresh_host("timeline-recorded");
-    let source = mount(&recorded);
+    let (source, _) = mount(&recorded);
     demo_session(&source);
-    let file = source.wire.export_json(T0 + 20_000.0);
+    let file = source.wire().export_json(T0 + 20_000.0);
 
     let host = fresh_host("timeline-imported");
-    let session = mount(&host);
+    let (session, _) = mount(&host);
     wait_for(&host, ".timeline-empty").await;
     assert!(find(&host, ".timeline-imported").is_none());
-    session.wire.import_json(&file).expect("the export imports");
+    session
+        .wire()
+        .import_json(&file)
+        .expect("the export imports");
     frames().await;
     assert_eq!(text(&host, ".timeline-imported"), "Imported log");
     assert_eq!(
@@ -419,8 +412,8 @@ async fn an_imported_log_is_shown_and_labelled() {
     // Scrubbing replays the imported session.
     scrub(&host, 0);
     frames().await;
-    assert_eq!(session.traffic.with(|t| t.trays().len()), 1);
-    session.wire.show_live();
+    assert_eq!(session.traffic().with(|t| t.trays().len()), 1);
+    session.wire().show_live();
     frames().await;
     assert!(find(&host, ".timeline-imported").is_none());
     assert!(find(&host, ".timeline-event").is_none());
@@ -429,7 +422,7 @@ async fn an_imported_log_is_shown_and_labelled() {
 #[wasm_bindgen_test]
 async fn a_long_session_renders_a_window_and_pages_back() {
     let host = fresh_host("timeline-long");
-    let session = mount(&host);
+    let (session, _) = mount(&host);
     for n in 0..400u32 {
         record(
             &session,

@@ -29,25 +29,28 @@ fn entry(method: &str, name: &str, started_at: f64, body: serde_json::Value) -> 
 }
 
 /// Record one exchange as the transport does: sent, status, the SSE body in two chunks,
-/// the end.
+/// the end; the log's listeners get the events the engine decodes from it one by one.
 fn record(log: &WireLog, sent: WireEntry, reply: serde_json::Value) {
-    let id = log.begin(sent);
-    log.update(id, |wire| {
-        wire.status = Some(200);
-        wire.response_headers = vec![("content-type".into(), "text/event-stream".into())];
-        wire.responded_after = Some(5.0);
-    });
     let event = format!("event: message\ndata: {reply}\n\n");
     let (head, tail) = event.split_at(20);
-    for (after, text) in [(6.0, head), (7.0, tail)] {
-        log.update(id, |wire| {
-            wire.body.push(WireChunk {
-                after,
-                text: text.to_owned(),
-            })
-        });
-    }
-    log.update(id, |wire| wire.finished_after = Some(8.0));
+    let whole = WireEntry {
+        status: Some(200),
+        response_headers: vec![("content-type".into(), "text/event-stream".into())],
+        responded_after: Some(5.0),
+        body: vec![
+            WireChunk {
+                after: 6.0,
+                text: head.to_owned(),
+            },
+            WireChunk {
+                after: 7.0,
+                text: tail.to_owned(),
+            },
+        ],
+        finished_after: Some(8.0),
+        ..sent
+    };
+    dom::record_exchange_in_steps(log, whole);
 }
 
 #[wasm_bindgen_test]
@@ -65,7 +68,7 @@ fn live_folding_and_replay_draw_the_same_scene() {
             entry("tools/call", "book_table", 1_000.0, call),
             json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "input_required",
                 "requestState": "sealed.1", "inputRequests": {"when": {"method": "elicitation/create",
-                "params": {"mode": "form", "message": "When?", "requestedSchema": {"type": "object"}}}}}}),
+                "params": {"mode": "form", "message": "When?", "requestedSchema": {"type": "object", "properties": {}}}}}}}),
         );
         let paused = view.with(|t| t.trays()[0].state.clone());
         assert_eq!(paused, TrayState::Paused);

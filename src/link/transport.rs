@@ -1,13 +1,17 @@
-//! HTTP for the engine's requests: `fetch`, the body read as a stream of chunks that go
-//! straight into the engine's response reader, and every exchange recorded in the wire log.
+//! HTTP for the engine's requests: `fetch` through gloo-net, the body read as a stream of
+//! chunks that go straight into the engine's reader, and every exchange recorded in the wire
+//! log with the typed events the engine decoded from it (once, as they arrived).
 
+use gloo_net::http::{Method, RequestBuilder, Response};
+use holdbay_engine::headers::merge_extra_headers;
 use holdbay_engine::{
-    Listen, McpMethod, Outcome, OutgoingRequest, Reply, ResponseError, ResponseReader, Subscription,
+    Decoded, ExchangeEvent, Listen, ListenEvent, McpMethod, Outcome, OutgoingRequest, Reply,
+    ResponseError, Subscription, TimedEvent,
 };
 use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{AbortSignal, Headers, ReadableStreamDefaultReader, RequestInit, Response};
+use web_sys::{AbortSignal, ReadableStreamDefaultReader};
 
 use crate::connection::Connection;
 use crate::wire::{WireChunk, WireEntry, WireLog};
@@ -36,104 +40,105 @@ impl ExchangeError {
     pub fn could_be_cors(&self) -> bool {
         matches!(self, Self::Unreachable { direct: true, .. })
     }
+
+    /// No HTTP answer at all (server down, network, CORS), rather than an error reply.
+    pub fn is_unanswered(&self) -> bool {
+        matches!(
+            self,
+            Self::Unreachable { .. } | Self::BodyInterrupted { .. }
+        )
+    }
 }
 
-/// Sees the stream messages so far (each a JSON-RPC message as text).
-pub type StreamObserver = dyn Fn(&[String]);
+/// Sees each event of an exchange as it is decoded (a call shows its progress with it).
+pub type EventObserver<'a> = &'a dyn Fn(&ExchangeEvent);
 
 /// How to carry one exchange.
 #[derive(Clone, Copy)]
-pub struct Exchange<'a> {
+pub struct Carry<'a> {
     pub connection: &'a Connection,
-    pub log: Option<WireLog>,
-    /// Aborting it stops the fetch (the Stop button).
+    pub log: WireLog,
+    /// Aborting it stops the fetch (the Stop button, a listen stream closed on purpose).
     pub abort: Option<&'a AbortSignal>,
-    /// Called with every stream message so far, whenever a new one arrives.
-    pub on_stream: Option<&'a StreamObserver>,
-}
-
-impl<'a> Exchange<'a> {
-    pub fn new(connection: &'a Connection, log: WireLog) -> Self {
-        Self {
-            connection,
-            log: Some(log),
-            abort: None,
-            on_stream: None,
-        }
-    }
+    pub on_event: Option<EventObserver<'a>>,
 }
 
 /// Send `request`; decode an answer that must be `complete`.
 pub async fn exchange<M: McpMethod>(
-    how: &Exchange<'_>,
+    how: &Carry<'_>,
     request: &OutgoingRequest<M>,
 ) -> Result<Reply<M::Output>, ExchangeError> {
-    Ok(read(how, request).await?.finish()?)
+    let (record, decoded) = read_to_end(how, request).await?;
+    let (events, result) = decoded.into_complete();
+    record.events(how, events);
+    record.end(how, false, None);
+    Ok(result?)
 }
 
 /// Send `request`; decode any outcome its method allows (complete, input_required, task).
 pub async fn exchange_outcome<M: McpMethod>(
-    how: &Exchange<'_>,
+    how: &Carry<'_>,
     request: &OutgoingRequest<M>,
 ) -> Result<Reply<Outcome<M::Output>>, ExchangeError> {
-    Ok(read(how, request).await?.finish_outcome()?)
+    let (record, decoded) = read_to_end(how, request).await?;
+    record.events(how, decoded.events);
+    record.end(how, false, None);
+    Ok(decoded.result?)
 }
 
-/// Open a `subscriptions/listen` stream and hand every chunk to the subscription until
-/// `keep_going` says stop or the stream ends.
-pub async fn listen(
-    how: &Exchange<'_>,
-    request: &OutgoingRequest<Listen>,
-    mut on_chunk: impl FnMut(&mut Subscription, &[u8]) -> bool,
-) -> Result<Subscription, ExchangeError> {
-    let sent = send(how, Wire::of(request)).await?;
-    let content_type = sent.response.headers().get("content-type").ok().flatten();
-    let mut subscription =
-        Subscription::open(request, sent.response.status(), content_type.as_deref());
-    read_body(how, &sent, &mut |chunk| on_chunk(&mut subscription, chunk)).await?;
-    Ok(subscription)
-}
-
-async fn read<M: McpMethod>(
-    how: &Exchange<'_>,
+/// Send `request` and read its whole answer into the engine's reader, recording what it
+/// decodes on the way; the caller records the final events and the end.
+async fn read_to_end<M: McpMethod>(
+    how: &Carry<'_>,
     request: &OutgoingRequest<M>,
-) -> Result<ResponseReader<M>, ExchangeError> {
-    let sent = send(how, Wire::of(request)).await?;
-    let content_type = sent.response.headers().get("content-type").ok().flatten();
-    let mut reader = request.reader(sent.response.status(), content_type.as_deref());
-    let challenge = sent
-        .response
-        .headers()
-        .get("www-authenticate")
-        .ok()
-        .flatten();
-    reader.set_www_authenticate(challenge.as_deref());
-    let mut seen = 0;
-    read_body(how, &sent, &mut |chunk| {
+) -> Result<(Record, Decoded<M>), ExchangeError> {
+    let record = Record::begin(how, request.sent_event(), Wire::of(request));
+    let response = send(how, record, Wire::of(request)).await?;
+    let headers = response.headers();
+    let mut reader = request.reader(response.status(), headers.get("content-type").as_deref());
+    reader.set_www_authenticate(headers.get("www-authenticate").as_deref());
+    record.events(how, reader.take_events());
+    read_body(how, record, &response, &mut |chunk| {
         reader.push_chunk(chunk);
-        let messages = reader.stream_messages();
-        if messages.len() > seen {
-            seen = messages.len();
-            if let Some(on_stream) = how.on_stream {
-                on_stream(messages);
-            }
-        }
+        record.events(how, reader.take_events());
         // Once the outcome is decided (e.g. too large), stop downloading.
         !reader.has_failed()
     })
     .await?;
-    Ok(reader)
+    Ok((record, reader.finish_decoded()))
 }
 
-/// A request that got an HTTP answer, and its log entry.
-struct Sent {
-    response: Response,
-    entry: Option<u64>,
-    /// `Date.now()` when it was sent.
-    started: f64,
+/// Open a `subscriptions/listen` stream and hand every event to `on_event` until it says
+/// stop or the stream ends.
+pub async fn listen(
+    how: &Carry<'_>,
+    request: &OutgoingRequest<Listen>,
+    on_event: &mut dyn FnMut(ListenEvent) -> bool,
+) -> Result<(), ExchangeError> {
+    let record = Record::begin(how, request.sent_event(), Wire::of(request));
+    let response = send(how, record, Wire::of(request)).await?;
+    let content_type = response.headers().get("content-type");
+    let mut subscription = Subscription::open(request, response.status(), content_type.as_deref());
+    record.events(how, subscription.take_events());
+    let mut going = true;
+    read_body(how, record, &response, &mut |chunk| {
+        for event in subscription.handle_chunk(chunk) {
+            going &= on_event(event);
+        }
+        record.events(how, subscription.take_events());
+        going && !subscription.is_over()
+    })
+    .await?;
+    for event in subscription.handle_end() {
+        on_event(event);
+    }
+    record.events(how, subscription.take_events());
+    record.end(how, !going, None);
+    Ok(())
 }
 
 /// What `send` needs of a request; not generic, so the fetch code exists once in the wasm.
+#[derive(Clone, Copy)]
 struct Wire<'r> {
     method: &'static str,
     headers: &'r [(String, String)],
@@ -150,36 +155,123 @@ impl<'r> Wire<'r> {
     }
 }
 
-/// `fetch` the request (directly or through the relay) and record it in the log.
-async fn send(how: &Exchange<'_>, request: Wire<'_>) -> Result<Sent, ExchangeError> {
+/// One exchange's entry in the wire log, stamped relative to when it started.
+#[derive(Clone, Copy)]
+struct Record {
+    id: u64,
+    started: f64,
+}
+
+impl Record {
+    fn begin(how: &Carry<'_>, sent: ExchangeEvent, wire: Wire<'_>) -> Self {
+        let connection = how.connection;
+        let started = js_sys::Date::now();
+        let headers = sent_headers(wire, connection).headers;
+        let name = match &sent {
+            ExchangeEvent::Sent(sent) => sent.name.clone(),
+            _ => None,
+        };
+        if let Some(observe) = how.on_event {
+            observe(&sent);
+        }
+        let id = how.log.begin(WireEntry {
+            method: wire.method.to_owned(),
+            name,
+            server: connection.server.clone(),
+            url: connection.fetch_url(),
+            relayed: connection.via_relay,
+            started_at: started,
+            request_headers: redact(&headers),
+            request_body: wire.body.to_owned(),
+            events: vec![TimedEvent {
+                after_ms: 0.0,
+                event: sent,
+            }],
+            ..WireEntry::default()
+        });
+        Self { id, started }
+    }
+
+    fn after(&self) -> f64 {
+        (js_sys::Date::now() - self.started).max(0.0)
+    }
+
+    fn update(&self, how: &Carry<'_>, change: impl FnOnce(&mut WireEntry)) {
+        how.log.update(self.id, change);
+    }
+
+    /// Add what the engine decoded; the caller's observer sees each event too.
+    fn events(&self, how: &Carry<'_>, events: Vec<ExchangeEvent>) {
+        if events.is_empty() {
+            return;
+        }
+        if let Some(observe) = how.on_event {
+            events.iter().for_each(observe);
+        }
+        let after_ms = self.after();
+        self.update(how, |entry| {
+            entry.events.extend(
+                events
+                    .into_iter()
+                    .map(|event| TimedEvent { after_ms, event }),
+            )
+        });
+    }
+
+    fn responded(&self, how: &Carry<'_>, response: &Response) {
+        let after = self.after();
+        let headers: Vec<(String, String)> = response.headers().entries().collect();
+        let status = response.status();
+        self.update(how, |entry| {
+            entry.status = Some(status);
+            entry.response_headers = headers;
+            entry.responded_after = Some(after);
+        });
+    }
+
+    fn chunk(&self, how: &Carry<'_>, text: String) {
+        if text.is_empty() {
+            return;
+        }
+        let after = self.after();
+        self.update(how, |entry| entry.body.push(WireChunk { after, text }));
+    }
+
+    /// The exchange is over: `stopped` by the client, or broken off with `error`.
+    fn end(&self, how: &Carry<'_>, stopped: bool, error: Option<String>) {
+        let ended = ExchangeEvent::ended(stopped, error.clone());
+        if let Some(observe) = how.on_event {
+            observe(&ended);
+        }
+        let after_ms = self.after();
+        self.update(how, |entry| {
+            entry.finished_after = Some(after_ms);
+            entry.stopped = stopped;
+            entry.error = error;
+            entry.events.push(TimedEvent {
+                after_ms,
+                event: ended,
+            });
+        });
+    }
+
+    fn fail(&self, how: &Carry<'_>, error: ExchangeError) -> ExchangeError {
+        let stopped = matches!(error, ExchangeError::Aborted { .. });
+        self.end(how, stopped, Some(error.to_string()));
+        error
+    }
+}
+
+/// The headers that go out: the engine's, then the user's extra ones, except those the
+/// protocol reserves (the engine decides which).
+fn sent_headers(wire: Wire<'_>, connection: &Connection) -> holdbay_engine::headers::MergedHeaders {
+    merge_extra_headers(wire.headers, connection.extra_headers())
+}
+
+/// `fetch` the request (directly or through the relay).
+async fn send(how: &Carry<'_>, record: Record, wire: Wire<'_>) -> Result<Response, ExchangeError> {
     let connection = how.connection;
     let url = connection.fetch_url();
-    let mut sent_headers: Vec<(String, String)> = request.headers.to_vec();
-    sent_headers.extend(
-        connection
-            .extra_headers()
-            .map(|(name, value)| (name.to_owned(), value.to_owned())),
-    );
-    let entry = how.log.map(|log| {
-        log.begin(WireEntry {
-            method: request.method.to_owned(),
-            name: header_value(request.headers, "mcp-name"),
-            server: connection.server.clone(),
-            url: url.clone(),
-            relayed: connection.via_relay,
-            started_at: js_sys::Date::now(),
-            request_headers: redact(&sent_headers),
-            request_body: request.body.to_owned(),
-            ..Default::default()
-        })
-    });
-    let started = js_sys::Date::now();
-    let fail = |error: ExchangeError| {
-        record(how, entry, started, |wire| {
-            wire.error = Some(error.to_string())
-        });
-        error
-    };
     let unreachable = |detail: String| ExchangeError::Unreachable {
         url: url.clone(),
         detail,
@@ -191,61 +283,52 @@ async fn send(how: &Exchange<'_>, request: Wire<'_>) -> Result<Sent, ExchangeErr
              try the relay."
         },
     };
-    let headers = Headers::new().map_err(|e| fail(unreachable(js_text(&e))))?;
-    for (name, value) in &sent_headers {
-        headers
-            .set(name, value)
-            .map_err(|e| fail(unreachable(format!("header {name}: {}", js_text(&e)))))?;
+    // Built by hand: gloo-net's own header setters throw on a name the browser rejects.
+    let headers =
+        web_sys::Headers::new().map_err(|e| record.fail(how, unreachable(js_text(&e))))?;
+    for (name, value) in sent_headers(wire, connection).headers {
+        headers.set(&name, &value).map_err(|e| {
+            record.fail(how, unreachable(format!("header {name}: {}", js_text(&e))))
+        })?;
     }
-    let init = RequestInit::new();
-    init.set_method("POST");
-    init.set_headers(&headers);
-    init.set_body(&JsValue::from_str(request.body));
-    if let Some(signal) = how.abort {
-        init.set_signal(Some(signal));
-    }
-    let window = web_sys::window().ok_or_else(|| fail(unreachable("no browser window".into())))?;
-    let fetched = JsFuture::from(window.fetch_with_str_and_init(&url, &init)).await;
-    let response: Response = match fetched {
-        Ok(value) => value
-            .dyn_into()
-            .map_err(|e| fail(unreachable(js_text(&e))))?,
-        Err(error) if is_abort(&error) => return Err(fail(ExchangeError::Aborted { url })),
-        Err(error) => return Err(fail(unreachable(js_text(&error)))),
+    let request = RequestBuilder::new(&url)
+        .method(Method::POST)
+        .headers(gloo_net::http::Headers::from_raw(headers))
+        .abort_signal(how.abort)
+        .body(wire.body)
+        .map_err(|e| record.fail(how, unreachable(e.to_string())))?;
+    let response = match request.send().await {
+        Ok(response) => response,
+        Err(error) if is_abort(&error) => {
+            return Err(record.fail(how, ExchangeError::Aborted { url }));
+        }
+        Err(error) => return Err(record.fail(how, unreachable(error.to_string()))),
     };
-    let status = response.status();
-    let response_headers = response_headers(&response);
-    let responded_after = js_sys::Date::now() - started;
-    record(how, entry, started, |wire| {
-        wire.status = Some(status);
-        wire.response_headers = response_headers;
-        wire.responded_after = Some(responded_after);
-    });
-    Ok(Sent {
-        response,
-        entry,
-        started,
-    })
+    record.responded(how, &response);
+    Ok(response)
 }
 
-/// Read the body chunk by chunk into `on_chunk` (which returns false to stop early).
+/// Read the body chunk by chunk into `on_chunk` (which returns false to stop early),
+/// recording each piece as text split only between characters.
 async fn read_body(
-    how: &Exchange<'_>,
-    sent: &Sent,
+    how: &Carry<'_>,
+    record: Record,
+    response: &Response,
     on_chunk: &mut dyn FnMut(&[u8]) -> bool,
 ) -> Result<(), ExchangeError> {
     let url = how.connection.fetch_url();
-    let (entry, started) = (sent.entry, sent.started);
-    let Some(body) = sent.response.body() else {
-        record(how, entry, started, |_| {});
+    let Some(body) = response.body() else {
         return Ok(());
     };
     let chunks: ReadableStreamDefaultReader = body.get_reader().unchecked_into();
+    // A character split between two chunks waits here for its other bytes.
+    let mut unfinished: Vec<u8> = Vec::new();
     loop {
         let step = match JsFuture::from(chunks.read()).await {
             Ok(step) => step,
             Err(error) => {
-                let failure = if is_abort(&error) {
+                record.chunk(how, String::from_utf8_lossy(&unfinished).into_owned());
+                let failure = if is_abort_value(&error) {
                     ExchangeError::Aborted { url: url.clone() }
                 } else {
                     ExchangeError::BodyInterrupted {
@@ -253,10 +336,7 @@ async fn read_body(
                         detail: js_text(&error),
                     }
                 };
-                record(how, entry, started, |wire| {
-                    wire.error = Some(failure.to_string())
-                });
-                return Err(failure);
+                return Err(record.fail(how, failure));
             }
         };
         let done = Reflect::get(&step, &"done".into())
@@ -270,11 +350,11 @@ async fn read_body(
             break;
         };
         let bytes = Uint8Array::new(&value).to_vec();
-        if let (Some(log), Some(id)) = (how.log, entry) {
-            let after = js_sys::Date::now() - started;
-            let text = String::from_utf8_lossy(&bytes).into_owned();
-            log.update(id, |wire| wire.body.push(WireChunk { after, text }));
-        }
+        unfinished.extend_from_slice(&bytes);
+        let whole = complete_utf8_prefix(&unfinished);
+        let text = String::from_utf8_lossy(&unfinished[..whole]).into_owned();
+        unfinished.drain(..whole);
+        record.chunk(how, text);
         if !on_chunk(&bytes) {
             // The promise rejects if the request is aborted later; an unhandled
             // rejection would surface as a page error, so await it and ignore the outcome.
@@ -285,33 +365,18 @@ async fn read_body(
             break;
         }
     }
-    record(how, entry, started, |_| {});
+    record.chunk(how, String::from_utf8_lossy(&unfinished).into_owned());
     Ok(())
 }
 
-/// Update the log entry, stamping when it finished.
-fn record(
-    how: &Exchange<'_>,
-    entry: Option<u64>,
-    started: f64,
-    change: impl FnOnce(&mut WireEntry),
-) {
-    if let (Some(log), Some(id)) = (how.log, entry) {
-        let after = js_sys::Date::now() - started;
-        log.update(id, |wire| {
-            change(wire);
-            if wire.status.is_none() || wire.error.is_some() || !wire.body.is_empty() {
-                wire.finished_after = Some(after);
-            }
-        });
+/// How many leading bytes of `bytes` end on a character boundary (an invalid sequence
+/// counts as complete: it will show as a replacement character either way).
+fn complete_utf8_prefix(bytes: &[u8]) -> usize {
+    match std::str::from_utf8(bytes) {
+        Ok(_) => bytes.len(),
+        Err(error) if error.error_len().is_none() => error.valid_up_to(),
+        Err(_) => bytes.len(),
     }
-}
-
-fn header_value(headers: &[(String, String)], name: &str) -> Option<String> {
-    headers
-        .iter()
-        .find(|(key, _)| key.eq_ignore_ascii_case(name))
-        .map(|(_, value)| value.clone())
 }
 
 /// Credentials never go into the log (it can be exported and shared).
@@ -329,28 +394,15 @@ fn redact(headers: &[(String, String)]) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The response headers the page is allowed to read.
-fn response_headers(response: &Response) -> Vec<(String, String)> {
-    let mut headers = Vec::new();
-    if let Ok(Some(iterator)) = js_sys::try_iter(response.headers().as_ref()) {
-        for pair in iterator.flatten() {
-            let pair = js_sys::Array::from(&pair);
-            if let (Some(name), Some(value)) = (pair.get(0).as_string(), pair.get(1).as_string()) {
-                headers.push((name, value));
-            }
-        }
-    }
-    headers
+fn is_abort(error: &gloo_net::Error) -> bool {
+    matches!(error, gloo_net::Error::JsError(js) if js.name == "AbortError")
 }
 
-fn is_abort(error: &JsValue) -> bool {
-    error
-        .dyn_ref::<js_sys::Error>()
-        .is_some_and(|e| e.name() == "AbortError")
-        || Reflect::get(error, &"name".into())
-            .ok()
-            .and_then(|name| name.as_string())
-            .is_some_and(|name| name == "AbortError")
+fn is_abort_value(error: &JsValue) -> bool {
+    Reflect::get(error, &"name".into())
+        .ok()
+        .and_then(|name| name.as_string())
+        .is_some_and(|name| name == "AbortError")
 }
 
 /// A readable text for a thrown JS value (usually a `TypeError`).

@@ -1,43 +1,54 @@
-//! What the user does to a task: answer its input requests, ask to cancel it, forget it.
+//! What the user does to a task: answer its input requests (all of a snapshot's together,
+//! in one `tasks/update`), ask to cancel it, forget it.
 
-use holdbay_engine::{McpMethod, OutgoingRequest};
+use holdbay_engine::{InputAnswer, McpMethod, OutgoingRequest};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
-use serde_json::Value;
 
 use super::TaskBoard;
-use crate::transport::{ExchangeError, exchange};
-use crate::ui::session::Session;
+use crate::link::{ExchangeError, Link};
 
 impl TaskBoard {
-    /// Answer the task's request `key`; the answer goes out at once with `tasks/update`.
-    pub fn answer(&self, session: Session, task_id: &str, key: &str, response: Value) {
-        let board = *self;
-        let request = self.modify(task_id, |task| {
+    /// Choose the answer to the task's request `key` (not sent yet: see `send_answers`).
+    pub fn choose(&self, task_id: &str, key: &str, answer: InputAnswer) {
+        self.modify(task_id, |task| {
             task.note = None;
-            if let Err(error) = task.tracker.answer(key, response) {
+            if let Err(error) = task.tracker.answer(key, answer) {
                 task.note = Some(error.to_string());
-                return None;
             }
-            session
-                .build(|client| task.tracker.update(client))
-                .flatten()
         });
-        let Some(request) = request.flatten() else {
-            return;
+    }
+
+    /// Send the chosen answers in one `tasks/update`, once every outstanding request of
+    /// the task's snapshot has one (the engine decides); returns whether it went out.
+    pub fn send_answers(&self, link: Link, task_id: &str) -> bool {
+        let board = *self;
+        let request = self
+            .modify(task_id, |task| {
+                link.build(|client| task.tracker.update(client)).flatten()
+            })
+            .flatten();
+        let Some(request) = request else {
+            return false;
         };
         let task_id = task_id.to_owned();
         spawn_local(async move {
-            let note = send(session, &request)
+            let note = send(link, &request)
                 .await
                 .err()
                 .map(|error| format!("tasks/update failed: {error}"));
             board.modify(&task_id, |task| task.note = note);
         });
+        true
+    }
+
+    /// Take back the answer chosen for `key` before it was sent.
+    pub fn unanswer(&self, task_id: &str, key: &str) {
+        self.modify(task_id, |task| task.tracker.unstage(key));
     }
 
     /// Send `tasks/cancel`. Only a request: the task may still complete or fail.
-    pub fn cancel(&self, session: Session, task_id: &str) {
+    pub fn cancel(&self, link: Link, task_id: &str) {
         let board = *self;
         let request = self
             .modify(task_id, |task| {
@@ -45,7 +56,7 @@ impl TaskBoard {
                     return None;
                 }
                 task.note = Some("Cancel requested…".into());
-                session.build(|client| task.tracker.cancel(client))
+                link.build(|client| task.tracker.cancel(client))
             })
             .flatten();
         let Some(request) = request else {
@@ -53,7 +64,7 @@ impl TaskBoard {
         };
         let task_id = task_id.to_owned();
         spawn_local(async move {
-            let note = match send(session, &request).await {
+            let note = match send(link, &request).await {
                 Ok(()) => "Cancel requested and acknowledged; the task ends however the server \
                            reports it next."
                     .to_owned(),
@@ -84,14 +95,7 @@ impl TaskBoard {
     }
 }
 
-/// Send a task request over the current connection; its findings go to the session.
-async fn send<M: McpMethod>(
-    session: Session,
-    request: &OutgoingRequest<M>,
-) -> Result<(), ExchangeError> {
-    let connection = session.connection_now();
-    let how = session.exchange_with(&connection);
-    let reply = exchange(&how, request).await?;
-    session.note_findings(reply.findings);
-    Ok(())
+/// Send a task request over the link (its findings arrive with its decoded events).
+async fn send<M: McpMethod>(link: Link, request: &OutgoingRequest<M>) -> Result<(), ExchangeError> {
+    link.exchange(request).await.map(|_| ())
 }

@@ -17,8 +17,9 @@ use holdbay_engine::model::CreateTaskResult;
 use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
+use crate::link::Link;
 use crate::storage;
-use crate::ui::session::Session;
+use crate::traffic::TrafficView;
 use wakeup::Wakeup;
 
 /// One followed task.
@@ -85,7 +86,7 @@ fn durable_mark(task: &TrackedTask) -> (bool, bool, usize, usize, bool) {
         tracker.is_terminal(),
         tracker.cancel_requested,
         tracker.answered.len(),
-        tracker.pending_answers.len(),
+        tracker.staged.len(),
         tracker.status.is_terminal(),
     )
 }
@@ -251,51 +252,48 @@ impl TaskBoard {
     }
 
     /// Tell the scene which tasks just came back from storage.
-    pub fn announce_restored(&self, traffic: crate::traffic::TrafficView) {
-        let restored: Vec<(String, String, serde_json::Value)> =
-            self.tasks.with_untracked(|tasks| {
+    pub fn announce_restored(&self, traffic: TrafficView) {
+        let restored: Vec<_> = self
+            .read(|tasks| {
                 tasks
                     .iter()
                     .map(|task| {
-                        let status = serde_json::to_value(task.tracker.status)
-                            .ok()
-                            .and_then(|s| s.as_str().map(str::to_owned))
-                            .unwrap_or_else(|| "working".to_owned());
                         let stored = serde_json::to_value(task).unwrap_or_default();
-                        (task.id().to_owned(), status, stored)
+                        (task.id().to_owned(), task.tracker.status, stored)
                     })
                     .collect()
-            });
+            })
+            .unwrap_or_default();
         for (task_id, status, stored) in restored {
-            traffic.restored(&task_id, &status, stored);
+            traffic.restored(&task_id, status, stored);
         }
     }
 
-    /// Restore the tasks stored for the session's server and follow them: the polling loop,
-    /// and the listen stream when the server offers it. Starts once per board; later calls
-    /// do nothing.
-    pub fn start(&self, session: Session) {
+    /// Restore the tasks stored for the link's server and follow them: the polling loop,
+    /// and the listen stream when `offers_push` says the server offers it. Starts once per
+    /// board; later calls do nothing.
+    pub fn start(&self, link: Link, traffic: TrafficView, offers_push: Signal<Option<bool>>) {
         if self.started.try_get_value() != Some(false) {
             return;
         }
         self.started.set_value(true);
-        let server = session.connection_now().server;
+        let server = link.connection_now().server;
         if server.is_empty() {
             return;
         }
         self.load(&server);
-        self.announce_restored(session.traffic);
+        self.announce_restored(traffic);
         // Routine changes not yet saved go to storage before the page goes away.
         let board = *self;
         let _ = window_event_listener(leptos::ev::pagehide, move |_| board.flush());
         // A switch to another server wakes the loop, which then shows that server's tasks.
-        let wakeup = self.poll_wakeup;
+        let (wakeup, connection) = (self.poll_wakeup, link.connection());
         Effect::new(move |_| {
-            session.connection.with(|c| c.server.len());
+            connection.with(|c| c.server.len());
             wakeup.wake();
         });
-        leptos::task::spawn_local(polling::run(*self, session));
-        leptos::task::spawn_local(push::run(*self, session));
+        leptos::task::spawn_local(polling::run(*self, link, traffic));
+        leptos::task::spawn_local(push::run(*self, link, offers_push));
     }
 
     /// Change one task (if still on the board), then save and wake the loops.
@@ -420,9 +418,4 @@ fn live_ids(tasks: &[TrackedTask]) -> Vec<String> {
 /// The local clock, in milliseconds (the engine takes time as an argument).
 pub fn now_ms() -> u64 {
     js_sys::Date::now().max(0.0) as u64
-}
-
-/// Whether the session's app is still mounted (its engine client not yet disposed).
-fn alive(session: &Session) -> bool {
-    session.build(|_| ()).is_some()
 }

@@ -1,38 +1,35 @@
 //! The app shell: the connection bar, a view switch between the 3-column workbench (server
 //! and catalog | call | tasks) and the scene (lessons, call and tasks | the teaching scene
-//! and its timeline), the bottom dock (wire log, findings); and connecting, which fills the
-//! session.
+//! and its timeline), and the bottom dock (wire log, findings). The client's state is the
+//! session's; this file only lays the views out.
 
-use holdbay_engine::model::PaginatedRequestParams;
-use holdbay_engine::{MAX_TOOL_PAGES, McpMethod, OutgoingRequest, ToolPages};
 use leptos::prelude::*;
-use leptos::task::spawn_local;
 
-use super::session::{Session, Step, Toolbox};
+use super::state::{UiState, View};
 use super::{
     CallPanel, Catalog, ConnectionBar, DiscoverPanel, Dock, ErrorNotice, LessonsPanel, Scene,
     TasksPanel, Timeline,
 };
+use crate::catalog::Loaded;
 use crate::connection::Connection;
-use crate::transport::{Exchange, exchange};
+use crate::session::Session;
 
+/// `kept_log`: the IndexedDB database that keeps the wire log across reloads, if any.
 #[component]
-pub fn App(endpoint: Result<String, String>) -> impl IntoView {
+pub fn App(endpoint: Result<String, String>, kept_log: Option<&'static str>) -> impl IntoView {
     let connection = match &endpoint {
         Ok(url) => Connection::restore(url.clone()),
         Err(_) => Connection::default(),
     };
-    let session = Session::new(connection);
+    let ui = UiState::new(View::from_page_url());
+    provide_context(ui);
+    let session = Session::start(connection, kept_log);
     provide_context(session);
-    if endpoint.is_ok() {
-        let round = session.reset_for_connect();
-        spawn_local(connect(session, round));
-    }
-    let connected = move || !session.connection.with(|c| c.server.is_empty());
+    let connected = move || !session.connection().with(|c| c.server.is_empty());
     let on_connect = Callback::new(move |connection: Connection| {
         reconnect(session, connection);
     });
-    let shown = RwSignal::new(View::from_page_url());
+    let shown = ui.view();
     let show = move |view: View| {
         shown.set(view);
         view.share_in_page_url();
@@ -73,17 +70,9 @@ pub fn App(endpoint: Result<String, String>) -> impl IntoView {
     }
 }
 
-/// The two ways to look at a session. Only one is mounted at a time: both hold the call and
-/// tasks panels, whose ids are unique on the page.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum View {
-    Workbench,
-    Scene,
-}
-
 impl View {
     /// `?view=scene` opens the scene.
-    fn from_page_url() -> Self {
+    pub fn from_page_url() -> Self {
         let search = web_sys::window()
             .and_then(|w| w.location().search().ok())
             .unwrap_or_default();
@@ -95,7 +84,7 @@ impl View {
     }
 
     /// Keep the choice in the page URL (other parameters stay).
-    fn share_in_page_url(self) {
+    pub fn share_in_page_url(self) {
         let Some(window) = web_sys::window() else {
             return;
         };
@@ -126,12 +115,13 @@ fn Workbench(connected: impl Fn() -> bool + Send + Sync + Copy + 'static) -> imp
     view! {
         <main class="workbench" class:hidden=move || !connected()>
             <div class="column server-column" aria-label="Server">
-                {move || match session.discovery.get() {
-                    Step::Waiting => {
+                {move || match session.catalog().discovery().get() {
+                    Loaded::Loading => {
                         view! { <p class="pending">"Discovering the server…"</p> }.into_any()
                     }
-                    Step::Done(result) => view! { <DiscoverPanel result=result /> }.into_any(),
-                    Step::Failed(message) => view! { <DiscoveryFailed message=message /> }.into_any(),
+                    Loaded::Ready(result) => view! { <DiscoverPanel result=result /> }.into_any(),
+                    Loaded::Failed(message) => view! { <DiscoveryFailed message=message /> }.into_any(),
+                    Loaded::NotOffered => ().into_any(),
                 }}
                 <Catalog />
             </div>
@@ -169,11 +159,12 @@ fn SceneView(connected: impl Fn() -> bool + Send + Sync + Copy + 'static) -> imp
 fn DiscoveryFailed(message: String) -> impl IntoView {
     let session = Session::current();
     let could_be_cors = session
-        .discovery_error
+        .catalog_untracked()
+        .discovery_error()
         .with_untracked(|error| error.as_ref().is_some_and(|e| e.could_be_cors()));
     let relay_offer = could_be_cors.then(|| {
         let use_relay = move |_| {
-            let mut connection = session.connection_now();
+            let mut connection = session.link().connection_now();
             connection.via_relay = true;
             reconnect(session, connection);
         };
@@ -194,145 +185,8 @@ fn DiscoveryFailed(message: String) -> impl IntoView {
     }
 }
 
-/// Switch to `connection`: remember what may be remembered, share it in the page URL, forget
-/// what the last server said (keeping the wire log), and connect again.
+/// Switch to `connection`: share it in the page URL, and let the session connect.
 pub fn reconnect(session: Session, connection: Connection) {
-    if let Err(problem) = connection.persist() {
-        leptos::logging::warn!("{problem}");
-    }
     crate::endpoint::share_in_page_url(&connection.server);
-    session.connection.set(connection);
-    let round = session.reset_for_connect();
-    spawn_local(connect(session, round));
-}
-
-/// Discover the server, then list its tools, prompts and resources.
-async fn connect(session: Session, round: u64) {
-    let connection = session.connection_now();
-    let how = session.exchange_with(&connection);
-    let Some(request) = session.build(|client| client.discover()) else {
-        return;
-    };
-    let outcome = exchange(&how, &request).await;
-    if !session.is_current_round(round) {
-        return;
-    }
-    let discovered = match outcome {
-        Ok(reply) => {
-            session.note_findings(reply.findings);
-            reply.result
-        }
-        Err(error) => {
-            session.discovery.set(Step::Failed(error.to_string()));
-            session.discovery_error.set(Some(error));
-            return;
-        }
-    };
-    let offers_prompts = discovered.capabilities.prompts.is_some();
-    let offers_resources = discovered.capabilities.resources.is_some();
-    let pages = ToolPages::for_server(&discovered);
-    session.discovery.set(Step::Done(discovered));
-    list_tools(session, round, &how, pages).await;
-    if !session.is_current_round(round) {
-        return;
-    }
-    let prompts = if offers_prompts {
-        list_all(
-            session,
-            &how,
-            |client, cursor| client.list_prompts(cursor),
-            |page| (page.prompts, page.next_cursor),
-        )
-        .await
-        .map(Some)
-    } else {
-        Ok(None)
-    };
-    if session.is_current_round(round) {
-        session.prompts.set(step_of(prompts));
-    }
-    let resources = if offers_resources {
-        list_all(
-            session,
-            &how,
-            |client, cursor| client.list_resources(cursor),
-            |page| (page.resources, page.next_cursor),
-        )
-        .await
-        .map(Some)
-    } else {
-        Ok(None)
-    };
-    if session.is_current_round(round) {
-        session.resources.set(step_of(resources));
-    }
-}
-
-fn step_of<T>(outcome: Result<T, String>) -> Step<T> {
-    match outcome {
-        Ok(value) => Step::Done(value),
-        Err(message) => Step::Failed(message),
-    }
-}
-
-async fn list_tools(session: Session, round: u64, how: &Exchange<'_>, pages: Option<ToolPages>) {
-    let Some(mut pages) = pages else {
-        session.tools.set(Step::Done(None));
-        return;
-    };
-    while let Some(request) = session.build(|client| pages.next_request(client)).flatten() {
-        let outcome = match exchange(how, &request).await {
-            Ok(reply) => pages.accept(reply).map_err(|e| e.to_string()),
-            Err(error) => Err(error.to_string()),
-        };
-        if !session.is_current_round(round) {
-            return;
-        }
-        if let Err(message) = outcome {
-            session.tools.set(Step::Failed(message));
-            return;
-        }
-    }
-    // Tools with invalid x-mcp-header annotations must not be offered; say which were hidden.
-    let Some((kept, findings)) = session.build(|client| client.learn_tools(pages.into_tools()))
-    else {
-        return;
-    };
-    let hidden = findings.iter().map(|f| f.explanation.clone()).collect();
-    session.note_findings(findings);
-    session.tools.set(Step::Done(Some(Toolbox {
-        tools: kept,
-        hidden,
-    })));
-}
-
-/// Every page of a paginated list (`prompts/list`, `resources/list`), following the opaque
-/// `nextCursor` for at most as many pages as the engine allows for tools.
-async fn list_all<M, Item>(
-    session: Session,
-    how: &Exchange<'_>,
-    request: impl Fn(&mut holdbay_engine::Client, Option<String>) -> OutgoingRequest<M>,
-    items_of: impl Fn(M::Output) -> (Vec<Item>, Option<String>),
-) -> Result<Vec<Item>, String>
-where
-    M: McpMethod<Params = PaginatedRequestParams>,
-{
-    let mut all = Vec::new();
-    let mut cursor = None;
-    for _ in 0..MAX_TOOL_PAGES {
-        let Some(outgoing) = session.build(|client| request(client, cursor.take())) else {
-            return Ok(all);
-        };
-        let reply = exchange(how, &outgoing)
-            .await
-            .map_err(|error| error.to_string())?;
-        session.note_findings(reply.findings);
-        let (items, next) = items_of(reply.result);
-        all.extend(items);
-        match next {
-            Some(next) => cursor = Some(next),
-            None => return Ok(all),
-        }
-    }
-    Ok(all)
+    session.connect(connection);
 }

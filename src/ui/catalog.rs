@@ -1,9 +1,11 @@
 //! What the server offers, in tabs: Tools | Prompts | Resources, each searchable.
 
+use holdbay_engine::MethodId;
 use leptos::prelude::*;
 
-use super::session::{Session, Step, Toolbox};
 use super::{ErrorNotice, ToolsPanel};
+use crate::catalog::{Listed, Loaded, Toolbox};
+use crate::session::Session;
 
 /// Whether `query` (case-insensitive, ASCII folding keeps the wasm small) occurs in any field.
 pub fn matches<'a>(query: &str, fields: impl IntoIterator<Item = Option<&'a str>>) -> bool {
@@ -58,13 +60,22 @@ pub fn Catalog() -> impl IntoView {
     let session = Session::current();
     let tab = RwSignal::new(Tab::Tools);
     let tab_button = move |which: Tab, label: &'static str, id: &'static str| {
-        let count = move || match which {
-            Tab::Tools => match session.tools.get() {
-                Step::Done(Some(toolbox)) => Some(toolbox.tools.len()),
-                _ => None,
-            },
-            Tab::Prompts => count_of(&session.prompts.get()),
-            Tab::Resources => count_of(&session.resources.get()),
+        let count = move || {
+            let catalog = session.catalog();
+            match which {
+                Tab::Tools => catalog
+                    .tools()
+                    .with(|tools| tools.ready().map(|t| t.tools.items.len())),
+                Tab::Prompts => catalog.prompts().with(count_of),
+                Tab::Resources => {
+                    let resources = catalog.resources().with(count_of);
+                    let templates = catalog.templates().with(count_of);
+                    match (resources, templates) {
+                        (None, None) => None,
+                        (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
+                    }
+                }
+            }
         };
         view! {
             <button
@@ -89,38 +100,44 @@ pub fn Catalog() -> impl IntoView {
                 {tab_button(Tab::Resources, "Resources", "tab-resources")}
             </div>
             <div role="tabpanel" class="tab-panel">
-                {move || match tab.get() {
-                    Tab::Tools => tools_view(session.tools.get()),
-                    Tab::Prompts => {
-                        let prompts = session.prompts.get().map_items(|prompts| {
-                            prompts
-                                .into_iter()
-                                .map(|p| CatalogItem {
-                                    name: p.name,
-                                    title: p.title,
-                                    description: p.description,
-                                    detail: None,
-                                })
-                                .collect()
-                        });
-                        list_view(prompts, "prompts", "prompts-panel")
-                    }
-                    Tab::Resources => {
-                        let resources = session.resources.get().map_items(|resources| {
-                            resources
-                                .into_iter()
-                                .map(|r| CatalogItem {
-                                    detail: Some(match &r.mime_type {
-                                        Some(mime) => format!("{} · {mime}", r.uri),
-                                        None => r.uri.clone(),
-                                    }),
-                                    name: r.name,
-                                    title: r.title,
-                                    description: r.description,
-                                })
-                                .collect()
-                        });
-                        list_view(resources, "resources", "resources-panel")
+                {move || {
+                    let catalog = session.catalog();
+                    match tab.get() {
+                        Tab::Tools => tools_view(catalog.tools().get()),
+                        Tab::Prompts => {
+                            let prompts = catalog.prompts().get().map_items(|p| CatalogItem {
+                                name: p.name,
+                                title: p.title,
+                                description: p.description,
+                                detail: None,
+                            });
+                            list_view(prompts, "prompts", "prompts-panel")
+                        }
+                        Tab::Resources => {
+                            let resources = catalog.resources().get().map_items(|r| CatalogItem {
+                                detail: Some(match &r.mime_type {
+                                    Some(mime) => format!("{} · {mime}", r.uri),
+                                    None => r.uri.clone(),
+                                }),
+                                name: r.name,
+                                title: r.title,
+                                description: r.description,
+                            });
+                            let templates = catalog.templates().get().map_items(|t| CatalogItem {
+                                detail: Some(match &t.mime_type {
+                                    Some(mime) => format!("{} · {mime}", t.uri_template),
+                                    None => t.uri_template.clone(),
+                                }),
+                                name: t.name,
+                                title: t.title,
+                                description: t.description,
+                            });
+                            view! {
+                                {list_view(resources, "resources", "resources-panel")}
+                                {list_view(templates, "resource templates", "templates-panel")}
+                            }
+                            .into_any()
+                        }
                     }
                 }}
             </div>
@@ -128,56 +145,67 @@ pub fn Catalog() -> impl IntoView {
     }
 }
 
-fn count_of<T>(step: &Step<Option<Vec<T>>>) -> Option<usize> {
-    match step {
-        Step::Done(Some(items)) => Some(items.len()),
-        _ => None,
-    }
+fn count_of<T>(step: &Loaded<Listed<T>>) -> Option<usize> {
+    step.ready().map(|listed| listed.items.len())
 }
 
 trait MapItems<T> {
-    fn map_items(self, f: impl FnOnce(T) -> Vec<CatalogItem>) -> Step<Option<Vec<CatalogItem>>>;
+    fn map_items(self, f: impl FnMut(T) -> CatalogItem) -> Loaded<Listed<CatalogItem>>;
 }
 
-impl<T> MapItems<T> for Step<Option<T>> {
-    fn map_items(self, f: impl FnOnce(T) -> Vec<CatalogItem>) -> Step<Option<Vec<CatalogItem>>> {
+impl<T> MapItems<T> for Loaded<Listed<T>> {
+    fn map_items(self, f: impl FnMut(T) -> CatalogItem) -> Loaded<Listed<CatalogItem>> {
         match self {
-            Step::Waiting => Step::Waiting,
-            Step::Done(items) => Step::Done(items.map(f)),
-            Step::Failed(message) => Step::Failed(message),
+            Loaded::Loading => Loaded::Loading,
+            Loaded::Ready(listed) => Loaded::Ready(Listed {
+                items: listed.items.into_iter().map(f).collect(),
+                stopped: listed.stopped,
+            }),
+            Loaded::NotOffered => Loaded::NotOffered,
+            Loaded::Failed(message) => Loaded::Failed(message),
         }
     }
 }
 
-fn tools_view(tools: Step<Option<Toolbox>>) -> AnyView {
+fn tools_view(tools: Loaded<Toolbox>) -> AnyView {
     match tools {
-        Step::Waiting => view! { <p class="pending">"Listing tools…"</p> }.into_any(),
-        Step::Done(Some(Toolbox { tools, hidden })) => {
-            view! { <ToolsPanel tools=tools hidden=hidden /> }.into_any()
+        Loaded::Loading => view! { <p class="pending">"Listing tools…"</p> }.into_any(),
+        Loaded::Ready(Toolbox { tools, hidden }) => view! {
+            <ToolsPanel tools=tools.items hidden=hidden />
+            {stopped_note(tools.stopped)}
         }
-        Step::Done(None) => {
+        .into_any(),
+        Loaded::NotOffered => {
             view! { <p class="quiet" id="no-tools">"This server does not advertise tools."</p> }
                 .into_any()
         }
-        Step::Failed(message) => {
-            view! { <ErrorNotice title="tools/list failed" message=message /> }.into_any()
+        Loaded::Failed(message) => {
+            let title = format!("{} failed", MethodId::ListTools);
+            view! { <ErrorNotice title=title message=message /> }.into_any()
         }
     }
 }
 
-fn list_view(
-    step: Step<Option<Vec<CatalogItem>>>,
-    noun: &'static str,
-    id: &'static str,
-) -> AnyView {
+/// Why a list is incomplete, when the pager stopped before its end.
+fn stopped_note(stopped: Option<String>) -> Option<impl IntoView> {
+    stopped.map(|why| {
+        view! { <p class="list-stopped" role="status">"The list is incomplete: " {why}</p> }
+    })
+}
+
+fn list_view(step: Loaded<Listed<CatalogItem>>, noun: &'static str, id: &'static str) -> AnyView {
     match step {
-        Step::Waiting => view! { <p class="pending">"Listing " {noun} "…"</p> }.into_any(),
-        Step::Done(Some(items)) => view! { <CatalogList items=items noun=noun id=id /> }.into_any(),
-        Step::Done(None) => {
+        Loaded::Loading => view! { <p class="pending">"Listing " {noun} "…"</p> }.into_any(),
+        Loaded::Ready(listed) => view! {
+            <CatalogList items=listed.items noun=noun id=id />
+            {stopped_note(listed.stopped)}
+        }
+        .into_any(),
+        Loaded::NotOffered => {
             view! { <p class="quiet">"This server does not advertise " {noun} "."</p> }.into_any()
         }
-        Step::Failed(message) => {
-            view! { <ErrorNotice title=format!("{noun}/list failed") message=message /> }.into_any()
+        Loaded::Failed(message) => {
+            view! { <ErrorNotice title=format!("{noun} not listed") message=message /> }.into_any()
         }
     }
 }
@@ -190,6 +218,7 @@ pub fn CatalogList(
     #[prop(into)] id: String,
 ) -> impl IntoView {
     let total = items.len();
+    let search_id = format!("{id}-search");
     let items = StoredValue::new(items);
     let query = RwSignal::new(String::new());
     let shown = move || {
@@ -218,7 +247,7 @@ pub fn CatalogList(
             <h2>{noun} " " <span class="count catalog-count">{count}</span></h2>
             {(total == 0).then(|| view! { <p class="quiet">"The server lists no " {noun} "."</p> })}
             {(total > 0)
-                .then(|| view! { <SearchBox query=query id=format!("{noun}-search") label=format!("Search {noun}") /> })}
+                .then(|| view! { <SearchBox query=query id=search_id.clone() label=format!("Search {noun}") /> })}
             <ul class="catalog-list">
                 {move || {
                     shown()

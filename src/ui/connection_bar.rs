@@ -1,10 +1,11 @@
 //! The bar at the top: which server, direct or through the relay, and extra request headers.
 
+use holdbay_engine::headers::is_reserved_header;
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 
-use super::session::Session;
 use crate::connection::Connection;
+use crate::session::Session;
 
 /// One editable header row; its own signals keep focus while typing.
 #[derive(Debug, Clone, Copy)]
@@ -14,7 +15,7 @@ struct HeaderRow {
     value: RwSignal<String>,
 }
 
-/// Edits a copy of `session.connection`; Connect hands the new connection to `on_connect`
+/// Edits a copy of the session's connection; Connect hands the new connection to `on_connect`
 /// (the app persists it and reconnects).
 #[component]
 pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
@@ -40,7 +41,7 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
     };
     // Show the current connection whenever it changes (a connect, "Use the relay").
     Effect::new(move |_| {
-        let connection = session.connection.get();
+        let connection = session.connection().get();
         url.set(connection.server.clone());
         via_relay.set(connection.via_relay);
         remember.set(connection.remember_headers);
@@ -136,10 +137,10 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
             {move || problem.get().map(|p| view! { <p class="error-message" role="alert">{p}</p> })}
             <p class="connection-status">
                 "Talking to "
-                <code id="endpoint-url">{move || session.connection.with(|c| c.server.clone())}</code>
+                <code id="endpoint-url">{move || session.connection().with(|c| c.server.clone())}</code>
                 {move || {
                     session
-                        .connection
+                        .connection()
                         .with(|c| c.via_relay)
                         .then(|| view! { <span class="chip relayed">"through the relay"</span> })
                 }}
@@ -188,6 +189,17 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
                             >
                                 "×"
                             </button>
+                            {move || {
+                                row.name
+                                    .with(|name| is_reserved_header(name.trim()))
+                                    .then(|| {
+                                        view! {
+                                            <p class="header-reserved" role="status">
+                                                "Not sent: the protocol sets this header on every request."
+                                            </p>
+                                        }
+                                    })
+                            }}
                         </li>
                     </For>
                 </ul>
@@ -208,6 +220,7 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
                     "Remember on this device"
                 </label>
                 <p class="hint">
+                    "Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name and Mcp-Param-* belong to the protocol and cannot be replaced here. "
                     "Headers are kept in memory for this tab only and are sent with every request. Tick
                     “Remember on this device” to save them in this browser's storage for this server
                     (anyone using this browser profile can read them)."

@@ -2,8 +2,8 @@
 
 use leptos::prelude::*;
 
-use super::session::Session;
 use super::{FindingsPanel, WireLogPanel};
+use crate::session::Session;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum DockTab {
@@ -17,10 +17,11 @@ pub fn Dock() -> impl IntoView {
     let tab = RwSignal::new(DockTab::Wire);
     let collapsed = RwSignal::new(false);
     let tall = RwSignal::new(false);
-    let wire = session.wire;
+    let wire = session.wire();
+    let findings = session.link().findings();
     // Counted in place: copying a busy log every frame just to count it was measurable.
     let wire_count = move || wire.with_shown(<[_]>::len);
-    let findings_count = move || session.findings.with(Vec::len);
+    let findings_count = move || findings.with(Vec::len);
     let tab_button = move |which: DockTab, label: &'static str, id: &'static str| {
         view! {
             <button
@@ -79,7 +80,7 @@ pub fn Dock() -> impl IntoView {
                     <WireLogPanel />
                 </div>
                 <div class="dock-pane" hidden=move || tab.get() != DockTab::Findings>
-                    <FindingsPanel findings=session.findings />
+                    <FindingsPanel findings=findings />
                 </div>
             </div>
         </aside>

@@ -1,4 +1,6 @@
-//! The app's panels. Server-provided strings are always rendered as text nodes.
+//! The app's panels. They read the [`Session`](crate::session::Session) and ask it to act;
+//! what only the views care about is in [`UiState`]. Server-provided strings are always
+//! rendered as text nodes.
 
 mod app;
 pub mod call;
@@ -11,7 +13,7 @@ pub mod forms;
 pub mod lessons;
 mod notice;
 pub mod scene;
-pub mod session;
+pub mod state;
 pub mod tasks;
 pub mod timeline;
 mod tools_panel;
@@ -27,7 +29,7 @@ pub use findings::FindingsPanel;
 pub use lessons::LessonsPanel;
 pub use notice::ErrorNotice;
 pub use scene::Scene;
-pub use session::Session;
+pub use state::{CallDraft, UiState, View};
 pub use tasks::TasksPanel;
 pub use timeline::Timeline;
 pub use tools_panel::ToolsPanel;

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::catalog::{SearchBox, matches};
-use super::session::Session;
+use super::state::UiState;
 
 /// What the list shows of one tool.
 #[derive(Debug, Clone)]
@@ -21,9 +21,8 @@ struct ToolRow {
 /// `hidden` explains each tool left out because the spec forbids offering it.
 #[component]
 pub fn ToolsPanel(tools: Vec<Tool>, #[prop(optional)] hidden: Vec<String>) -> impl IntoView {
-    // Outside an app (in component tests) there is no session to call tools with.
-    let session = use_context::<Session>();
-    let selected = session.map(|s| s.selected_tool);
+    // Outside an app (in component tests) nothing shows the chosen tool's call.
+    let selected = use_context::<UiState>().map(|ui| ui.selected_tool());
     let total = tools.len();
     let rows: Vec<ToolRow> = tools
         .iter()

@@ -2,110 +2,19 @@
 //! export (which can be imported again to look at a session offline).
 
 use leptos::prelude::*;
-use serde::{Deserialize, Serialize};
 
-/// The `format` field of an exported log.
-pub const EXPORT_FORMAT: &str = "holdbay-wire-log";
-pub const EXPORT_VERSION: u32 = 1;
+mod entry;
+mod export;
+pub mod keep;
 
-/// One HTTP exchange.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WireEntry {
-    pub id: u64,
-    /// The MCP method (`tools/call`, `tasks/get`, …).
-    pub method: String,
-    /// The `Mcp-Name` header: a tool name, a prompt, a URI or a task id.
-    #[serde(default)]
-    pub name: Option<String>,
-    /// The MCP server the request was for.
-    pub server: String,
-    /// What was fetched: the server itself, or the relay.
-    pub url: String,
-    #[serde(default)]
-    pub relayed: bool,
-    /// Wall-clock milliseconds since the Unix epoch.
-    pub started_at: f64,
-    pub request_headers: Vec<(String, String)>,
-    pub request_body: String,
-    #[serde(default)]
-    pub status: Option<u16>,
-    #[serde(default)]
-    pub response_headers: Vec<(String, String)>,
-    /// Milliseconds after `started_at` when the status line arrived.
-    #[serde(default)]
-    pub responded_after: Option<f64>,
-    /// The body as it arrived, piece by piece (SSE events show up one by one).
-    #[serde(default)]
-    pub body: Vec<WireChunk>,
-    /// Milliseconds after `started_at` when the body ended.
-    #[serde(default)]
-    pub finished_after: Option<f64>,
-    /// Why the exchange failed at the HTTP level (unreachable, aborted, broken body).
-    #[serde(default)]
-    pub error: Option<String>,
-}
+pub use entry::{WireChunk, WireEntry};
+pub use export::{EXPORT_FORMAT, EXPORT_VERSION, WireExport, decode_recorded, parse_export};
 
-/// A piece of a response body.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WireChunk {
-    /// Milliseconds after the request started.
-    pub after: f64,
-    pub text: String,
-}
+use holdbay_engine::TimedEvent;
 
-impl WireEntry {
-    /// The whole response body so far.
-    pub fn body_text(&self) -> String {
-        self.body.iter().map(|chunk| chunk.text.as_str()).collect()
-    }
-
-    /// The `taskId` this exchange concerns, if any (from `Mcp-Name` on `tasks/*`, or a
-    /// task the response created).
-    pub fn task_id(&self) -> Option<String> {
-        if self.method.starts_with("tasks/") {
-            return self.name.clone();
-        }
-        let body = self.body_text();
-        let start = body.find("\"resultType\":\"task\"")?;
-        let id_at = body[start..].find("\"taskId\":\"")? + start + 10;
-        let end = body[id_at..].find('"')? + id_at;
-        Some(body[id_at..end].to_owned())
-    }
-}
-
-/// How far an exchange had got before a change: what a listener has already seen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Progress {
-    pub responded: bool,
-    pub chunks: usize,
-    pub ended: bool,
-}
-
-impl Progress {
-    pub fn of(entry: &WireEntry) -> Self {
-        Self {
-            responded: entry.status.is_some(),
-            chunks: entry.body.len(),
-            ended: entry.finished_after.is_some(),
-        }
-    }
-}
-
-/// Told of every change to this page's traffic: the entry as it is now, and how far it had
-/// got before (`None`: it was just sent).
-pub type WireListener = Box<dyn Fn(&WireEntry, Option<Progress>)>;
-
-/// An exported log.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct WireExport {
-    pub format: String,
-    pub version: u32,
-    pub exported_at: f64,
-    pub entries: Vec<WireEntry>,
-}
+/// Told of every change to this page's traffic: the entry as it is now, and the events the
+/// change added to it (all of them when it was just sent, or restored).
+pub type WireListener = Box<dyn Fn(&WireEntry, &[TimedEvent])>;
 
 /// This page's log keeps at most this many exchanges; older ones are dropped (and counted),
 /// so a page polling many tasks for hours stays small.
@@ -114,7 +23,8 @@ pub const MAX_LIVE_ENTRIES: usize = 2_000;
 /// The log of this page, shared by every panel. `Copy`: it is a bundle of signals.
 ///
 /// An imported file is shown *instead of* this page's traffic, which keeps being recorded
-/// underneath, so going back to live loses nothing.
+/// underneath, so going back to live loses nothing. Exchanges kept from before a reload
+/// ([`WireLog::restore`]) join the front of this page's traffic.
 ///
 /// Readers are notified at most once per animation frame, however many exchanges and body
 /// pieces arrive meanwhile; listeners (`listen`) are told of every change as it happens.
@@ -127,6 +37,12 @@ pub struct WireLog {
     /// Bumped (at most once per animation frame) when `live` changed.
     revision: RwSignal<u64>,
     frame_pending: StoredValue<bool>,
+    /// Bumped when exchanges from before a reload joined the log (whole-log readers such
+    /// as the scene's fold rebuild then).
+    restored: RwSignal<u64>,
+    /// When this page loaded (wall clock, ms): the boundary between restored exchanges and
+    /// this page's own.
+    loaded_at: f64,
     /// The imported file's exchanges, while one is shown.
     imported: RwSignal<Option<Vec<WireEntry>>>,
     /// A copy of what is shown, made at most once per frame and only while someone reads it.
@@ -155,25 +71,33 @@ impl WireLog {
             },
             |_, _| true,
         );
+        let loaded_at = js_sys::Date::now();
         Self {
             live,
             dropped: StoredValue::new(0),
-            next_id: StoredValue::new(1),
+            // Ids grow across reloads (a restored log keeps its ids), so each page starts
+            // from its load time: unique, and in order with the exchanges kept before it.
+            next_id: StoredValue::new((loaded_at.max(0.0) as u64).saturating_mul(1_000)),
             revision,
             frame_pending: StoredValue::new(false),
+            restored: RwSignal::new(0),
+            loaded_at,
             imported,
             shown,
             listeners: StoredValue::new_local(Vec::new()),
         }
     }
 
-    /// Start recording an exchange; returns its id.
+    /// Start recording an exchange (its `events` hold at least the `Sent`); returns its id.
     pub fn begin(&self, mut entry: WireEntry) -> u64 {
         let id = self.next_id.try_get_value().unwrap_or(1);
         self.next_id.try_set_value(id + 1);
         entry.id = id;
-        self.listeners
-            .with_value(|listeners| listeners.iter().for_each(|listen| listen(&entry, None)));
+        self.listeners.with_value(|listeners| {
+            listeners
+                .iter()
+                .for_each(|listen| listen(&entry, &entry.events))
+        });
         let dropped = self
             .live
             .try_update_value(|entries| {
@@ -191,27 +115,59 @@ impl WireLog {
     }
 
     /// Be told of every change to this page's traffic, as it happens.
-    pub fn listen(&self, listener: impl Fn(&WireEntry, Option<Progress>) + 'static) {
+    pub fn listen(&self, listener: impl Fn(&WireEntry, &[TimedEvent]) + 'static) {
         self.listeners
             .update_value(|listeners| listeners.push(Box::new(listener)));
     }
 
-    /// Change a recorded exchange (status, headers, another body piece, the end).
+    /// Change a recorded exchange (status, headers, another body piece, new events, the end).
     pub fn update(&self, id: u64, change: impl FnOnce(&mut WireEntry)) {
         let found = self.live.try_update_value(|entries| {
             let entry = entries.iter_mut().rev().find(|entry| entry.id == id)?;
-            let before = Progress::of(entry);
+            let known = entry.events.len();
             change(entry);
-            self.listeners.with_value(|listeners| {
-                listeners
-                    .iter()
-                    .for_each(|listen| listen(entry, Some(before)))
-            });
+            let added = entry.events.get(known..).unwrap_or_default();
+            self.listeners
+                .with_value(|listeners| listeners.iter().for_each(|listen| listen(entry, added)));
             Some(())
         });
         if found.flatten().is_some() {
             self.changed();
         }
+    }
+
+    /// Exchanges kept from before a reload (already decoded) join the front of the log,
+    /// older than everything this page recorded; returns how many joined.
+    pub fn restore(&self, mut kept: Vec<WireEntry>) -> usize {
+        let known: std::collections::HashSet<u64> = self
+            .live
+            .with_value(|live| live.iter().map(|e| e.id).collect());
+        kept.retain(|entry| !known.contains(&entry.id));
+        kept.sort_by_key(|entry| entry.id);
+        let count = kept.len();
+        if count == 0 {
+            return 0;
+        }
+        self.live.update_value(|live| {
+            let room = MAX_LIVE_ENTRIES.saturating_sub(live.len());
+            let skip = kept.len().saturating_sub(room);
+            kept.drain(..skip);
+            kept.append(live);
+            *live = kept;
+        });
+        self.restored.update(|n| *n += 1);
+        self.changed();
+        count
+    }
+
+    /// Bumped when exchanges from before a reload joined (tracked).
+    pub fn restored(&self) -> Signal<u64> {
+        self.restored.into()
+    }
+
+    /// When this page loaded (wall clock, ms).
+    pub fn loaded_at(&self) -> f64 {
+        self.loaded_at
     }
 
     /// Notify readers on the next animation frame (once, however many changes come first).
@@ -233,6 +189,16 @@ impl WireLog {
         self.revision.track();
         self.imported.track();
         self.read_shown(read)
+    }
+
+    /// Read what the log shows in place, untracked.
+    pub fn with_shown_untracked<R>(&self, read: impl FnOnce(&[WireEntry]) -> R) -> R {
+        self.read_shown(read)
+    }
+
+    /// Read this page's own traffic (restored exchanges included) in place, untracked.
+    pub fn with_live<R>(&self, read: impl FnOnce(&[WireEntry]) -> R) -> R {
+        self.live.with_value(|entries| read(entries))
     }
 
     fn read_shown<R>(&self, read: impl FnOnce(&[WireEntry]) -> R) -> R {
@@ -287,48 +253,27 @@ impl WireLog {
         self.imported.set(None);
     }
 
+    /// Forget this page's traffic (and what was kept from before a reload).
     pub fn clear(&self) {
         self.live.set_value(Vec::new());
         self.dropped.set_value(0);
         self.imported.set(None);
+        self.restored.update(|n| *n += 1);
         self.changed();
     }
 
     /// What the log shows, as a JSON file.
     pub fn export_json(&self, now: f64) -> String {
-        let export = WireExport {
-            format: EXPORT_FORMAT.to_owned(),
-            version: EXPORT_VERSION,
-            exported_at: now,
-            entries: self.read_shown(<[WireEntry]>::to_vec),
-        };
-        serde_json::to_string_pretty(&export).unwrap_or_else(|_| "{}".to_owned())
+        export::to_json(now, self.read_shown(<[WireEntry]>::to_vec))
     }
 
-    /// Show an exported log instead of this page's traffic.
+    /// Show an exported log instead of this page's traffic; each exchange is decoded by the
+    /// engine from its recorded bytes, as it was when it happened.
     pub fn import_json(&self, text: &str) -> Result<usize, String> {
-        let export = parse_export(text)?;
+        let mut export = parse_export(text)?;
+        export.entries.iter_mut().for_each(decode_recorded);
         let count = export.entries.len();
         self.imported.set(Some(export.entries));
         Ok(count)
     }
-}
-
-/// Read an exported log, with a clear reason when the file is not one.
-pub fn parse_export(text: &str) -> Result<WireExport, String> {
-    let export: WireExport = serde_json::from_str(text)
-        .map_err(|error| format!("this file is not a Holdbay wire log: {error}"))?;
-    if export.format != EXPORT_FORMAT {
-        return Err(format!(
-            "this file is a {:?}, not a {EXPORT_FORMAT:?}",
-            export.format
-        ));
-    }
-    if export.version != EXPORT_VERSION {
-        return Err(format!(
-            "this wire log is version {}; this Holdbay reads version {EXPORT_VERSION}",
-            export.version
-        ));
-    }
-    Ok(export)
 }

@@ -1,8 +1,13 @@
-//! DOM helpers shared by the browser tests: a fresh element to mount into, waiting for
-//! what the app renders, queries that fail with the selector in the message, and a scripted
-//! `fetch` standing in for a server.
+//! Helpers shared by the browser tests: a fresh element to mount into, waiting for what the
+//! app renders, queries that fail with the selector in the message, a scripted `fetch`
+//! standing in for a server, a session to mount views in, and exchanges recorded into a wire
+//! log the way the transport records them (with the typed events the engine decodes).
 #![allow(dead_code)] // each test file uses its own part
 
+use holdbay::session::Session;
+use holdbay::ui::{UiState, View};
+use holdbay::wire::{WireChunk, WireEntry, WireLog, decode_recorded};
+use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{Element, HtmlElement};
@@ -73,12 +78,34 @@ pub fn click(host: &Element, selector: &str) {
 /// Replace `window.fetch`: `script` is a JS function body that gets the parsed request
 /// (`body`), the URL (`url`) and the call count (`n`, from 1) and returns the JSON-RPC
 /// `result` object, or throws. Every request seen lands in `window.__seen`.
+/// The `_meta` the app's requests carry (protocol version, client info, capabilities with the
+/// tasks extension), for requests a test writes by hand.
+pub const REQUEST_META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"holdbay","version":"0.1.0"},"io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{},"url":{}},"extensions":{"io.modelcontextprotocol/tasks":{}}}}"#;
+
+/// `params` (a JSON object, as text) with [`REQUEST_META`] added.
+pub fn with_meta(params: &str) -> String {
+    let params = params.trim();
+    let inner = params
+        .strip_prefix('{')
+        .and_then(|rest| rest.strip_suffix('}'))
+        .unwrap_or(params)
+        .trim();
+    if inner.is_empty() {
+        format!("{{{REQUEST_META}}}")
+    } else {
+        format!("{{{REQUEST_META},{inner}}}")
+    }
+}
+
 pub fn script_fetch(script: &str) {
     let install = js_sys::Function::new_no_args(&format!(
         r#"
         window.__seen = [];
-        window.fetch = async (url, init) => {{
-            const body = JSON.parse(init.body);
+        window.fetch = async (input, init) => {{
+            // The app fetches a `Request` (gloo-net); a URL and options work too.
+            const request = input instanceof Request ? input : new Request(input, init);
+            const url = request.url;
+            const body = JSON.parse(await request.text());
             window.__seen.push({{ url: String(url), body }});
             const n = window.__seen.length;
             const answer = ((body, url, n) => {{ {script} }})(body, String(url), n);
@@ -90,4 +117,109 @@ pub fn script_fetch(script: &str) {
         }};"#
     ));
     install.call0(&JsValue::NULL).expect("fetch replaced");
+}
+
+/// Mount `view` in `host` with a session made by `make` and a fresh [`UiState`], both
+/// provided as contexts; returns them. Both are made inside the mount: a session starts
+/// effects, which need the executor mounting sets up, and lives as long as the mount.
+pub fn mount_with_session<V: IntoView + 'static>(
+    host: &HtmlElement,
+    make: impl FnOnce() -> Session + 'static,
+    view: impl FnOnce() -> V + 'static,
+) -> (Session, UiState) {
+    let made = std::rc::Rc::new(std::cell::Cell::new(None));
+    let out = made.clone();
+    leptos::mount::mount_to(host.clone(), move || {
+        let ui = UiState::new(View::Workbench);
+        provide_context(ui);
+        let session = make();
+        provide_context(session);
+        out.set(Some((session, ui)));
+        view()
+    })
+    .forget();
+    made.get().expect("mounted synchronously")
+}
+
+/// Give `entry` a whole JSON answer: status 200, `application/json`, `body` in one piece
+/// `after_ms` after the request started, and the end.
+pub fn answered_json(entry: WireEntry, after_ms: f64, body: &str) -> WireEntry {
+    WireEntry {
+        status: Some(200),
+        response_headers: vec![("content-type".into(), "application/json".into())],
+        responded_after: Some(after_ms),
+        body: vec![WireChunk {
+            after: after_ms,
+            text: body.to_owned(),
+        }],
+        finished_after: Some(after_ms),
+        ..entry
+    }
+}
+
+/// Record a whole exchange as the transport would have: the engine decodes it (as it does
+/// a recorded or imported exchange), then it goes into `wire`. Returns its id.
+pub fn record_exchange(wire: &WireLog, mut entry: WireEntry) -> u64 {
+    decode_recorded(&mut entry);
+    wire.begin(entry)
+}
+
+/// `entry` with only what had happened when its request went out.
+fn request_only(entry: &WireEntry) -> WireEntry {
+    WireEntry {
+        status: None,
+        response_headers: Vec::new(),
+        responded_after: None,
+        body: Vec::new(),
+        finished_after: None,
+        error: None,
+        stopped: false,
+        events: Vec::new(),
+        ..entry.clone()
+    }
+}
+
+/// Start recording an exchange still in flight: only its request has gone out (whatever
+/// response parts `entry` holds are left out). Returns its id.
+pub fn begin_exchange(wire: &WireLog, entry: &WireEntry) -> u64 {
+    record_exchange(wire, request_only(entry))
+}
+
+/// The exchange `id` of this page's log as it is now.
+pub fn live_entry(wire: &WireLog, id: u64) -> WireEntry {
+    wire.with_live(|entries| entries.iter().find(|e| e.id == id).cloned())
+        .unwrap_or_else(|| panic!("exchange {id} is not in the log"))
+}
+
+/// The rest of an exchange begun with [`begin_exchange`] arrives: `respond` adds the
+/// response parts, the engine decodes the whole exchange again, and the events after those
+/// already recorded join it (a decode of the first parts is a prefix of the whole's).
+pub fn finish_exchange(wire: &WireLog, id: u64, respond: impl FnOnce(WireEntry) -> WireEntry) {
+    let mut whole = respond(live_entry(wire, id));
+    decode_recorded(&mut whole);
+    wire.update(id, move |entry| *entry = whole);
+}
+
+/// Record a whole exchange as it arrives: the request first, then each further event the
+/// engine decodes from it in its own change (the response parts come with the first one),
+/// so listeners fold it step by step, as they do live traffic. Returns its id.
+pub fn record_exchange_in_steps(wire: &WireLog, entry: WireEntry) -> u64 {
+    let mut whole = entry.clone();
+    decode_recorded(&mut whole);
+    let id = begin_exchange(wire, &entry);
+    let known = live_entry(wire, id).events.len();
+    for event in whole.events.iter().skip(known).cloned() {
+        let whole = &whole;
+        wire.update(id, move |recorded| {
+            recorded.status = whole.status;
+            recorded.response_headers = whole.response_headers.clone();
+            recorded.responded_after = whole.responded_after;
+            recorded.body = whole.body.clone();
+            recorded.finished_after = whole.finished_after;
+            recorded.error = whole.error.clone();
+            recorded.stopped = whole.stopped;
+            recorded.events.push(event);
+        });
+    }
+    id
 }

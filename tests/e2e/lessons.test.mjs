@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startHoldbay, launchBrowser, openPage, screenshot } from './support.mjs';
+import { startHoldbay, launchBrowser, clearAppStorage, screenshot } from './support.mjs';
 import { fillField, answerInput, shown } from './ui.mjs';
 
 let holdbay;
@@ -24,11 +24,8 @@ after(async () => {
 
 /** The app in the Scene view with nothing stored from earlier tests, tools loaded. */
 async function openScene() {
-  // Clear the origin's storage from a page that is not the app: the app itself would save
-  // its task board again as it unloads.
-  const opened = await openPage(browser.context, `${holdbay.url}/relay`);
+  const opened = await clearAppStorage(browser.context, holdbay.url);
   const { page } = opened;
-  await page.evaluate(() => localStorage.clear());
   await page.goto(`${holdbay.url}/`);
   await page.waitForSelector('.select-tool', { timeout: 15000 });
   await page.click('#view-scene');
@@ -201,7 +198,7 @@ test('lesson 5: a task asks for input and the client answers with tasks/update',
   const taskId = await waiting.getAttribute('data-task-id');
   await part(page, `g.cartridge[data-task-id="${taskId}"] g.tag[data-key="approve_prod"]`);
   await screenshot(page, '55-lesson-5-task-input');
-  const row = await shown(page, `.task[data-task-id="${taskId}"]`);
+  const row = await shown(page, `.task-row[data-task-id="${taskId}"]`);
   const card = await shown(row, '.input-request[data-key="approve_prod"]');
   await fillField(card, 'approve', 'true');
   await answerInput(card, 'accept');
@@ -220,7 +217,7 @@ test('lesson 6: cancel is a request; the acknowledgement promises nothing, the l
   await startLesson(page, 6);
   const working = await part(page, 'g.cartridge[data-status="working"]');
   const taskId = await working.getAttribute('data-task-id');
-  await (await shown(page, `.task[data-task-id="${taskId}"] .task-cancel`)).click();
+  await (await shown(page, `.task-row[data-task-id="${taskId}"] .task-cancel`)).click();
   const ask = await part(page, `g.cartridge[data-task-id="${taskId}"] g.cancel-ask[data-acknowledged="true"]`);
   await part(page, `g.cartridge[data-task-id="${taskId}"][data-status="cancelled"][data-sealed="true"]`, 30000);
   assert.equal(await ask.getAttribute('data-outcome'), 'cancelled');
@@ -295,7 +292,7 @@ test('a replay of an exported wire log draws the same final scene', async () => 
   await startLesson(page, 6);
   const working = await part(page, 'g.cartridge[data-status="working"]');
   const taskId = await working.getAttribute('data-task-id');
-  await (await shown(page, `.task[data-task-id="${taskId}"] .task-cancel`)).click();
+  await (await shown(page, `.task-row[data-task-id="${taskId}"] .task-cancel`)).click();
   await part(page, `g.cartridge[data-task-id="${taskId}"][data-sealed="true"]`, 30000);
   const live = await sceneSummary(page);
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('.wire-export')]);

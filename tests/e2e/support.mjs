@@ -114,6 +114,21 @@ export async function openPage(context, url) {
   return { page, errors };
 }
 
+/**
+ * Forget what the app keeps in the browser for `baseUrl` (task handles in localStorage, the
+ * wire log in IndexedDB), from a page of the same origin that is not the app: the app itself
+ * would save its state again as it unloads. Returns that page, for the test to reuse.
+ */
+export async function clearAppStorage(context, baseUrl) {
+  const opened = await openPage(context, `${baseUrl}/relay`);
+  await opened.page.evaluate(() => new Promise((resolveDone) => {
+    localStorage.clear();
+    const request = indexedDB.deleteDatabase('holdbay');
+    request.onsuccess = request.onerror = request.onblocked = () => resolveDone();
+  }));
+  return opened;
+}
+
 /** Save a full-page screenshot under target/e2e-screenshots/. */
 export async function screenshot(page, name) {
   mkdirSync(screenshotDir, { recursive: true });

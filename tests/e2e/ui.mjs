@@ -42,5 +42,5 @@ export async function call(page) {
 
 /** The task row of `tool` once it shows `status`. */
 export async function waitForTaskStatus(page, tool, status, timeout = 20000) {
-  return shown(page, `.task[data-status="${status}"]:has-text("${tool}")`, { timeout });
+  return shown(page, `.task-row[data-status="${status}"]:has-text("${tool}")`, { timeout });
 }

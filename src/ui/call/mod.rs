@@ -1,12 +1,10 @@
-//! The call panel: the selected tool, its arguments, the call through every MRTR round,
-//! and what came back.
+//! The call panel: the selected tool, its arguments, and its call (the session's: it goes on
+//! through every MRTR round whichever view shows it), and what came back.
 
 mod outcome;
 mod paused;
-mod preset;
 mod progress;
 mod result;
-mod run;
 mod tamper;
 
 use std::sync::Arc;
@@ -17,20 +15,20 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 use super::forms::ArgumentsEditor;
-use super::session::{Session, Step};
+use super::state::{CallDraft, UiState};
+use crate::calls::{CallRun, Phase};
+use crate::session::Session;
 use outcome::CallOutcome;
 pub use paused::shorten;
-pub use preset::CallPreset;
 pub use result::{ToolResult, base64_decoded_len, data_url};
-use run::CallRun;
-pub use run::{Phase, Progress};
-pub use tamper::{LatchTamper, flip_one_character};
+pub use tamper::{TamperLatch, TamperVerdict};
 
 #[component]
 pub fn CallPanel() -> impl IntoView {
     let session = Session::current();
+    let ui = UiState::current();
     move || {
-        let Some(name) = session.selected_tool.get() else {
+        let Some(name) = ui.selected_tool().get() else {
             return view! {
                 <section class="panel" id="call-panel">
                     <h2>"Call"</h2>
@@ -39,39 +37,31 @@ pub fn CallPanel() -> impl IntoView {
             }
             .into_any();
         };
-        let tool = match session.tools.get_untracked() {
-            Step::Done(Some(toolbox)) => toolbox.tools.into_iter().find(|tool| tool.name == name),
-            _ => None,
-        };
-        view! { <ToolCall session=session name=name tool=tool /> }.into_any()
+        let tool = session.catalog().tool(&name);
+        let run = session.call(&name);
+        let draft = ui.draft(&name);
+        view! { <ToolCall name=name tool=tool run=run draft=draft /> }.into_any()
     }
 }
 
-/// One tool's call form and its latest call.
+/// One tool's call form (as the user left it) and its call.
 #[component]
-fn ToolCall(session: Session, name: String, tool: Option<Tool>) -> impl IntoView {
+fn ToolCall(name: String, tool: Option<Tool>, run: CallRun, draft: CallDraft) -> impl IntoView {
     let schema = tool
         .as_ref()
         .map(|tool| tool.input_schema.clone())
         .unwrap_or_else(|| Arc::new(JsonObject::new()));
     let arguments = RwSignal::new(Ok::<Value, String>(Value::Object(JsonObject::new())));
-    let accept_task = RwSignal::new(true);
-    let report_progress = RwSignal::new(true);
-    let run = CallRun::new(session, name.clone());
-    // Leaving this tool (or the page) closes a request still on the wire.
-    on_cleanup(move || run.stop());
-    // What the form shows: a lesson's preset arguments replace the schema's defaults.
-    let seed = RwSignal::new(None::<Value>);
-    let preset_note = take_presets(
-        session,
-        name.clone(),
-        run,
-        seed,
-        accept_task,
-        report_progress,
-    );
-
-    let live = move || run.phase.with(|p| p.as_ref().is_some_and(Phase::is_live));
+    // The form shows what was typed before (or a lesson's preset), else the defaults.
+    let seed = RwSignal::new(draft.arguments.get_untracked());
+    Effect::new(move |first: Option<()>| {
+        draft.replaced.track();
+        if first.is_some() {
+            seed.set(draft.arguments.get_untracked());
+        }
+    });
+    let phase = run.phase();
+    let live = move || phase.with(|p| p.as_ref().is_some_and(Phase::is_live));
     let blocked = move || match arguments.get() {
         Err(why) => Some(format!("Fix the arguments first: {why}")),
         Ok(_) if live() => Some("A call is under way.".to_owned()),
@@ -81,24 +71,27 @@ fn ToolCall(session: Session, name: String, tool: Option<Tool>) -> impl IntoView
         let Ok(Value::Object(args)) = arguments.get_untracked() else {
             return;
         };
-        run.start(
+        draft.note.set(None);
+        if let Err(why) = run.start(
             args,
-            accept_task.get_untracked(),
-            report_progress.get_untracked(),
-        );
+            draft.accept_task.get_untracked(),
+            draft.report_progress.get_untracked(),
+        ) {
+            draft.note.set(Some(why));
+        }
     };
     view! {
         <section class="panel" id="call-panel">
             <h2>"Call"</h2>
             <ToolHeader name=name tool=tool />
-            <ArgumentsEditor schema=schema value=arguments seed=seed />
+            <ArgumentsEditor schema=schema value=arguments seed=seed draft=draft.arguments />
             <div class="call-options">
                 <label>
                     <input
                         type="checkbox"
                         class="accept-task"
-                        prop:checked=move || accept_task.get()
-                        on:change=move |e| accept_task.set(event_target_checked(&e))
+                        prop:checked=move || draft.accept_task.get()
+                        on:change=move |e| draft.accept_task.set(event_target_checked(&e))
                     />
                     " Accept a task"
                 </label>
@@ -106,8 +99,8 @@ fn ToolCall(session: Session, name: String, tool: Option<Tool>) -> impl IntoView
                     <input
                         type="checkbox"
                         class="report-progress"
-                        prop:checked=move || report_progress.get()
-                        on:change=move |e| report_progress.set(event_target_checked(&e))
+                        prop:checked=move || draft.report_progress.get()
+                        on:change=move |e| draft.report_progress.set(event_target_checked(&e))
                     />
                     " Report progress"
                 </label>
@@ -125,71 +118,14 @@ fn ToolCall(session: Session, name: String, tool: Option<Tool>) -> impl IntoView
                 }}
             </div>
             {move || {
-                preset_note
+                draft
+                    .note
                     .get()
                     .map(|note| view! { <p class="call-preset-note" role="status">{note}</p> })
             }}
             <CallOutcome run=run />
         </section>
     }
-}
-
-/// Take the presets meant for this tool (a lesson's Start): set "Accept a task" and start
-/// the call with the preset's arguments. Returns the note that says what was started.
-fn take_presets(
-    session: Session,
-    name: String,
-    run: CallRun,
-    seed: RwSignal<Option<Value>>,
-    accept_task: RwSignal<bool>,
-    report_progress: RwSignal<bool>,
-) -> RwSignal<Option<String>> {
-    let note = RwSignal::new(None::<String>);
-    Effect::new(move |_| {
-        let mine = session
-            .call_preset
-            .with(|preset| preset.as_ref().is_some_and(|p| p.tool == name));
-        if !mine {
-            return;
-        }
-        let Some(Some(preset)) = session.call_preset.try_update(Option::take) else {
-            return;
-        };
-        accept_task.set(preset.accept_task);
-        seed.set(Some(Value::Object(preset.arguments.clone())));
-        let arguments = preset.arguments_text();
-        if !preset.start {
-            note.set(Some(format!("Set up by a lesson: arguments {arguments}")));
-            return;
-        }
-        match run.phase.get_untracked() {
-            // A round on the wire cannot be taken back cleanly: let it land first.
-            Some(Phase::Sending) => {
-                note.set(Some(
-                    "A request of the last call is still on the wire: wait for it, then start again."
-                        .to_owned(),
-                ));
-                return;
-            }
-            // A paused call has nothing on the wire: abandon it for the new one.
-            Some(Phase::Paused) => run.cancel(),
-            _ => {}
-        }
-        let task = if preset.accept_task {
-            "accepting a task"
-        } else {
-            "not accepting a task"
-        };
-        note.set(Some(format!(
-            "Started by a lesson, {task}, with arguments {arguments}"
-        )));
-        run.start(
-            preset.arguments,
-            preset.accept_task,
-            report_progress.get_untracked(),
-        );
-    });
-    note
 }
 
 /// The tool's display name, its name and description.

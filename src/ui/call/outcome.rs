@@ -5,15 +5,16 @@ use leptos::prelude::*;
 use super::paused::{PausedCall, RoundHistory};
 use super::progress::InFlight;
 use super::result::ToolResult;
-use super::run::{CallRun, Phase};
 use super::tamper::TamperVerdict;
+use crate::calls::{CallRun, Phase};
 use crate::ui::ErrorNotice;
 
 /// The live part of the panel under the Call button.
 #[component]
 pub fn CallOutcome(run: CallRun) -> impl IntoView {
     // Only a change of phase re-renders; progress and rounds update inside.
-    let phase = Memo::new(move |_| run.phase.get());
+    let phase = run.phase();
+    let phase = Memo::new(move |_| phase.get());
     let body = move || {
         let Some(phase) = phase.get() else {
             return ().into_any();
@@ -95,7 +96,7 @@ fn Failure(run: CallRun, message: String, protocol: bool, cors: bool) -> impl In
                             "This looks like the browser refusing a server that does not allow this page (CORS). "
                             "The relay of holdbay serve can carry the request instead."
                         </p>
-                        <button class="use-relay" on:click=move |_| run.retry_via_relay()>
+                        <button class="use-relay" on:click=move |_| run.resend_via_relay()>
                             "Use the relay"
                         </button>
                     }

@@ -1,21 +1,19 @@
 //! A call paused by the server (MRTR `input_required`): which round, the sealed state the
 //! client carries back, one card per input request, and the rounds so far.
 
-use holdbay_engine::CallTool;
-use holdbay_engine::{LogicalRequest, Round};
+use holdbay_engine::{CallTool, InputAnswer, InputAsk, LogicalRequest, Round};
 use leptos::prelude::*;
 use serde_json::Value;
 
-use super::run::CallRun;
 use super::tamper::TamperLatch;
-use crate::ui::forms::InputRequestCard;
+use crate::calls::CallRun;
+use crate::ui::forms::{Delivery, InputRequestCard};
 
 /// One pending input request of the latest round.
 #[derive(Clone, PartialEq)]
 struct Pending {
     round: u32,
-    key: String,
-    request: Value,
+    ask: InputAsk,
 }
 
 /// What the paused view needs from the logical request.
@@ -30,33 +28,22 @@ struct PauseFacts {
 fn facts(logical: &LogicalRequest<CallTool>) -> PauseFacts {
     let latest = logical.rounds().last();
     let round = latest.map_or(0, |r| r.number);
-    let pending_keys = logical.pending_inputs();
-    let pending = latest
-        .and_then(|r| r.input_requests.as_ref())
-        .map(|requests| {
-            requests
-                .iter()
-                .filter(|(key, _)| pending_keys.contains(key))
-                .map(|(key, request)| Pending {
-                    round,
-                    key: key.clone(),
-                    request: serde_json::to_value(request).unwrap_or(Value::Null),
-                })
-                .collect()
-        })
-        .unwrap_or_default();
     PauseFacts {
         round,
         max_rounds: logical.bounds().max_rounds,
         request_state: latest.and_then(|r| r.request_state.clone()),
-        pending,
+        pending: logical
+            .unanswered_asks()
+            .into_iter()
+            .map(|ask| Pending { round, ask })
+            .collect(),
     }
 }
 
 /// The paused call: answer every card and the next round goes out by itself.
 #[component]
 pub fn PausedCall(run: CallRun) -> impl IntoView {
-    let facts = Memo::new(move |_| run.logical.with(|l| l.as_ref().map(facts)));
+    let facts = Memo::new(move |_| run.with_logical(|l| l.map(facts)));
     let counter = move || {
         facts
             .get()
@@ -80,12 +67,12 @@ pub fn PausedCall(run: CallRun) -> impl IntoView {
             }}
             <For
                 each=pending
-                key=|pending| (pending.round, pending.key.clone())
+                key=|pending| (pending.round, pending.ask.key.clone())
                 children=move |pending| {
-                    let key = pending.key.clone();
-                    let on_answer = Callback::new(move |answer: Value| run.answer(&key, answer));
+                    let key = pending.ask.key.clone();
+                    let on_answer = Callback::new(move |answer: InputAnswer| run.answer(&key, answer));
                     view! {
-                        <InputRequestCard key=pending.key request=pending.request on_answer=on_answer />
+                        <InputRequestCard ask=pending.ask delivery=Delivery::Immediate(on_answer) />
                     }
                 }
             />
@@ -126,15 +113,14 @@ pub fn shorten(token: &str) -> String {
 #[component]
 pub fn RoundHistory(run: CallRun) -> impl IntoView {
     let rows = Memo::new(move |_| {
-        run.logical.with(|l| {
-            l.as_ref()
-                .map(|l| {
-                    l.rounds()
-                        .iter()
-                        .filter_map(history_row)
-                        .collect::<Vec<_>>()
-                })
-                .unwrap_or_default()
+        run.with_logical(|l| {
+            l.map(|l| {
+                l.rounds()
+                    .iter()
+                    .filter_map(history_row)
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default()
         })
     });
     move || {
@@ -180,7 +166,7 @@ fn history_row(round: &Round) -> Option<HistoryRow> {
     let requests = round.input_requests.as_ref()?;
     let keys = requests.keys().cloned().collect::<Vec<_>>().join(", ");
     let answers = round
-        .answers
+        .choices
         .iter()
         .map(|(key, answer)| format!("{key}: {}", answer_summary(answer)))
         .collect::<Vec<_>>();
@@ -196,12 +182,14 @@ fn history_row(round: &Round) -> Option<HistoryRow> {
     })
 }
 
-/// An elicitation answer in a few words: the action and, when accepted, the content.
-fn answer_summary(answer: &Value) -> String {
-    let action = answer.get("action").and_then(Value::as_str);
-    match (action, answer.get("content")) {
-        (Some(action), Some(content)) => format!("{action} {content}"),
-        (Some(action), None) => action.to_owned(),
-        _ => answer.to_string(),
+/// An answer in a few words: what the user chose and, when accepted, the content.
+fn answer_summary(answer: &InputAnswer) -> String {
+    match answer {
+        InputAnswer::Accept(Some(content)) => format!("accept {}", Value::Object(content.clone())),
+        InputAnswer::Accept(None) => "accept".to_owned(),
+        InputAnswer::Decline => "decline".to_owned(),
+        InputAnswer::Cancel => "cancel".to_owned(),
+        InputAnswer::Refuse => "declined as not supported".to_owned(),
+        InputAnswer::Written(result) => format!("written {}", Value::Object(result.clone())),
     }
 }

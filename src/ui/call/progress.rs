@@ -2,13 +2,13 @@
 
 use leptos::prelude::*;
 
-use super::run::{CallRun, Progress};
+use crate::calls::{CallRun, Progress};
 
 /// While a request is on the wire: its latest `notifications/progress`, and Stop.
 #[component]
 pub fn InFlight(run: CallRun) -> impl IntoView {
     let progress = move || {
-        run.progress
+        run.progress()
             .get()
             .map(|update| view! { <ProgressBar update=update /> })
     };

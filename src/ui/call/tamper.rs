@@ -1,38 +1,16 @@
-//! Lesson 8's deliberate fault: change one character of the sealed `requestState` the next
-//! retry carries, to watch the server refuse it. A teaching and debugging action, clearly
-//! labelled; the engine sends the changed latch (`LogicalRequest::tamper_request_state`).
+//! Lesson 8's deliberate fault, as the paused call shows it: change one character of the
+//! sealed `requestState` the next retry carries, to watch the server refuse it. A teaching
+//! and debugging action, clearly labelled.
 
 use leptos::prelude::*;
 
-use super::run::{CallRun, Phase};
-
-/// The latch as the server sealed it and as the next retry will carry it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct LatchTamper {
-    /// The round whose latch was changed.
-    pub round: u32,
-    pub before: String,
-    pub after: String,
-    /// Which character changed (from 0).
-    pub position: usize,
-}
-
-/// `token` with its middle character replaced by another one of the same base64url alphabet
-/// (so it still looks like a latch); `None` for an empty token.
-pub fn flip_one_character(token: &str) -> Option<(String, usize)> {
-    let mut chars: Vec<char> = token.chars().collect();
-    if chars.is_empty() {
-        return None;
-    }
-    let position = chars.len() / 2;
-    chars[position] = if chars[position] == 'A' { 'B' } else { 'A' };
-    Some((chars.into_iter().collect(), position))
-}
+use crate::calls::{CallRun, Phase};
 
 /// The tamper control of a paused call: a labelled button, then the latch before and after.
 #[component]
 pub fn TamperLatch(run: CallRun, round: u32, token: String) -> impl IntoView {
-    let current = move || run.tamper.get().filter(|t| t.round == round);
+    let chosen = run.tamper();
+    let current = move || chosen.get().filter(|t| t.round == round);
     let before = token.clone();
     let tamper = move |_| run.tamper_latch(round, &before);
     let undo = move |_| run.untamper();
@@ -102,12 +80,11 @@ fn shorten_around(token: &str, position: usize) -> String {
 #[component]
 pub fn TamperVerdict(run: CallRun) -> impl IntoView {
     move || {
-        let change = run.tamper.get()?;
-        let phase = run.phase.get()?;
+        let change = run.tamper().get()?;
+        let phase = run.phase().get()?;
         // Only once the retry that carried it went out.
-        let sent = run.logical.with(|l| {
-            l.as_ref()
-                .is_some_and(|l| l.rounds().last().is_some_and(|r| r.number > change.round))
+        let sent = run.with_logical(|l| {
+            l.is_some_and(|l| l.rounds().last().is_some_and(|r| r.number > change.round))
         });
         if !sent {
             return None;

@@ -11,15 +11,17 @@ use super::schema_form::{fresh_prefix, schema_form};
 /// Edits a tool's arguments. `value` holds `Ok(arguments object)` while the input is valid
 /// (starting from the schema's defaults), else `Err(why not)`. `id_prefix` makes the
 /// element ids predictable; by default each editor gets a fresh one. Setting `seed` (e.g.
-/// a lesson's preset) rebuilds the form showing those arguments.
+/// a lesson's preset) rebuilds the form showing those arguments. `draft` follows what is
+/// entered, valid or not yet.
 #[component]
 pub fn ArgumentsEditor(
     schema: Arc<JsonObject>,
     value: RwSignal<Result<Value, String>>,
     #[prop(optional, into)] id_prefix: Option<String>,
     #[prop(optional)] seed: Option<RwSignal<Option<Value>>>,
+    #[prop(optional)] draft: Option<RwSignal<Option<Value>>>,
 ) -> impl IntoView {
     let prefix = id_prefix.unwrap_or_else(|| fresh_prefix("args"));
     let seed = seed.unwrap_or_else(|| RwSignal::new(None));
-    view! { <div class="arguments-editor">{schema_form(&schema, value, prefix, seed)}</div> }
+    view! { <div class="arguments-editor">{schema_form(&schema, value, prefix, seed, draft)}</div> }
 }

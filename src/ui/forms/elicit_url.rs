@@ -2,10 +2,11 @@
 //! site emphasised; nothing is fetched, linked or embedded before the user consents, and the
 //! page opens in a separate top-level tab the client cannot read (`noopener`).
 
+use holdbay_engine::InputAnswer;
 use leptos::prelude::*;
-use serde_json::{Value, json};
 
 use super::decline::DeclineOrCancel;
+use super::delivery::Delivery;
 
 /// What the page will open, as shown before consent.
 struct Address {
@@ -61,18 +62,19 @@ fn read_address(url: &str) -> Result<Address, String> {
 }
 
 #[component]
-pub fn UrlElicitation(params: Value, answer: Callback<Value>) -> impl IntoView {
-    let message = params
-        .get("message")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_owned();
-    let url = params
-        .get("url")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_owned();
+pub fn UrlElicitation(message: String, url: String, delivery: Delivery) -> impl IntoView {
     let consented = RwSignal::new(false);
+    let refusal = RwSignal::new(None::<InputAnswer>);
+    let finished = RwSignal::new(false);
+    // Gathered: accepting (consent only, no content) once the user says the page is done.
+    if let Delivery::Gathered(slot) = delivery {
+        Effect::new(move |_| {
+            let answer = refusal
+                .get()
+                .or_else(|| finished.get().then_some(InputAnswer::Accept(None)));
+            slot.set(answer);
+        });
+    }
     let opened = RwSignal::new(false);
     let open_problem = RwSignal::new(None::<String>);
 
@@ -151,8 +153,14 @@ pub fn UrlElicitation(params: Value, answer: Callback<Value>) -> impl IntoView {
                     <button
                         type="button"
                         class="consent-finished"
+                        aria-pressed=move || delivery.is_gathered().then(|| finished.get().to_string())
                         disabled=move || !opened.get()
-                        on:click=move |_| answer.run(json!({ "action": "accept" }))
+                        on:click=move |_| {
+                            finished.set(true);
+                            if !delivery.is_gathered() {
+                                delivery.give(InputAnswer::Accept(None));
+                            }
+                        }
                     >
                         "I have finished"
                     </button>
@@ -166,7 +174,7 @@ pub fn UrlElicitation(params: Value, answer: Callback<Value>) -> impl IntoView {
         <p class="input-message">{message}</p>
         {address_view}
         <div class="input-actions secondary-actions">
-            <DeclineOrCancel answer=answer />
+            <DeclineOrCancel delivery=delivery refusal=refusal />
         </div>
     }
 }

@@ -1,57 +1,56 @@
-//! One input request of a server (an MRTR `inputRequests` entry or a task's), shown by kind,
-//! and the answer the user gives to it. Once answered, the card keeps showing what was sent.
+//! One input request of a server (an MRTR round's `inputRequests` entry or a task's), shown
+//! by the kind the engine decoded, and the answer the user gives to it. Once answered at
+//! once, the card keeps showing what was sent.
 
+use holdbay_engine::{InputAnswer, InputAsk, InputRequestKind};
 use leptos::prelude::*;
-use serde_json::Value;
 
+use super::delivery::Delivery;
 use super::elicit_form::FormElicitation;
 use super::elicit_url::UrlElicitation;
 use super::other_kinds::{DeprecatedRequest, UnknownRequest};
 
-/// Shows the request under `key` and calls `on_answer` (once) with the response to send.
-/// `server` names who is asking, when the caller knows.
+/// Shows `ask` and hands the user's answer over as `delivery` says: at once (once), or kept
+/// for a Submit that sends several together. `server` names who is asking, when known.
 #[component]
 pub fn InputRequestCard(
-    key: String,
-    request: Value,
-    on_answer: Callback<Value>,
+    ask: InputAsk,
+    delivery: Delivery,
     #[prop(optional, into)] server: Option<String>,
 ) -> impl IntoView {
-    let sent = RwSignal::new(None::<Value>);
-    let answer = Callback::new(move |response: Value| {
-        if sent.get_untracked().is_some() {
-            return;
+    let InputAsk { key, kind, json } = ask;
+    let sent = RwSignal::new(None::<InputAnswer>);
+    let delivery = match delivery {
+        Delivery::Immediate(on_answer) => {
+            Delivery::Immediate(Callback::new(move |answer: InputAnswer| {
+                if sent.get_untracked().is_some() {
+                    return;
+                }
+                sent.set(Some(answer.clone()));
+                on_answer.run(answer);
+            }))
         }
-        sent.set(Some(response.clone()));
-        on_answer.run(response);
-    });
-    let method = request
-        .get("method")
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_owned();
-    let params = request.get("params").cloned().unwrap_or(Value::Null);
-    let mode = params
-        .get("mode")
-        .and_then(Value::as_str)
-        .map(str::to_owned);
-    let (kind_label, body) = match (method.as_str(), mode.as_deref()) {
-        ("elicitation/create", None | Some("form")) => (
+        gathered => gathered,
+    };
+    let method = kind.method_name().to_owned();
+    let (kind_label, body) = match kind.clone() {
+        InputRequestKind::Form { message, schema } => (
             "Form",
-            view! { <FormElicitation key=key.clone() params=params answer=answer /> }.into_any(),
-        ),
-        ("elicitation/create", Some("url")) => (
-            "Web page",
-            view! { <UrlElicitation params=params answer=answer /> }.into_any(),
-        ),
-        ("sampling/createMessage" | "roots/list", _) => (
-            "Deprecated",
-            view! { <DeprecatedRequest method=method.clone() request=request.clone() answer=answer /> }
+            view! { <FormElicitation key=key.clone() message=message schema=schema delivery=delivery /> }
                 .into_any(),
         ),
-        _ => (
+        InputRequestKind::Url { message, url } => (
+            "Web page",
+            view! { <UrlElicitation message=message url=url delivery=delivery /> }.into_any(),
+        ),
+        deprecated @ (InputRequestKind::Sampling | InputRequestKind::Roots) => (
+            "Deprecated",
+            view! { <DeprecatedRequest kind=deprecated request=json.clone() delivery=delivery /> }
+                .into_any(),
+        ),
+        unknown => (
             "Unknown",
-            view! { <UnknownRequest method=method.clone() request=request.clone() answer=answer /> }
+            view! { <UnknownRequest kind=unknown request=json.clone() delivery=delivery /> }
                 .into_any(),
         ),
     };
@@ -76,8 +75,12 @@ pub fn InputRequestCard(
             <div class="input-request-body" class:hidden=move || sent.with(Option::is_some)>
                 {body}
             </div>
-            {move || sent.get().map(|response| {
-                let text = serde_json::to_string_pretty(&response).unwrap_or_default();
+            {move || sent.get().map(|answer| {
+                // What went on the wire, as the engine shaped it for this kind of request.
+                let text = answer
+                    .to_response(&kind)
+                    .map(|value| serde_json::to_string_pretty(&value).unwrap_or_default())
+                    .unwrap_or_else(|why| why.to_string());
                 view! {
                     <div class="answer-sent">
                         <p class="answer-sent-title">"Answer sent"</p>

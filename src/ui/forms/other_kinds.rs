@@ -2,33 +2,58 @@
 //! `roots/list` (declined by default, answerable as raw JSON on request), and unknown kinds
 //! (decline only).
 
-use holdbay_engine::refusal_for;
+use holdbay_engine::{InputAnswer, InputRequestKind};
 use leptos::prelude::*;
-use serde_json::{Value, json};
+use serde_json::Value;
+
+use super::delivery::Delivery;
 
 fn pretty(value: &Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_default()
 }
 
+/// What declining `kind` sends, as the engine decides it.
+fn refusal_text(kind: &InputRequestKind) -> String {
+    InputAnswer::Refuse
+        .to_response(kind)
+        .map(|value| pretty(&value))
+        .unwrap_or_default()
+}
+
+/// A gathered card of a kind this client did not declare is declined unless the user
+/// chooses otherwise.
+fn refuse_by_default(delivery: Delivery) {
+    if let Delivery::Gathered(slot) = delivery {
+        slot.set(Some(InputAnswer::Refuse));
+    }
+}
+
 #[component]
-pub fn DeprecatedRequest(method: String, request: Value, answer: Callback<Value>) -> impl IntoView {
+pub fn DeprecatedRequest(
+    kind: InputRequestKind,
+    request: Value,
+    delivery: Delivery,
+) -> impl IntoView {
+    refuse_by_default(delivery);
+    let method = kind.method_name().to_owned();
     let enabled = RwSignal::new(false);
-    let starter = match method.as_str() {
-        "roots/list" => json!({ "roots": [] }),
-        _ => json!({
-            "role": "assistant",
-            "content": { "type": "text", "text": "" },
-            "model": "manual",
-        }),
+    // A starting point the user edits; the engine checks the shape when it is sent.
+    let starter = match kind {
+        InputRequestKind::Roots => r#"{ "roots": [] }"#,
+        _ => {
+            r#"{ "role": "assistant", "content": { "type": "text", "text": "" }, "model": "manual" }"#
+        }
     };
-    let draft = RwSignal::new(pretty(&starter));
+    let starter = serde_json::from_str::<Value>(starter)
+        .map(|value| pretty(&value))
+        .unwrap_or_default();
+    let draft = RwSignal::new(starter);
     let parsed = Memo::new(move |_| match serde_json::from_str::<Value>(&draft.get()) {
-        Ok(value @ Value::Object(_)) => Ok(value),
+        Ok(Value::Object(object)) => Ok(object),
         Ok(_) => Err("the result must be a JSON object".to_owned()),
         Err(error) => Err(format!("not JSON: {error}")),
     });
-    let decline_with = refusal_for(&method);
-    let decline_text = pretty(&decline_with);
+    let decline_text = refusal_text(&kind);
     let editor_id = format!("deprecated-{}", super::schema_form::fresh_prefix("answer"));
     let editor = move || {
         enabled.get().then(|| {
@@ -51,11 +76,11 @@ pub fn DeprecatedRequest(method: String, request: Value, answer: Callback<Value>
                             disabled=move || parsed.with(Result::is_err)
                             on:click=move |_| {
                                 if let Ok(result) = parsed.get_untracked() {
-                                    answer.run(result);
+                                    delivery.give(InputAnswer::Written(result));
                                 }
                             }
                         >
-                            "Send this result"
+                            {if delivery.is_gathered() { "Use this result" } else { "Send this result" }}
                         </button>
                     </div>
                 </div>
@@ -81,7 +106,11 @@ pub fn DeprecatedRequest(method: String, request: Value, answer: Callback<Value>
         </label>
         {editor}
         <div class="input-actions">
-            <button type="button" class="decline" on:click=move |_| answer.run(decline_with.clone())>
+            <button
+                type="button"
+                class="decline"
+                on:click=move |_| delivery.give(InputAnswer::Refuse)
+            >
                 "Decline"
             </button>
             <span class="quiet decline-shape">"sends " <code>{decline_text}</code></span>
@@ -90,12 +119,8 @@ pub fn DeprecatedRequest(method: String, request: Value, answer: Callback<Value>
 }
 
 #[component]
-pub fn UnknownRequest(method: String, request: Value, answer: Callback<Value>) -> impl IntoView {
-    let decline_with = refusal_for(if method.is_empty() {
-        "this input request"
-    } else {
-        &method
-    });
+pub fn UnknownRequest(kind: InputRequestKind, request: Value, delivery: Delivery) -> impl IntoView {
+    refuse_by_default(delivery);
     view! {
         <p class="input-deprecated">
             <strong>"Unknown input kind."</strong>
@@ -103,9 +128,14 @@ pub fn UnknownRequest(method: String, request: Value, answer: Callback<Value>) -
         </p>
         <pre class="json request-json">{pretty(&request)}</pre>
         <div class="input-actions">
-            <button type="button" class="decline" on:click=move |_| answer.run(decline_with.clone())>
+            <button
+                type="button"
+                class="decline"
+                on:click=move |_| delivery.give(InputAnswer::Refuse)
+            >
                 "Decline"
             </button>
+            <span class="quiet decline-shape">"sends " <code>{refusal_text(&kind)}</code></span>
         </div>
     }
 }

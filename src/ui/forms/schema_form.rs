@@ -20,12 +20,14 @@ pub fn fresh_prefix(kind: &str) -> String {
 }
 
 /// The form for `schema`. `value` holds `Ok(object)` while the input is valid, else
-/// `Err(the first problem)`.
+/// `Err(the first problem)`. `draft`, when given, follows what is entered even while it is
+/// not valid yet (so the form can be rebuilt from it later, e.g. after a view switch).
 pub fn schema_form(
     schema: &JsonObject,
     value: RwSignal<Result<Value, String>>,
     prefix: String,
     seed: RwSignal<Option<Value>>,
+    draft: Option<RwSignal<Option<Value>>>,
 ) -> impl IntoView + use<> {
     let parsed = parse_root(schema);
     let required: Vec<String> = parsed
@@ -107,7 +109,12 @@ pub fn schema_form(
                 )
             };
             let watched = fields.clone();
-            Effect::new(move |_| value.set(read_root(&watched, &states)));
+            Effect::new(move |_| {
+                value.set(read_root(&watched, &states));
+                if let Some(draft) = draft {
+                    draft.set(Some(draft_root(&watched, &states)));
+                }
+            });
             Some(view! { <div class="schema-form">{view}</div> })
         }
     };
@@ -158,7 +165,11 @@ pub fn schema_form(
                         prop:value=move || raw_text.get()
                         on:input=move |event| {
                             let text = event_target_value(&event);
-                            value.set(parse_raw(&text));
+                            let parsed = parse_raw(&text);
+                            if let (Some(draft), Ok(json)) = (draft, &parsed) {
+                                draft.set(Some(json.clone()));
+                            }
+                            value.set(parsed);
                             raw_text.set(text);
                         }
                     ></textarea>

@@ -55,12 +55,12 @@ impl FieldState {
                 };
                 Self::Text(RwSignal::new(text))
             }
-            Kind::Number { .. } => Self::Text(RwSignal::new(
-                value
-                    .filter(|value| value.is_number())
-                    .map(Value::to_string)
-                    .unwrap_or_default(),
-            )),
+            // A number, or the text typed before it read as one (a draft).
+            Kind::Number { .. } => Self::Text(RwSignal::new(match value {
+                Some(Value::Number(number)) => number.to_string(),
+                Some(Value::String(typed)) => typed.clone(),
+                _ => String::new(),
+            })),
             Kind::Boolean => Self::Boolean(RwSignal::new(
                 value.and_then(Value::as_bool).unwrap_or(false),
             )),
@@ -129,13 +129,20 @@ fn read_object(fields: &[Arc<Field>], states: &[FieldState]) -> Result<Map<Strin
     Ok(object)
 }
 
-/// The JSON of the fields that are valid now, skipping the others: a starting point for
-/// editing as raw JSON when the form is not complete yet.
+/// What is entered now, as JSON, valid or not yet: valid fields as their values, a text
+/// or number input that does not read yet as the text typed, the others skipped. A starting
+/// point for editing as raw JSON, and what a rebuilt form shows again.
 pub fn draft_root(fields: &[Arc<Field>], states: &[FieldState]) -> Value {
     let mut object = Map::new();
     for (field, state) in fields.iter().zip(states) {
-        if let Ok(Some(value)) = read(field, state) {
-            object.insert(field.name.clone(), value);
+        match (read(field, state), state) {
+            (Ok(Some(value)), _) => {
+                object.insert(field.name.clone(), value);
+            }
+            (Err(_), FieldState::Text(text)) if !text.with(|t| t.trim().is_empty()) => {
+                object.insert(field.name.clone(), Value::String(text.get()));
+            }
+            _ => {}
         }
     }
     Value::Object(object)

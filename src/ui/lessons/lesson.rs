@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use super::catalog::{Lesson, Preset};
 use super::progress::LessonProgress;
 use super::question::LessonQuestion;
-use crate::ui::session::Session;
+use crate::session::Session;
 
 #[component]
 pub fn LessonView(

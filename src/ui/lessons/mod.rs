@@ -10,8 +10,9 @@ pub mod reveal;
 
 use leptos::prelude::*;
 
-use crate::ui::call::CallPreset;
-use crate::ui::session::{Session, Step};
+use crate::catalog::Loaded;
+use crate::session::Session;
+use crate::ui::UiState;
 pub use catalog::{LESSONS, Lesson, Preset};
 use lesson::LessonView;
 pub use progress::LessonProgress;
@@ -96,12 +97,13 @@ pub fn LessonsPanel() -> impl IntoView {
     }
 }
 
-/// Hand `preset` to the call panel (which selects the tool and starts the call), when the
-/// connected server has the tool.
+/// Set the call of `preset` up (its tool shown, its arguments in the form) and start it,
+/// when the connected server has the tool.
 fn run_preset(session: Session, preset: Preset) -> Result<(), String> {
-    let has_tool = match session.tools.get_untracked() {
-        Step::Done(Some(toolbox)) => toolbox.tools.iter().any(|t| t.name == preset.tool),
-        Step::Waiting => {
+    let tools = session.catalog_untracked().tools();
+    let has_tool = match tools.get_untracked() {
+        Loaded::Ready(toolbox) => toolbox.tools.items.iter().any(|t| t.name == preset.tool),
+        Loaded::Loading => {
             return Err("Still connecting to the server: try again in a moment.".to_owned());
         }
         _ => false,
@@ -116,15 +118,27 @@ fn run_preset(session: Session, preset: Preset) -> Result<(), String> {
         Ok(serde_json::Value::Object(arguments)) => arguments,
         _ => Default::default(),
     };
-    session.call_preset.set(Some(CallPreset {
-        tool: preset.tool.to_owned(),
-        arguments,
-        accept_task: preset.accept_task,
-        start: true,
-    }));
-    // Setting the same tool again would rebuild the call panel under the preset's feet.
-    if session.selected_tool.get_untracked().as_deref() != Some(preset.tool) {
-        session.selected_tool.set(Some(preset.tool.to_owned()));
+    let ui = UiState::current();
+    let draft = ui.draft(preset.tool);
+    draft.replace_arguments(serde_json::Value::Object(arguments.clone()));
+    draft.accept_task.set(preset.accept_task);
+    let shown = serde_json::to_string(&arguments).unwrap_or_default();
+    let task = if preset.accept_task {
+        "accepting a task"
+    } else {
+        "not accepting a task"
+    };
+    if ui.selected_tool().get_untracked().as_deref() != Some(preset.tool) {
+        ui.selected_tool().set(Some(preset.tool.to_owned()));
     }
-    Ok(())
+    let started = session.call(preset.tool).start(
+        arguments,
+        preset.accept_task,
+        draft.report_progress.get_untracked(),
+    );
+    draft.note.set(Some(match &started {
+        Ok(()) => format!("Started by a lesson, {task}, with arguments {shown}"),
+        Err(why) => why.clone(),
+    }));
+    started
 }

@@ -7,7 +7,8 @@ use leptos::prelude::*;
 use super::catalog::{Lesson, Reveal};
 use super::progress::LessonProgress;
 use super::reveal::part_for;
-use crate::ui::session::Session;
+use crate::session::Session;
+use crate::ui::UiState;
 
 #[component]
 pub fn LessonQuestion(
@@ -21,7 +22,8 @@ pub fn LessonQuestion(
     // Set by the reveal while the part it shows is not in the scene yet.
     let waiting = RwSignal::new(false);
     let shown = RwSignal::new(None::<Part>);
-    let traffic = session.traffic;
+    let traffic = session.traffic();
+    let inspected = UiState::current().inspected();
     let reveal_kind = question.reveal;
 
     // Select the part once it exists: the answer happens live, not from a script.
@@ -33,7 +35,7 @@ pub fn LessonQuestion(
         if let Some(part) = traffic.with(|t| part_for(t, reveal_kind)) {
             waiting.set(false);
             shown.set(Some(part.clone()));
-            traffic.selected.set(Some(part));
+            inspected.set(Some(part));
         }
     });
 
@@ -50,7 +52,7 @@ pub fn LessonQuestion(
             Some(part) => {
                 waiting.set(false);
                 shown.set(Some(part.clone()));
-                traffic.selected.set(Some(part));
+                inspected.set(Some(part));
             }
             None => {
                 shown.set(None);
@@ -155,5 +157,6 @@ fn describe(part: &Part, reveal: Reveal) -> String {
             format!("task {task}, restored from storage")
         }
         (Part::Cartridge(task), _) => format!("task {task}"),
+        (Part::Session, _) => "the page's reload".to_owned(),
     }
 }

@@ -1,7 +1,8 @@
 //! Which part of the scene shows a lesson's answer, found in the traffic model as it is now.
 
-use holdbay_engine::Traffic;
+use holdbay_engine::model::TaskStatus;
 use holdbay_engine::traffic::{FlightRole, Part, Tray, TrayState};
+use holdbay_engine::{InputRequestKind, MethodId, Traffic};
 
 use super::catalog::Reveal;
 
@@ -24,7 +25,7 @@ pub fn part_for(traffic: &Traffic, reveal: Reveal) -> Option<Part> {
                 .iter()
                 .rev()
                 .flat_map(|r| &r.tags)
-                .find(|tag| tag.mode.as_deref() == Some("url"))?;
+                .find(|tag| matches!(tag.kind, InputRequestKind::Url { .. }))?;
             Some(Part::TrayTag {
                 tray: tray.id,
                 key: tag.key.clone(),
@@ -71,7 +72,7 @@ pub fn part_for(traffic: &Traffic, reveal: Reveal) -> Option<Part> {
             let lost_race = asked.iter().find(|c| {
                 c.cancel
                     .as_ref()
-                    .is_some_and(|ask| ask.outcome.as_deref() == Some("completed"))
+                    .is_some_and(|ask| ask.outcome == Some(TaskStatus::Completed))
             });
             let settled = asked
                 .iter()
@@ -111,5 +112,5 @@ fn latest_trays<'a>(traffic: &'a Traffic, tool: &'a str) -> impl Iterator<Item =
         .trays()
         .iter()
         .rev()
-        .filter(move |tray| tray.method == "tools/call" && tray.name.as_deref() == Some(tool))
+        .filter(move |tray| tray.method == MethodId::CallTool && tray.name.as_deref() == Some(tool))
 }

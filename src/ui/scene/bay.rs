@@ -29,6 +29,8 @@ struct TrayView {
     id: u64,
     title: String,
     state: &'static str,
+    /// The server asked again after the last round the client allows.
+    reached: bool,
     state_text: String,
     occupied: bool,
     workpiece: String,
@@ -40,18 +42,16 @@ struct TrayView {
 
 impl TrayView {
     fn of(tray: &Tray) -> Self {
-        let (state, state_text) = match &tray.state {
-            TrayState::InFlight => ("in_flight", "on the wire".to_owned()),
-            TrayState::Paused => ("paused", "paused for input".to_owned()),
-            TrayState::BoundReached => ("bound_reached", "round bound reached".to_owned()),
-            TrayState::Completed { tool_error: false } => ("completed", "completed".to_owned()),
-            TrayState::Completed { tool_error: true } => {
-                ("completed", "completed (tool error)".to_owned())
-            }
-            TrayState::Failed { message } => ("failed", format!("failed: {message}")),
-            TrayState::Detached { task } => ("detached", format!("became task {task}")),
-            TrayState::Stopped => ("stopped", "stopped by the client".to_owned()),
-            TrayState::Abandoned => ("abandoned", "given up by the client".to_owned()),
+        let state_text = match &tray.state {
+            TrayState::InFlight => "on the wire".to_owned(),
+            TrayState::Paused => "paused for input".to_owned(),
+            TrayState::BoundReached => "round bound reached".to_owned(),
+            TrayState::Completed { tool_error: false } => "completed with its result".to_owned(),
+            TrayState::Completed { tool_error: true } => "completed (tool error)".to_owned(),
+            TrayState::Failed { message } => format!("failed: {message}"),
+            TrayState::Detached { task } => format!("became task {task}"),
+            TrayState::Stopped => "stopped by the client".to_owned(),
+            TrayState::Abandoned => "given up by the client".to_owned(),
         };
         let latches = tray
             .rounds
@@ -74,9 +74,10 @@ impl TrayView {
             id: tray.id,
             title: match &tray.name {
                 Some(name) => format!("{} {name}", tray.method),
-                None => tray.method.clone(),
+                None => tray.method.to_string(),
             },
-            state,
+            state: tray.state.name(),
+            reached: tray.state == TrayState::BoundReached,
             state_text,
             occupied: tray.is_occupied(),
             workpiece: summarize(&tray.workpiece),
@@ -157,7 +158,7 @@ fn TrayDrawing(tray: TrayView) -> impl IntoView {
     let part = Part::Tray(tray.id);
     let (on_click, on_focus, on_key) = inspectable!(scene, part);
     let selected = move || scene.is_selected(&part);
-    let reached = tray.state == "bound_reached";
+    let reached = tray.reached;
     let slots = tray.max_rounds.max(tray.rounds.len() as u32).max(1);
     let slot_width = STACK_WIDTH / f64::from(slots + 1);
     let round_x = move |number: u32| STACK_X + f64::from(number - 1) * slot_width;

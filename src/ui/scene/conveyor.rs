@@ -57,15 +57,15 @@ impl Piece {
             (None, None) => Phase::Out,
         };
         let label = match &flight.name {
-            Some(name) => format!("{} {name}", flight.method),
-            None => flight.method.clone(),
+            Some(name) => format!("{} {name}", flight.method_name),
+            None => flight.method_name.clone(),
         };
         let failed = flight.error.is_some()
             || flight.status.is_some_and(|s| s >= 400)
             || flight.response().is_some_and(|r| r.get("error").is_some());
         Self {
             exchange: flight.exchange,
-            method: flight.method.clone(),
+            method: flight.method_name.clone(),
             label,
             timing: flight
                 .duration_ms()

@@ -9,7 +9,7 @@ use super::parts::describe;
 pub(super) fn Inspector() -> impl IntoView {
     let scene = SceneContext::current();
     let traffic = scene.traffic;
-    let selected = traffic.selected;
+    let selected = scene.selected;
     let role = move || {
         traffic.track_calm();
         selected

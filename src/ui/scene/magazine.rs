@@ -3,6 +3,7 @@
 //! redrawn, cells turn compact when there are many, and the whole magazine is one tab stop
 //! with roving focus (arrow keys, Home, End).
 
+use holdbay_engine::protocol::task_status_name;
 use holdbay_engine::traffic::{Cartridge, FlightRole, Part};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -68,7 +69,8 @@ struct CartridgeView {
     task_id: String,
     slot: usize,
     version: u64,
-    status: String,
+    /// The status as the wire spells it.
+    status: &'static str,
     message: Option<String>,
     tool: Option<String>,
     sealed: bool,
@@ -84,7 +86,7 @@ impl CartridgeView {
             task_id: cartridge.task_id.clone(),
             slot: cartridge.slot,
             version: cartridge.version,
-            status: cartridge.status.clone(),
+            status: task_status_name(cartridge.status),
             message: cartridge.status_message.clone(),
             tool: cartridge.tool.clone(),
             sealed: cartridge.is_sealed(),
@@ -96,20 +98,15 @@ impl CartridgeView {
                     Some(true) => "true",
                     Some(false) => "false",
                 };
-                (acknowledged, ask.outcome.clone().unwrap_or_default())
+                let outcome = ask.outcome.map(task_status_name).unwrap_or_default();
+                (acknowledged, outcome.to_owned())
             }),
         }
     }
 
+    /// The lamp's class: the status's wire name (the stylesheet colours each).
     fn lamp_class(&self) -> &'static str {
-        match self.status.as_str() {
-            "working" => "working",
-            "input_required" => "input_required",
-            "completed" => "completed",
-            "failed" => "failed",
-            "cancelled" => "cancelled",
-            _ => "unknown",
-        }
+        self.status
     }
 
     fn aria_label(&self) -> String {
@@ -213,7 +210,7 @@ pub(super) fn Magazine() -> impl IntoView {
     };
 
     let selected_slot = move || {
-        let selected = traffic.selected.get();
+        let selected = scene.selected.get();
         traffic.track_calm();
         let slot = match selected {
             Some(Part::Cartridge(task)) | Some(Part::CartridgeTag { task, .. }) => {
@@ -422,7 +419,7 @@ fn CartridgeCell(cartridge: CartridgeView, grid: Grid, focusable: bool) -> impl 
         let message = cartridge
             .message
             .clone()
-            .unwrap_or_else(|| cartridge.status.clone());
+            .unwrap_or_else(|| cartridge.status.to_owned());
         view! {
             <rect class="cell" width=grid.cell_width height=grid.cell_height rx="5"></rect>
             <circle class="lamp" data-status=lamp cx="14" cy="16" r="7"></circle>
@@ -441,7 +438,7 @@ fn CartridgeCell(cartridge: CartridgeView, grid: Grid, focusable: bool) -> impl 
         <g
             class="cartridge"
             data-task-id=task.clone()
-            data-status=cartridge.status.clone()
+            data-status=cartridge.status
             data-sealed=cartridge.sealed.to_string()
             data-restored=cartridge.restored.to_string()
             transform=format!("translate({x} {y})")

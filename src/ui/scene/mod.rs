@@ -14,7 +14,8 @@ use std::time::Duration;
 use holdbay_engine::traffic::Part;
 use leptos::prelude::*;
 
-use super::Session;
+use super::UiState;
+use crate::session::Session;
 use crate::traffic::TrafficView;
 
 pub use parts::{describe, fingerprint};
@@ -30,16 +31,16 @@ pub(crate) const LINGER_MS: f64 = 1_500.0;
 struct SceneContext {
     traffic: TrafficView,
     tick: RwSignal<f64>,
+    /// The inspected part (the page's, shared with the timeline and the lessons).
+    selected: RwSignal<Option<Part>>,
 }
 
 impl SceneContext {
     fn current() -> Self {
-        use_context::<Self>().unwrap_or_else(|| {
-            let traffic = Session::current().traffic;
-            Self {
-                traffic,
-                tick: RwSignal::new(js_sys::Date::now()),
-            }
+        use_context::<Self>().unwrap_or_else(|| Self {
+            traffic: Session::current().traffic(),
+            tick: RwSignal::new(js_sys::Date::now()),
+            selected: UiState::current().inspected(),
         })
     }
 
@@ -56,18 +57,14 @@ impl SceneContext {
 
     /// Make `part` the inspected one.
     fn select(&self, part: Part) {
-        if self
-            .traffic
-            .selected
-            .with_untracked(|s| s.as_ref() != Some(&part))
-        {
-            self.traffic.selected.set(Some(part));
+        if self.selected.with_untracked(|s| s.as_ref() != Some(&part)) {
+            self.selected.set(Some(part));
         }
     }
 
     /// Whether `part` is the inspected one (tracked).
     fn is_selected(&self, part: &Part) -> bool {
-        self.traffic.selected.with(|s| s.as_ref() == Some(part))
+        self.selected.with(|s| s.as_ref() == Some(part))
     }
 }
 
@@ -79,7 +76,8 @@ fn is_activation(event: &leptos::ev::KeyboardEvent) -> bool {
 
 #[component]
 pub fn Scene() -> impl IntoView {
-    let traffic = Session::current().traffic;
+    let traffic = Session::current().traffic();
+    let selected = UiState::current().inspected();
     let tick = RwSignal::new(js_sys::Date::now());
     if let Ok(handle) = set_interval_with_handle(
         move || tick.set(js_sys::Date::now()),
@@ -87,7 +85,11 @@ pub fn Scene() -> impl IntoView {
     ) {
         on_cleanup(move || handle.clear());
     }
-    let context = SceneContext { traffic, tick };
+    let context = SceneContext {
+        traffic,
+        tick,
+        selected,
+    };
     provide_context(context);
 
     let replay = move || {
@@ -106,7 +108,7 @@ pub fn Scene() -> impl IntoView {
     };
     let on_keydown = move |event: leptos::ev::KeyboardEvent| {
         if event.key() == "Escape" {
-            traffic.selected.set(None);
+            selected.set(None);
         }
     };
 

@@ -10,8 +10,8 @@ pub fn describe(traffic: &Traffic, part: &Part) -> (String, &'static str) {
             let what = traffic
                 .flight(*exchange)
                 .map(|f| match &f.name {
-                    Some(name) => format!("{} {name}", f.method),
-                    None => f.method.clone(),
+                    Some(name) => format!("{} {name}", f.method_name),
+                    None => f.method_name.clone(),
                 })
                 .unwrap_or_default();
             (
@@ -62,6 +62,12 @@ pub fn describe(traffic: &Traffic, part: &Part) -> (String, &'static str) {
              input_required, completed, failed, cancelled); completed, failed and cancelled \
              are terminal, so the cartridge is sealed. The client learns of changes by polling \
              tasks/get at pollIntervalMs, or from notifications/tasks on a listen stream.",
+        ),
+        Part::Session => (
+            "The session (a reload)".to_owned(),
+            "The page reloaded: everything it held in memory was gone. The task handles came \
+             back from durable storage and the wire log from this browser's storage, so the \
+             story goes on where it was.",
         ),
         Part::CartridgeTag { key, .. } => (
             format!("Tag (task input request \"{key}\")"),
@@ -121,8 +127,8 @@ impl TagView {
     pub fn of(tag: &holdbay_engine::traffic::Tag) -> Self {
         Self {
             key: tag.key.clone(),
-            kind: tag.method.clone(),
-            mode: tag.mode.clone().unwrap_or_default(),
+            kind: tag.kind.method_name().to_owned(),
+            mode: tag.kind.mode_name().unwrap_or_default().to_owned(),
         }
     }
 }

@@ -6,7 +6,7 @@ mod row;
 
 use leptos::prelude::*;
 
-use super::session::Session;
+use crate::session::Session;
 use row::TaskRow;
 
 /// Rows drawn at most; the rest are counted (the scene's magazine shows every task).
@@ -14,10 +14,7 @@ pub const ROWS_SHOWN: usize = 50;
 
 #[component]
 pub fn TasksPanel() -> impl IntoView {
-    let session = Session::current();
-    let board = session.tasks;
-    // The panel is always mounted with the session: it restores and follows the stored tasks.
-    board.start(session);
+    let board = Session::current().tasks();
     let now = clock::ticking_now();
     let ids = board.ids();
     let shown_ids =

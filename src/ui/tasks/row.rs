@@ -1,22 +1,15 @@
 //! One task on the board: its status, times, input requests, and how it ended.
 
 use holdbay_engine::model::TaskStatus;
+use holdbay_engine::protocol::task_status_name;
+use holdbay_engine::{InputAnswer, InputAsk, MethodId};
 use leptos::prelude::*;
-use serde_json::Value;
 
 use super::clock::{seconds_until, span};
 use super::outcome::{TaskError, TaskResult};
+use crate::session::Session;
 use crate::tasks::TrackedTask;
-use crate::ui::forms::InputRequestCard;
-use crate::ui::session::Session;
-
-/// The status as the wire spells it (`working`, `input_required`, …).
-pub fn status_name(status: TaskStatus) -> String {
-    serde_json::to_value(status)
-        .ok()
-        .and_then(|value| value.as_str().map(str::to_owned))
-        .unwrap_or_else(|| format!("{status:?}"))
-}
+use crate::ui::forms::{Delivery, InputRequestCard};
 
 /// Enough of the id to tell tasks apart; the full one is in the tooltip.
 fn short_id(task_id: &str) -> String {
@@ -31,7 +24,7 @@ fn short_id(task_id: &str) -> String {
 #[component]
 pub fn TaskRow(task_id: String, now: Signal<u64>) -> impl IntoView {
     let session = Session::current();
-    let board = session.tasks;
+    let (board, link) = (session.tasks(), session.link());
     let id = task_id.clone();
     // Only this task's changes re-run it, however many tasks the board follows.
     let task = Memo::new(move |_| {
@@ -44,7 +37,7 @@ pub fn TaskRow(task_id: String, now: Signal<u64>) -> impl IntoView {
     let status = move || {
         task.with(|task| {
             task.as_ref()
-                .map(|task| status_name(task.tracker.status))
+                .map(|task| task_status_name(task.tracker.status))
                 .unwrap_or_default()
         })
     };
@@ -55,7 +48,7 @@ pub fn TaskRow(task_id: String, now: Signal<u64>) -> impl IntoView {
     view! {
         // Rows out of view are neither laid out nor painted while their polls update them.
         <li
-            class="task"
+            class="task-row"
             style="content-visibility: auto; contain-intrinsic-size: auto 10rem"
             data-task-id=task_id.clone()
             data-status=status
@@ -98,7 +91,7 @@ pub fn TaskRow(task_id: String, now: Signal<u64>) -> impl IntoView {
                         <div class="task-cancel-box">
                             <button
                                 class="task-cancel"
-                                on:click=move |_| board.cancel(session, &id)
+                                on:click=move |_| board.cancel(link, &id)
                             >
                                 "Cancel"
                             </button>
@@ -222,36 +215,113 @@ fn Unreachable(task: Memo<Option<TrackedTask>>, now: Signal<u64>) -> impl IntoVi
     }
 }
 
-/// The requests still waiting for an answer, each answered once through `tasks/update`.
+/// The requests still waiting for an answer. One is answered at once; several are
+/// answered together, by one Submit, in one `tasks/update` (the engine sends it only when
+/// every outstanding request of the snapshot has an answer).
 #[component]
 fn InputRequests(task: Memo<Option<TrackedTask>>, task_id: String) -> impl IntoView {
     let session = Session::current();
-    let board = session.tasks;
-    let keys = Memo::new(move |_| {
+    let (board, link) = (session.tasks(), session.link());
+    let asks = Memo::new(move |_| {
         task.with(|task| {
             task.as_ref()
-                .map(|task| task.tracker.outstanding())
+                .map(|task| task.tracker.outstanding_asks())
                 .unwrap_or_default()
         })
     });
+    let keys = Memo::new(move |_| {
+        asks.with(|asks| asks.iter().map(|ask| ask.key.clone()).collect::<Vec<_>>())
+    });
+    let gathered = Memo::new(move |_| keys.with(Vec::len) > 1);
+    move || {
+        let task_id = task_id.clone();
+        if !gathered.get() {
+            let view = view! {
+                <div class="task-inputs">
+                    <For each=move || asks.get() key=|ask| ask.key.clone() let:ask>
+                        {
+                            let (task_id, key) = (task_id.clone(), ask.key.clone());
+                            let on_answer = Callback::new(move |answer: InputAnswer| {
+                                board.choose(&task_id, &key, answer);
+                                board.send_answers(link, &task_id);
+                            });
+                            view! { <InputRequestCard ask=ask delivery=Delivery::Immediate(on_answer) /> }
+                        }
+                    </For>
+                </div>
+            };
+            return view.into_any();
+        }
+        view! { <GatheredInputs asks=asks task_id=task_id /> }.into_any()
+    }
+}
+
+/// Several requests of one snapshot: one card each, one Submit for all of them.
+#[component]
+fn GatheredInputs(asks: Memo<Vec<InputAsk>>, task_id: String) -> impl IntoView {
+    let session = Session::current();
+    let (board, link) = (session.tasks(), session.link());
+    // Each card's current answer, by key (`None`: not ready). Made under this form's owner,
+    // not a card's: a card can go and come back while the form stays.
+    let answers: StoredValue<Vec<(String, RwSignal<Option<InputAnswer>>)>> =
+        StoredValue::new(Vec::new());
+    let owner = StoredValue::new_local(Owner::current());
+    let slot = move |key: &str| {
+        answers
+            .try_with_value(|all| all.iter().find(|(k, _)| k == key).map(|(_, s)| *s))
+            .flatten()
+            .unwrap_or_else(|| {
+                let make = || RwSignal::new(None);
+                let made = match owner.try_get_value().flatten() {
+                    Some(owner) => owner.with(make),
+                    None => make(),
+                };
+                answers.try_update_value(|all| all.push((key.to_owned(), made)));
+                made
+            })
+    };
+    let ready =
+        move || asks.with(|asks| asks.iter().all(|ask| slot(&ask.key).with(Option::is_some)));
+    let count = move || asks.with(Vec::len);
+    let submit_id = task_id.clone();
+    let submit = move |_| {
+        let chosen: Vec<(String, InputAnswer)> = asks.with_untracked(|asks| {
+            asks.iter()
+                .filter_map(|ask| Some((ask.key.clone(), slot(&ask.key).get_untracked()?)))
+                .collect()
+        });
+        for (key, answer) in chosen {
+            board.choose(&submit_id, &key, answer);
+        }
+        board.send_answers(link, &submit_id);
+    };
     view! {
-        <div class="task-inputs">
-            <For each=move || keys.get() key=|key| key.clone() let:key>
+        <form
+            class="task-inputs gathered"
+            on:submit=move |event: leptos::ev::SubmitEvent| event.prevent_default()
+        >
+            <p class="gathered-intro">
+                {move || format!("The task asks for {} inputs at once: answer them, then submit them together.", count())}
+            </p>
+            <For each=move || asks.get() key=|ask| ask.key.clone() let:ask>
                 {
-                    let request = task
-                        .with_untracked(|task| {
-                            task.as_ref()
-                                .and_then(|task| task.tracker.input_requests.get(&key))
-                                .and_then(|request| serde_json::to_value(request).ok())
-                        })
-                        .unwrap_or(Value::Null);
-                    let (task_id, answered_key) = (task_id.clone(), key.clone());
-                    let on_answer = Callback::new(move |response: Value| {
-                        board.answer(session, &task_id, &answered_key, response);
-                    });
-                    view! { <InputRequestCard key=key request=request on_answer=on_answer /> }
+                    let answer = slot(&ask.key);
+                    view! { <InputRequestCard ask=ask delivery=Delivery::Gathered(answer) /> }
                 }
             </For>
-        </div>
+            <div class="input-actions gathered-actions">
+                <button
+                    type="button"
+                    class="submit-answers primary"
+                    disabled=move || !ready()
+                    on:click=submit
+                >
+                    {move || format!("Submit {} answers", count())}
+                </button>
+                <span class="quiet">
+                    {format!("They go out together in one {}.", MethodId::UpdateTask)}
+                </span>
+            </div>
+        </form>
     }
 }

@@ -5,7 +5,7 @@ use holdbay_engine::traffic::Lane;
 use leptos::prelude::*;
 
 use super::rows::{Row, lane_name, lane_title, relative_time};
-use crate::ui::Session;
+use crate::ui::UiState;
 
 /// Where a lane's line runs, in percent of the lanes' width.
 fn lane_x(lane: Lane) -> f64 {
@@ -36,7 +36,7 @@ fn arrow_geometry(from: Lane, to: Lane) -> (&'static str, String) {
 /// `current`: the seq range of the event the scene shows, when scrubbed.
 #[component]
 pub fn EventRow(row: Row, current: Memo<Option<(usize, u64)>>) -> impl IntoView {
-    let selected = Session::current().traffic.selected;
+    let selected = UiState::current().inspected();
     let Row {
         first_seq,
         seq,

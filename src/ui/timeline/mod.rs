@@ -10,7 +10,7 @@ use leptos::html::Div;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::ui::Session;
+use crate::session::Session;
 use controls::Controls;
 use event_row::EventRow;
 use playback::Playback;
@@ -21,9 +21,9 @@ pub use rows::{WINDOW, relative_time};
 #[component]
 pub fn Timeline() -> impl IntoView {
     let session = Session::current();
-    let traffic = session.traffic;
+    let traffic = session.traffic();
     let playback = Playback::new(traffic);
-    let is_imported = session.wire.is_imported();
+    let is_imported = session.wire().is_imported();
 
     // A new log (imported, or back to live) starts over at its newest event.
     Effect::new(move |previous: Option<bool>| {

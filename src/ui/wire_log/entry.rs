@@ -15,9 +15,7 @@ fn pretty(text: &str) -> String {
 }
 
 fn is_event_stream(entry: &WireEntry) -> bool {
-    entry.response_headers.iter().any(|(name, value)| {
-        name.eq_ignore_ascii_case("content-type") && value.contains("text/event-stream")
-    })
+    holdbay_engine::protocol::is_event_stream(entry.response_header("content-type"))
 }
 
 fn milliseconds(ms: f64) -> String {
@@ -45,7 +43,7 @@ pub fn WireEntryRow(entry: WireEntry, open: RwSignal<BTreeSet<u64>>) -> impl Int
     let id = entry.id;
     let status_text = match (entry.status, &entry.error) {
         (Some(status), _) => status.to_string(),
-        (None, Some(_)) => "failed".to_owned(),
+        (None, Some(_)) => "no answer".to_owned(),
         (None, None) => "…".to_owned(),
     };
     let failed = entry.error.is_some() || entry.status.is_some_and(|s| s >= 300);

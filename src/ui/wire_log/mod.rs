@@ -7,8 +7,9 @@ use std::collections::BTreeSet;
 
 use leptos::prelude::*;
 
-use super::session::Session;
+use crate::session::Session;
 use crate::wire::WireEntry;
+use crate::wire::keep::KEPT_EXCHANGES;
 use entry::WireEntryRow;
 
 /// Which statuses the log shows.
@@ -69,7 +70,8 @@ impl RowKey {
 #[component]
 pub fn WireLogPanel() -> impl IntoView {
     let session = Session::current();
-    let log = session.wire;
+    let log = session.wire();
+    let keep_problem = session.keep_problem();
     let imported = log.is_imported();
     let method = RwSignal::new(String::new());
     let status = RwSignal::new(StatusFilter::All);
@@ -170,6 +172,14 @@ pub fn WireLogPanel() -> impl IntoView {
                 <button type="button" class="wire-export" on:click=move |_| file::export(log)>
                     "Export"
                 </button>
+                <button
+                    type="button"
+                    class="wire-clear"
+                    title="Forget this log, here and in this browser's storage"
+                    on:click=move |_| session.clear_wire_log()
+                >
+                    "Clear"
+                </button>
                 <label class="button-like">
                     "Import"
                     <input
@@ -181,6 +191,7 @@ pub fn WireLogPanel() -> impl IntoView {
                 </label>
             </div>
             {move || file_problem.get().map(|p| view! { <p class="error-message" role="alert">{p}</p> })}
+            {move || keep_problem.get().map(|p| view! { <p class="quiet wire-keep-problem" role="status">{p}</p> })}
             {move || {
                 imported
                     .get()
@@ -200,6 +211,11 @@ pub fn WireLogPanel() -> impl IntoView {
             {move || {
                 (total.get() == 0).then(|| view! { <p class="quiet">"No exchanges yet."</p> })
             }}
+            <p class="quiet wire-kept-note">
+                {format!(
+                    "This browser keeps the newest {KEPT_EXCHANGES} exchanges across reloads (Authorization values are never recorded); Clear forgets them."
+                )}
+            </p>
             {move || {
                 let dropped = dropped.get();
                 (dropped > 0)

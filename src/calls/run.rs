@@ -1,0 +1,451 @@
+//! One tool's calls, driven through the engine's logical request: rounds, answers, retries,
+//! the `-32020` resend, the resend through the relay, progress, Stop and Cancel. Only IO and
+//! state here; every decision comes from `LogicalRequest`.
+//!
+//! A call belongs to the session, not to a view: switching views (or tools) and coming back
+//! finds it where it was, paused calls included.
+
+use holdbay_engine::model::{CallToolResult, JsonObject, ProgressNotificationParam, ProgressToken};
+use holdbay_engine::{
+    Bounds, CallTool, ErrorStep, ExchangeEvent, InputAnswer, LogicalRequest, Outcome,
+    OutgoingRequest, Reply, RequestOptions, Step,
+};
+use leptos::prelude::*;
+use web_sys::AbortController;
+
+use super::tamper::{LatchTamper, flip_one_character};
+use crate::catalog::Catalog;
+use crate::link::{ExchangeError, Link};
+use crate::tasks::TaskBoard;
+
+/// Where the call stands.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Phase {
+    /// A request of the call is on the wire.
+    Sending,
+    /// The server asked for input; answer every pending request to go on.
+    Paused,
+    Complete(Box<CallToolResult>),
+    /// The server made the call a task; the task board follows it.
+    Task {
+        id: String,
+    },
+    /// A protocol or transport error. `protocol`: the server answered with an error;
+    /// `cors`: no answer, the way a CORS refusal fails.
+    Failed {
+        message: String,
+        protocol: bool,
+        cors: bool,
+    },
+    /// The logical request cannot go on (a bound was hit, an answer was refused).
+    Ended {
+        message: String,
+    },
+    /// The Stop button aborted the request.
+    Stopped,
+    Cancelled,
+}
+
+impl Phase {
+    /// A call is live until it ends one way or another.
+    pub fn is_live(&self) -> bool {
+        matches!(self, Self::Sending | Self::Paused)
+    }
+}
+
+/// The latest progress the server reported for this call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    pub progress: f64,
+    pub total: Option<f64>,
+    pub message: Option<String>,
+}
+
+impl From<&ProgressNotificationParam> for Progress {
+    fn from(update: &ProgressNotificationParam) -> Self {
+        Self {
+            progress: update.progress,
+            total: update.total,
+            message: update.message.clone(),
+        }
+    }
+}
+
+/// The state of one tool's calls. `Copy`: handles only.
+#[derive(Clone, Copy)]
+pub struct CallRun {
+    state: CallState,
+    /// Drives rounds until the call completes, pauses for input or fails; its `pending`
+    /// says a request is on the wire.
+    rounds: Action<OutgoingRequest<CallTool>, ()>,
+}
+
+/// Everything but the round driver (which captures it).
+#[derive(Clone, Copy)]
+struct CallState {
+    link: Link,
+    tasks: TaskBoard,
+    catalog: Signal<Catalog>,
+    tool: StoredValue<String>,
+    phase: RwSignal<Option<Phase>>,
+    logical: RwSignal<Option<LogicalRequest<CallTool>>>,
+    progress: RwSignal<Option<Progress>>,
+    tamper: RwSignal<Option<LatchTamper>>,
+    token: StoredValue<Option<ProgressToken>>,
+    abort: StoredValue<Option<AbortController>, LocalStorage>,
+}
+
+impl CallRun {
+    /// Calls of `tool`, over `link`; a task goes to `tasks`; `catalog` is listed again on
+    /// `-32020`.
+    pub fn new(link: Link, tasks: TaskBoard, catalog: Signal<Catalog>, tool: String) -> Self {
+        let state = CallState {
+            link,
+            tasks,
+            catalog,
+            tool: StoredValue::new(tool),
+            phase: RwSignal::new(None),
+            logical: RwSignal::new(None),
+            progress: RwSignal::new(None),
+            tamper: RwSignal::new(None),
+            token: StoredValue::new(None),
+            abort: StoredValue::new_local(None),
+        };
+        let rounds =
+            Action::new_local(move |first: &OutgoingRequest<CallTool>| state.drive(first.clone()));
+        Self { state, rounds }
+    }
+
+    pub fn tool(&self) -> String {
+        self.state.tool.get_value()
+    }
+
+    /// Where the call stands (`None` before the first call).
+    pub fn phase(&self) -> Signal<Option<Phase>> {
+        self.state.phase.into()
+    }
+
+    pub fn progress(&self) -> Signal<Option<Progress>> {
+        self.state.progress.into()
+    }
+
+    /// The latch the learner changed for the next retry (lesson 8), if any.
+    pub fn tamper(&self) -> Signal<Option<LatchTamper>> {
+        self.state.tamper.into()
+    }
+
+    /// Read the logical request (tracked).
+    pub fn with_logical<R>(&self, read: impl FnOnce(Option<&LogicalRequest<CallTool>>) -> R) -> R {
+        self.state.logical.with(|logical| read(logical.as_ref()))
+    }
+
+    /// A call is live (on the wire or paused for input).
+    pub fn is_live(&self) -> bool {
+        self.state
+            .phase
+            .with_untracked(|phase| phase.as_ref().is_some_and(Phase::is_live))
+    }
+
+    /// Start a new logical request with these arguments. A paused call is given up for it
+    /// (the server keeps nothing for a paused request); one on the wire must land first.
+    pub fn start(
+        self,
+        arguments: JsonObject,
+        accept_task: bool,
+        report_progress: bool,
+    ) -> Result<(), String> {
+        match self.state.phase.get_untracked() {
+            Some(Phase::Sending) => {
+                return Err(
+                    "A request of the last call is still on the wire: wait for it, or Stop it."
+                        .to_owned(),
+                );
+            }
+            Some(Phase::Paused) => self.cancel(),
+            _ => {}
+        }
+        let tool = self.tool();
+        let built = self.state.link.build(|client| {
+            let progress_token = report_progress.then(|| client.progress_token());
+            let options = RequestOptions {
+                progress_token: progress_token.clone(),
+                accept_task,
+            };
+            client
+                .call_tool(&tool, Some(arguments), &options)
+                .map(|request| (request, progress_token))
+        });
+        let (request, token) = match built {
+            Some(Ok(built)) => built,
+            Some(Err(error)) => {
+                self.state.set_phase(Phase::Ended {
+                    message: error.to_string(),
+                });
+                return Ok(());
+            }
+            None => return Ok(()),
+        };
+        let logical = LogicalRequest::start(&request, Bounds::default(), now_ms());
+        self.state.logical.try_set(Some(logical));
+        self.state.token.try_set_value(token);
+        self.state.progress.try_set(None);
+        self.state.tamper.try_set(None);
+        self.state.set_phase(Phase::Sending);
+        self.rounds.dispatch_local(request);
+        Ok(())
+    }
+
+    /// Answer one input request of the paused round; once every key has an answer, the
+    /// next round goes out by itself.
+    pub fn answer(self, key: &str, answer: InputAnswer) {
+        let answered = self
+            .state
+            .logical
+            .try_update(|l| l.as_mut().map(|l| l.answer(key, answer)));
+        if let Some(Some(Err(error))) = answered {
+            return self.state.set_phase(Phase::Ended {
+                message: error.to_string(),
+            });
+        }
+        let all_answered = self
+            .state
+            .logical
+            .try_with_untracked(|l| l.as_ref().is_some_and(|l| l.pending_inputs().is_empty()))
+            .unwrap_or(false);
+        if all_answered && let Some(request) = self.state.retry() {
+            self.state.set_phase(Phase::Sending);
+            self.rounds.dispatch_local(request);
+        }
+    }
+
+    /// Make the next retry carry `latch` of round `round` with one character changed: a
+    /// deliberate teaching action (the server must refuse it).
+    pub fn tamper_latch(self, round: u32, latch: &str) {
+        let Some((after, position)) = flip_one_character(latch) else {
+            return;
+        };
+        let taken = self
+            .state
+            .logical
+            .try_update(|l| l.as_mut().map(|l| l.tamper_request_state(after.clone())));
+        if let Some(Some(Ok(()))) = taken {
+            self.state.tamper.try_set(Some(LatchTamper {
+                round,
+                before: latch.to_owned(),
+                after,
+                position,
+            }));
+        }
+    }
+
+    /// Undo [`CallRun::tamper_latch`]: the next retry carries the server's latch again.
+    pub fn untamper(self) {
+        let Some(Some(change)) = self.state.tamper.try_get_untracked() else {
+            return;
+        };
+        let restored = self
+            .state
+            .logical
+            .try_update(|l| l.as_mut().map(|l| l.tamper_request_state(change.before)));
+        if let Some(Some(Ok(()))) = restored {
+            self.state.tamper.try_set(None);
+        }
+    }
+
+    /// Stop: abort the request on the wire (the server sees its stream close).
+    pub fn stop(self) {
+        if let Some(Some(controller)) = self.state.abort.try_get_value() {
+            controller.abort();
+        }
+    }
+
+    /// Abandon the logical request; a reply that still arrives is ignored.
+    pub fn cancel(self) {
+        self.state
+            .logical
+            .try_update(|l| l.as_mut().map(|l| l.cancel()));
+        self.stop();
+        self.state.set_phase(Phase::Cancelled);
+    }
+
+    /// The latest round got no answer directly (CORS is the likely cause): route the
+    /// connection through the relay and send the round again, as the engine builds it.
+    pub fn resend_via_relay(self) {
+        let mut connection = self.state.link.connection_now();
+        connection.via_relay = true;
+        self.state.link.set_connection(connection);
+        let resent = self
+            .state
+            .link
+            .build(|client| {
+                self.state
+                    .logical
+                    .try_update(|l| l.as_mut().map(|l| l.resend_unanswered(client)))
+            })
+            .flatten()
+            .flatten();
+        match resent {
+            Some(Ok(request)) => {
+                self.state.set_phase(Phase::Sending);
+                self.rounds.dispatch_local(request);
+            }
+            Some(Err(error)) => self.state.set_phase(Phase::Ended {
+                message: error.to_string(),
+            }),
+            None => {}
+        }
+    }
+}
+
+impl CallState {
+    /// Put `request` on the wire and act on the answer, until the call completes, pauses
+    /// for input or fails.
+    async fn drive(self, first: OutgoingRequest<CallTool>) {
+        let mut request = first;
+        loop {
+            self.set_phase(Phase::Sending);
+            let next = match self.send(&request).await {
+                Ok(reply) => {
+                    let step = self
+                        .logical
+                        .try_update(|logical| logical.as_mut().map(|l| l.handle(reply)));
+                    match step.flatten() {
+                        Some(Step::Complete(result)) => {
+                            return self.set_phase(Phase::Complete(Box::new(result)));
+                        }
+                        Some(Step::NeedsInput) => return self.set_phase(Phase::Paused),
+                        Some(Step::RetryWithoutInput) => self.retry(),
+                        Some(Step::Task(created)) => {
+                            if let Some(tool) = self.tool.try_get_value() {
+                                self.tasks.adopt(&created, &tool);
+                            }
+                            let id = created.task.task_id.clone();
+                            return self.set_phase(Phase::Task { id });
+                        }
+                        Some(Step::Cancelled) | None => return,
+                    }
+                }
+                Err(error) => self.after_error(error).await,
+            };
+            match next {
+                Some(again) => request = again,
+                None => return,
+            }
+        }
+    }
+
+    /// The request's exchange, with progress from its events and an abort signal for Stop.
+    async fn send(
+        self,
+        request: &OutgoingRequest<CallTool>,
+    ) -> Result<Reply<Outcome<CallToolResult>>, ExchangeError> {
+        let controller = AbortController::new().ok();
+        let signal = controller.as_ref().map(AbortController::signal);
+        self.abort.try_set_value(controller);
+        let token = self.token.try_get_value().flatten();
+        let progress = self.progress;
+        let on_event = move |event: &ExchangeEvent| {
+            if let Some(update) = token.as_ref().and_then(|token| event.progress_for(token)) {
+                progress.try_set(Some(update.into()));
+            }
+        };
+        let outcome = self
+            .link
+            .exchange_outcome(request, signal.as_ref(), Some(&on_event))
+            .await;
+        self.abort.try_set_value(None);
+        outcome
+    }
+
+    /// Decide with the engine what an error means; `Some(request)` to send next.
+    async fn after_error(self, error: ExchangeError) -> Option<OutgoingRequest<CallTool>> {
+        let cancelled = self
+            .logical
+            .try_with_untracked(|l| l.as_ref().is_some_and(LogicalRequest::is_cancelled))
+            .unwrap_or(true);
+        if cancelled {
+            return None;
+        }
+        let ExchangeError::Response(response_error) = &error else {
+            let phase = match error {
+                ExchangeError::Aborted { .. } => Phase::Stopped,
+                other => Phase::Failed {
+                    cors: other.could_be_cors(),
+                    protocol: false,
+                    message: other.to_string(),
+                },
+            };
+            self.set_phase(phase);
+            return None;
+        };
+        let step = self
+            .logical
+            .try_update(|l| l.as_mut().map(|l| l.handle_error(response_error)))
+            .flatten();
+        if step == Some(ErrorStep::RelistToolsAndResend) {
+            let catalog = self.catalog.get_untracked();
+            if let Err(message) = catalog.relist_tools(self.link).await {
+                self.set_phase(Phase::Failed {
+                    message: format!("{error}; listing the tools again failed: {message}"),
+                    protocol: true,
+                    cors: false,
+                });
+                return None;
+            }
+            let resent = self
+                .link
+                .build(|client| {
+                    self.logical
+                        .try_update(|l| l.as_mut().map(|l| l.resend(client)))
+                })
+                .flatten()
+                .flatten();
+            return match resent {
+                Some(Ok(request)) => Some(request),
+                Some(Err(mrtr)) => {
+                    self.set_phase(Phase::Ended {
+                        message: mrtr.to_string(),
+                    });
+                    None
+                }
+                None => None,
+            };
+        }
+        self.set_phase(Phase::Failed {
+            message: error.to_string(),
+            protocol: true,
+            cors: false,
+        });
+        None
+    }
+
+    /// The next round from the engine, or the reason it refuses (a bound was hit).
+    fn retry(self) -> Option<OutgoingRequest<CallTool>> {
+        let now = now_ms();
+        let retried = self
+            .link
+            .build(|client| {
+                self.logical
+                    .try_update(|l| l.as_mut().map(|l| l.retry(client, now)))
+            })
+            .flatten()
+            .flatten()?;
+        match retried {
+            Ok(request) => Some(request),
+            Err(error) => {
+                self.set_phase(Phase::Ended {
+                    message: error.to_string(),
+                });
+                None
+            }
+        }
+    }
+
+    fn set_phase(self, phase: Phase) {
+        self.phase.try_set(Some(phase));
+    }
+}
+
+fn now_ms() -> u64 {
+    js_sys::Date::now().max(0.0) as u64
+}

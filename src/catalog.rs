@@ -1,0 +1,257 @@
+//! What one connect found on the server: its discovery, and its tools, prompts, resources
+//! and resource templates, each listed page by page by the engine's pager.
+//!
+//! A connect makes a new [`Catalog`]; a slower earlier connect can only write into its own
+//! catalog, which is no longer shown, so no round counter is needed.
+
+use holdbay_engine::model::{DiscoverResult, Prompt, Resource, ResourceTemplate, Tool};
+use holdbay_engine::{
+    ListMethod, ListPrompts, ListResourceTemplates, ListResources, ListTools, Listing, Pages,
+};
+use leptos::prelude::*;
+
+use crate::link::{ExchangeError, Link};
+
+/// Where one part of the catalog stands.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Loaded<T> {
+    Loading,
+    Ready(T),
+    /// The server does not advertise it (asking would only earn `-32601`).
+    NotOffered,
+    Failed(String),
+}
+
+impl<T> Loaded<T> {
+    pub fn ready(&self) -> Option<&T> {
+        match self {
+            Self::Ready(value) => Some(value),
+            _ => None,
+        }
+    }
+
+    pub fn is_loading(&self) -> bool {
+        matches!(self, Self::Loading)
+    }
+}
+
+/// A listed kind of item, and why the listing stopped early if it did (never silently).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Listed<T> {
+    pub items: Vec<T>,
+    /// The pager's reason for stopping before the list's end (a repeated cursor, too many
+    /// pages); the items gathered until then are kept.
+    pub stopped: Option<String>,
+}
+
+/// The tools the app offers, and why any others were hidden.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Toolbox {
+    pub tools: Listed<Tool>,
+    /// Tools left out because the spec forbids offering them (invalid `x-mcp-header`).
+    pub hidden: Vec<String>,
+}
+
+/// One connect's view of the server. `Copy`: signal handles, read by the views.
+#[derive(Debug, Clone, Copy)]
+pub struct Catalog {
+    discovery: RwSignal<Loaded<DiscoverResult>>,
+    /// Why discovery failed, kept whole so the page can tell a likely CORS refusal.
+    discovery_error: RwSignal<Option<ExchangeError>>,
+    tools: RwSignal<Loaded<Toolbox>>,
+    prompts: RwSignal<Loaded<Listed<Prompt>>>,
+    resources: RwSignal<Loaded<Listed<Resource>>>,
+    templates: RwSignal<Loaded<Listed<ResourceTemplate>>>,
+}
+
+impl Default for Catalog {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Catalog {
+    /// A catalog still loading everything.
+    pub fn new() -> Self {
+        Self {
+            discovery: RwSignal::new(Loaded::Loading),
+            discovery_error: RwSignal::new(None),
+            tools: RwSignal::new(Loaded::Loading),
+            prompts: RwSignal::new(Loaded::Loading),
+            resources: RwSignal::new(Loaded::Loading),
+            templates: RwSignal::new(Loaded::Loading),
+        }
+    }
+
+    /// A catalog with these tools and nothing else (component tests, lessons' checks).
+    pub fn with_tools(tools: Vec<Tool>) -> Self {
+        let catalog = Self::new();
+        catalog.tools.set(Loaded::Ready(Toolbox {
+            tools: Listed {
+                items: tools,
+                stopped: None,
+            },
+            hidden: Vec::new(),
+        }));
+        catalog
+    }
+
+    pub fn discovery(&self) -> Signal<Loaded<DiscoverResult>> {
+        self.discovery.into()
+    }
+
+    pub fn discovery_error(&self) -> Signal<Option<ExchangeError>> {
+        self.discovery_error.into()
+    }
+
+    pub fn tools(&self) -> Signal<Loaded<Toolbox>> {
+        self.tools.into()
+    }
+
+    pub fn prompts(&self) -> Signal<Loaded<Listed<Prompt>>> {
+        self.prompts.into()
+    }
+
+    pub fn resources(&self) -> Signal<Loaded<Listed<Resource>>> {
+        self.resources.into()
+    }
+
+    pub fn templates(&self) -> Signal<Loaded<Listed<ResourceTemplate>>> {
+        self.templates.into()
+    }
+
+    /// A tool of the current list, by name (untracked).
+    pub fn tool(&self, name: &str) -> Option<Tool> {
+        self.tools.with_untracked(|tools| {
+            tools
+                .ready()?
+                .tools
+                .items
+                .iter()
+                .find(|tool| tool.name == name)
+                .cloned()
+        })
+    }
+
+    /// Whether the server offers pushed task snapshots (`None` until discovery is done;
+    /// tracked).
+    pub fn offers_task_push(&self) -> Option<bool> {
+        self.discovery.with(|step| match step {
+            Loaded::Ready(discovered) => Some(
+                holdbay_engine::ListenFilter::server_offers_task_push(discovered),
+            ),
+            Loaded::Loading => None,
+            _ => Some(false),
+        })
+    }
+
+    /// Discover the server, then list what it offers.
+    pub async fn load(self, link: Link) {
+        let Some(request) = link.build(|client| client.discover()) else {
+            return;
+        };
+        let discovered = match link.exchange(&request).await {
+            Ok(reply) => reply.result,
+            Err(error) => {
+                self.discovery.try_set(Loaded::Failed(error.to_string()));
+                self.discovery_error.try_set(Some(error));
+                self.tools.try_set(not_listed());
+                self.prompts.try_set(not_listed());
+                self.resources.try_set(not_listed());
+                self.templates.try_set(not_listed());
+                return;
+            }
+        };
+        self.discovery.try_set(Loaded::Ready(discovered.clone()));
+        self.list_tools_of(link, &discovered).await;
+        let prompts = list_all::<ListPrompts>(link, &discovered).await;
+        self.prompts.try_set(prompts);
+        let resources = list_all::<ListResources>(link, &discovered).await;
+        self.resources.try_set(resources);
+        let templates = list_all::<ListResourceTemplates>(link, &discovered).await;
+        self.templates.try_set(templates);
+    }
+
+    /// List the tools again (the server said the call's headers did not match its tools:
+    /// `-32020`). The engine's client learns the new list.
+    pub async fn relist_tools(self, link: Link) -> Result<(), String> {
+        let discovered = self.discovery.with_untracked(|step| step.ready().cloned());
+        let Some(discovered) = discovered else {
+            return Err("the server was not discovered".to_owned());
+        };
+        self.list_tools_of(link, &discovered).await;
+        match self.tools.get_untracked() {
+            Loaded::Failed(why) => Err(why),
+            _ => Ok(()),
+        }
+    }
+
+    /// `tools/list`, page by page; tools with invalid `x-mcp-header` annotations are hidden
+    /// (the engine's rule) and each hidden one is a finding.
+    async fn list_tools_of(&self, link: Link, discovered: &DiscoverResult) {
+        let tools = match list_all::<ListTools>(link, discovered).await {
+            Loaded::Ready(listed) => {
+                let learned = link.build(|client| client.learn_tools(listed.items));
+                let Some((kept, findings)) = learned else {
+                    return;
+                };
+                // Each hidden tool is a finding; its explanation says why it was hidden.
+                let hidden = findings.iter().map(|f| f.explanation.clone()).collect();
+                link.note_findings(findings);
+                Loaded::Ready(Toolbox {
+                    tools: Listed {
+                        items: kept,
+                        stopped: listed.stopped,
+                    },
+                    hidden,
+                })
+            }
+            Loaded::Loading => Loaded::Loading,
+            Loaded::NotOffered => Loaded::NotOffered,
+            Loaded::Failed(why) => Loaded::Failed(why),
+        };
+        self.tools.try_set(tools);
+    }
+}
+
+/// What the lists show when discovery failed.
+fn not_listed<T>() -> Loaded<T> {
+    Loaded::Failed("not listed: server/discover failed".to_owned())
+}
+
+/// Every page of one list method, as the engine's pager walks it.
+async fn list_all<M: ListMethod>(
+    link: Link,
+    discovered: &DiscoverResult,
+) -> Loaded<Listed<M::Item>> {
+    let Some(mut pages) = Pages::<M>::for_server(discovered) else {
+        return Loaded::NotOffered;
+    };
+    let mut first = true;
+    while let Some(request) = link.build(|client| pages.next_request(client)).flatten() {
+        match link.exchange(&request).await {
+            Ok(reply) => {
+                if pages.accept(reply).is_err() {
+                    break;
+                }
+            }
+            // Nothing listed yet: the listing failed. Later: keep what came, say why it stops.
+            Err(error) if first => return Loaded::Failed(error.to_string()),
+            Err(error) => {
+                pages.page_failed(error.to_string());
+                break;
+            }
+        }
+        first = false;
+    }
+    let Listing {
+        items,
+        findings,
+        stopped,
+    } = pages.finish();
+    link.note_findings(findings);
+    Loaded::Ready(Listed {
+        items,
+        stopped: stopped.map(|why| why.to_string()),
+    })
+}

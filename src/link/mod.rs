@@ -1,0 +1,156 @@
+//! The client's line to one MCP server: how it is reached (the connection), the engine's
+//! client that builds every request, the wire log every exchange goes into, and the findings
+//! the engine reports about the server. Everything that talks to a server goes through it.
+
+pub mod transport;
+
+use std::collections::HashSet;
+
+use holdbay_engine::{
+    Client, ExchangeEvent, Finding, Listen, ListenEvent, McpMethod, Outcome, OutgoingRequest,
+    Reply, Rule,
+};
+use leptos::prelude::*;
+use web_sys::AbortSignal;
+
+use crate::connection::Connection;
+use crate::wire::WireLog;
+pub use transport::{Carry, ExchangeError};
+
+/// `Copy`: a bundle of handles, shared by the session's services.
+#[derive(Clone, Copy)]
+pub struct Link {
+    connection: RwSignal<Connection>,
+    /// The engine's client: request ids, and the tools' mirrored-header rules.
+    client: StoredValue<Client>,
+    wire: WireLog,
+    findings: RwSignal<Vec<Finding>>,
+    /// What is already in `findings` (the same rule broken the same way is listed once).
+    seen: StoredValue<HashSet<(Rule, String)>>,
+}
+
+impl std::fmt::Debug for Link {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Link").finish_non_exhaustive()
+    }
+}
+
+impl Link {
+    /// A line to `connection`'s server, recording into `wire`. The findings the engine
+    /// decodes from any exchange join the link's findings as they arrive.
+    pub fn new(connection: Connection, wire: WireLog) -> Self {
+        let link = Self {
+            connection: RwSignal::new(connection),
+            client: StoredValue::new(Client::default()),
+            wire,
+            findings: RwSignal::new(Vec::new()),
+            seen: StoredValue::new(HashSet::new()),
+        };
+        wire.listen(move |_, added| {
+            link.note_findings(added.iter().filter_map(|timed| match &timed.event {
+                ExchangeEvent::Finding(finding) => Some(finding.clone()),
+                _ => None,
+            }));
+        });
+        link
+    }
+
+    /// The current connection (tracked).
+    pub fn connection(&self) -> Signal<Connection> {
+        self.connection.into()
+    }
+
+    /// The current connection, for one exchange.
+    pub fn connection_now(&self) -> Connection {
+        self.connection.try_get_untracked().unwrap_or_default()
+    }
+
+    /// Point the link at another server (or route): the session's connect does this.
+    pub(crate) fn set_connection(&self, connection: Connection) {
+        self.connection.try_set(connection);
+    }
+
+    pub fn wire(&self) -> WireLog {
+        self.wire
+    }
+
+    /// What the engine found about the server so far.
+    pub fn findings(&self) -> Signal<Vec<Finding>> {
+        self.findings.into()
+    }
+
+    /// Keep findings that did not come from an exchange's decode (hidden tools, a task
+    /// tracker's checks); each distinct one once.
+    pub fn note_findings(&self, findings: impl IntoIterator<Item = Finding>) {
+        let fresh: Vec<Finding> = findings
+            .into_iter()
+            .filter(|finding| {
+                self.seen
+                    .try_update_value(|seen| {
+                        seen.insert((finding.rule, finding.explanation.clone()))
+                    })
+                    .unwrap_or(false)
+            })
+            .collect();
+        if !fresh.is_empty() {
+            self.findings.try_update(|all| all.extend(fresh));
+        }
+    }
+
+    /// Build the next request with the engine's client; `None` once the page's owner is
+    /// gone (the app was unmounted), when nothing should be sent any more.
+    pub fn build<T>(&self, make: impl FnOnce(&mut Client) -> T) -> Option<T> {
+        self.client.try_update_value(make)
+    }
+
+    /// Whether the app that owns this link is still mounted.
+    pub fn is_alive(&self) -> bool {
+        self.build(|_| ()).is_some()
+    }
+
+    /// Send `request` over the current connection; its answer must be `complete`.
+    pub async fn exchange<M: McpMethod>(
+        &self,
+        request: &OutgoingRequest<M>,
+    ) -> Result<Reply<M::Output>, ExchangeError> {
+        let connection = self.connection_now();
+        transport::exchange(&self.carry(&connection), request).await
+    }
+
+    /// Send `request`, which may pause for input or become a task; `abort` stops it and
+    /// `on_event` sees each decoded event (progress) as it arrives.
+    pub async fn exchange_outcome<M: McpMethod>(
+        &self,
+        request: &OutgoingRequest<M>,
+        abort: Option<&AbortSignal>,
+        on_event: Option<&dyn Fn(&ExchangeEvent)>,
+    ) -> Result<Reply<Outcome<M::Output>>, ExchangeError> {
+        let connection = self.connection_now();
+        let mut how = self.carry(&connection);
+        how.abort = abort;
+        how.on_event = on_event;
+        transport::exchange_outcome(&how, request).await
+    }
+
+    /// Open a listen stream; `on_event` returns false to stop reading.
+    pub async fn listen(
+        &self,
+        request: &OutgoingRequest<Listen>,
+        abort: Option<&AbortSignal>,
+        on_event: &mut dyn FnMut(ListenEvent) -> bool,
+    ) -> Result<(), ExchangeError> {
+        let connection = self.connection_now();
+        let mut how = self.carry(&connection);
+        how.abort = abort;
+        transport::listen(&how, request, on_event).await
+    }
+
+    fn carry<'a>(&self, connection: &'a Connection) -> Carry<'a> {
+        Carry {
+            connection,
+            log: self.wire,
+            abort: None,
+            on_event: None,
+        }
+    }
+}

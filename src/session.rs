@@ -1,0 +1,169 @@
+//! The client's state for one page, outside every view: the link to the server (connection,
+//! engine client, wire log, findings), what the server offers (the catalog of the latest
+//! connect), the task board, the tool calls, and the scene's model of the traffic.
+//!
+//! Views read it and ask it to act; none of them owns any of it, so switching views loses
+//! nothing, and what must outlive a reload (task handles, the wire log) is kept in storage.
+
+use leptos::prelude::*;
+
+use crate::calls::{CallRun, Calls};
+use crate::catalog::Catalog;
+use crate::connection::Connection;
+use crate::link::Link;
+use crate::tasks::TaskBoard;
+use crate::traffic::TrafficView;
+use crate::wire::WireLog;
+use crate::wire::keep::WireKeep;
+
+/// `Copy`: a bundle of handles, provided as a Leptos context by the app.
+#[derive(Clone, Copy)]
+pub struct Session {
+    link: Link,
+    /// The latest connect's view of the server; a connect replaces it.
+    catalog: RwSignal<Catalog>,
+    /// Discover and list, for the latest connection.
+    connect: Action<(Connection, Catalog), ()>,
+    tasks: TaskBoard,
+    calls: Calls,
+    traffic: TrafficView,
+    keep: StoredValue<Option<WireKeep>>,
+    /// Per-connect state lives as long as the session, whichever view asked for it.
+    owner: StoredValue<Option<Owner>, LocalStorage>,
+}
+
+impl std::fmt::Debug for Session {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Session").finish_non_exhaustive()
+    }
+}
+
+impl Session {
+    /// A session talking to `connection`'s server, not yet connected, keeping nothing
+    /// across reloads (component tests build this one).
+    pub fn new(connection: Connection) -> Self {
+        let wire = WireLog::new();
+        let link = Link::new(connection, wire);
+        let catalog = RwSignal::new(Catalog::new());
+        let tasks = TaskBoard::new();
+        let calls = Calls::new(link, tasks, catalog.into());
+        let connect =
+            Action::new_local(move |(_, catalog): &(Connection, Catalog)| catalog.load(link));
+        Self {
+            link,
+            catalog,
+            connect,
+            tasks,
+            calls,
+            traffic: TrafficView::new(wire),
+            keep: StoredValue::new(None),
+            owner: StoredValue::new_local(Owner::current()),
+        }
+    }
+
+    /// The page's session: connect, follow the stored tasks, and (with `kept_log`, an
+    /// IndexedDB database) keep the wire log across reloads.
+    pub fn start(connection: Connection, kept_log: Option<&str>) -> Self {
+        let session = Self::new(connection);
+        if let Some(database) = kept_log {
+            let keep = WireKeep::new(database);
+            session.keep.set_value(Some(keep));
+            let wire = session.link.wire();
+            leptos::task::spawn_local(async move {
+                if let Err(problem) = keep.attach(wire).await {
+                    leptos::logging::warn!("{problem}");
+                }
+            });
+        }
+        let offers_push = Signal::derive(move || session.catalog.get().offers_task_push());
+        session
+            .tasks
+            .start(session.link, session.traffic, offers_push);
+        let connection = session.link.connection_now();
+        if !connection.server.is_empty() {
+            session.connect(connection);
+        }
+        session
+    }
+
+    /// The session of the surrounding app.
+    pub fn current() -> Self {
+        expect_context::<Self>()
+    }
+
+    pub fn link(&self) -> Link {
+        self.link
+    }
+
+    pub fn wire(&self) -> WireLog {
+        self.link.wire()
+    }
+
+    pub fn connection(&self) -> Signal<Connection> {
+        self.link.connection()
+    }
+
+    /// What the latest connect found (tracked: a connect shows a new catalog).
+    pub fn catalog(&self) -> Catalog {
+        self.catalog.get()
+    }
+
+    pub fn catalog_untracked(&self) -> Catalog {
+        self.catalog.get_untracked()
+    }
+
+    /// A connect is under way.
+    pub fn is_connecting(&self) -> Signal<bool> {
+        self.connect.pending().into()
+    }
+
+    pub fn tasks(&self) -> TaskBoard {
+        self.tasks
+    }
+
+    /// The calls of `tool`, kept by the session.
+    pub fn call(&self, tool: &str) -> CallRun {
+        self.calls.run(tool)
+    }
+
+    pub fn traffic(&self) -> TrafficView {
+        self.traffic
+    }
+
+    /// Why the wire log cannot be kept across reloads, if it cannot.
+    pub fn keep_problem(&self) -> Signal<Option<String>> {
+        match self.keep.get_value() {
+            Some(keep) => keep.problem(),
+            None => Signal::derive(|| None),
+        }
+    }
+
+    /// Connect to `connection`: remember what may be remembered, forget what the last
+    /// server said (the wire log and the findings stay), and discover and list anew.
+    pub fn connect(&self, connection: Connection) {
+        if let Err(problem) = connection.persist() {
+            leptos::logging::warn!("{problem}");
+        }
+        self.link.set_connection(connection.clone());
+        self.calls.clear();
+        let catalog = match self.owner.try_get_value().flatten() {
+            Some(owner) => owner.with(Catalog::new),
+            None => Catalog::new(),
+        };
+        self.catalog.try_set(catalog);
+        self.connect.dispatch_local((connection, catalog));
+    }
+
+    /// Show `catalog` without contacting a server (component tests, an offline look).
+    pub fn show_catalog(&self, catalog: Catalog) {
+        self.catalog.try_set(catalog);
+    }
+
+    /// Forget the wire log, here and in this browser's storage.
+    pub fn clear_wire_log(&self) {
+        self.link.wire().clear();
+        if let Some(keep) = self.keep.get_value() {
+            keep.clear();
+        }
+    }
+}

@@ -1,0 +1,118 @@
+//! What only the page's views care about, kept outside any one view: which view and tool are
+//! shown, what the user typed into each tool's form so far, and which part of the scene is
+//! inspected. Provided as a context next to the [`Session`](crate::session::Session).
+
+use std::collections::HashMap;
+
+use holdbay_engine::traffic::Part;
+use leptos::prelude::*;
+use serde_json::Value;
+
+/// The two ways to look at a session. Only one is mounted at a time: both hold the call and
+/// tasks panels, whose ids are unique on the page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    Workbench,
+    Scene,
+}
+
+/// One tool's form as the user left it.
+#[derive(Debug, Clone, Copy)]
+pub struct CallDraft {
+    /// The arguments as entered so far (even when not valid yet); `None`: the schema's
+    /// defaults.
+    pub arguments: RwSignal<Option<Value>>,
+    pub accept_task: RwSignal<bool>,
+    pub report_progress: RwSignal<bool>,
+    /// Who set the call up, when a lesson did ("Started by a lesson, …").
+    pub note: RwSignal<Option<String>>,
+    /// Bumped when `arguments` were replaced from outside the form (a lesson's preset):
+    /// the form is rebuilt to show them.
+    pub replaced: RwSignal<u64>,
+}
+
+impl CallDraft {
+    /// Show `arguments` in the form (rebuilding it), as a lesson sets a call up.
+    pub fn replace_arguments(&self, arguments: Value) {
+        self.arguments.set(Some(arguments));
+        self.replaced.update(|n| *n += 1);
+    }
+}
+
+/// `Copy`: a bundle of handles.
+#[derive(Debug, Clone, Copy)]
+pub struct UiState {
+    view: RwSignal<View>,
+    selected_tool: RwSignal<Option<String>>,
+    drafts: StoredValue<HashMap<String, CallDraft>>,
+    /// The part being inspected, shared by the scene, the timeline and the lessons.
+    inspected: RwSignal<Option<Part>>,
+    /// Drafts live as long as the page, whichever view first asked for them.
+    owner: StoredValue<Option<Owner>, LocalStorage>,
+}
+
+impl UiState {
+    pub fn new(view: View) -> Self {
+        Self {
+            view: RwSignal::new(view),
+            selected_tool: RwSignal::new(None),
+            drafts: StoredValue::new(HashMap::new()),
+            inspected: RwSignal::new(None),
+            owner: StoredValue::new_local(Owner::current()),
+        }
+    }
+
+    /// The page's UI state, or a fresh one outside an app (a component mounted alone).
+    pub fn current() -> Self {
+        use_context::<Self>().unwrap_or_else(|| {
+            let state = Self::new(View::Workbench);
+            provide_context(state);
+            state
+        })
+    }
+
+    pub fn view(&self) -> RwSignal<View> {
+        self.view
+    }
+
+    /// The tool the call panel shows.
+    pub fn selected_tool(&self) -> RwSignal<Option<String>> {
+        self.selected_tool
+    }
+
+    pub fn inspected(&self) -> RwSignal<Option<Part>> {
+        self.inspected
+    }
+
+    /// Make `part` the inspected one (unchanged if it already is).
+    pub fn inspect(&self, part: Part) {
+        if self.inspected.with_untracked(|s| s.as_ref() != Some(&part)) {
+            self.inspected.set(Some(part));
+        }
+    }
+
+    /// The form state of `tool` (made on first use).
+    pub fn draft(&self, tool: &str) -> CallDraft {
+        if let Some(draft) = self
+            .drafts
+            .try_with_value(|drafts| drafts.get(tool).copied())
+            .flatten()
+        {
+            return draft;
+        }
+        let make = || CallDraft {
+            arguments: RwSignal::new(None),
+            accept_task: RwSignal::new(true),
+            report_progress: RwSignal::new(true),
+            note: RwSignal::new(None),
+            replaced: RwSignal::new(0),
+        };
+        let draft = match self.owner.try_get_value().flatten() {
+            Some(owner) => owner.with(make),
+            None => make(),
+        };
+        self.drafts
+            .try_update_value(|drafts| drafts.insert(tool.to_owned(), draft));
+        draft
+    }
+}

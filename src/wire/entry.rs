@@ -1,0 +1,97 @@
+//! One recorded HTTP exchange: what went out, what came back piece by piece, and the typed
+//! events the engine decoded from it (once, as it arrived).
+
+use holdbay_engine::{AnswerKind, ExchangeEvent, SentDetail, TimedEvent};
+use serde::{Deserialize, Serialize};
+
+/// One HTTP exchange.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WireEntry {
+    pub id: u64,
+    /// The MCP method (`tools/call`, `tasks/get`, …).
+    pub method: String,
+    /// The `Mcp-Name` header: a tool name, a prompt, a URI or a task id.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The MCP server the request was for.
+    pub server: String,
+    /// What was fetched: the server itself, or the relay.
+    pub url: String,
+    #[serde(default)]
+    pub relayed: bool,
+    /// Wall-clock milliseconds since the Unix epoch.
+    pub started_at: f64,
+    pub request_headers: Vec<(String, String)>,
+    pub request_body: String,
+    #[serde(default)]
+    pub status: Option<u16>,
+    #[serde(default)]
+    pub response_headers: Vec<(String, String)>,
+    /// Milliseconds after `started_at` when the status line arrived.
+    #[serde(default)]
+    pub responded_after: Option<f64>,
+    /// The body as it arrived, piece by piece (SSE events show up one by one).
+    #[serde(default)]
+    pub body: Vec<WireChunk>,
+    /// Milliseconds after `started_at` when the body ended.
+    #[serde(default)]
+    pub finished_after: Option<f64>,
+    /// Why the exchange failed at the HTTP level (unreachable, aborted, broken body).
+    #[serde(default)]
+    pub error: Option<String>,
+    /// The client aborted it (Stop, or a listen stream it closed on purpose).
+    #[serde(default)]
+    pub stopped: bool,
+    /// What the engine decoded from this exchange, in order, as it arrived. Not exported or
+    /// kept: an imported or restored exchange is decoded from its bytes by the same engine.
+    #[serde(skip)]
+    pub events: Vec<TimedEvent>,
+}
+
+/// A piece of a response body.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WireChunk {
+    /// Milliseconds after the request started.
+    pub after: f64,
+    pub text: String,
+}
+
+impl WireEntry {
+    /// The whole response body so far.
+    pub fn body_text(&self) -> String {
+        self.body.iter().map(|chunk| chunk.text.as_str()).collect()
+    }
+
+    /// Whether the exchange is over (its body ended, or it failed).
+    pub fn is_finished(&self) -> bool {
+        self.finished_after.is_some()
+    }
+
+    /// The task this exchange concerns, if any: the task a `tasks/*` request names, or the
+    /// task a response created. Read from the decoded events, never from the text.
+    pub fn task_id(&self) -> Option<&str> {
+        self.events.iter().find_map(|timed| match &timed.event {
+            ExchangeEvent::Sent(sent) => match &sent.detail {
+                SentDetail::TaskGet { task_id }
+                | SentDetail::TaskUpdate { task_id, .. }
+                | SentDetail::TaskCancel { task_id } => Some(task_id.as_str()),
+                _ => None,
+            },
+            ExchangeEvent::Answered(answer) => match &answer.kind {
+                AnswerKind::Task(task) => Some(task.task_id.as_str()),
+                _ => None,
+            },
+            _ => None,
+        })
+    }
+
+    /// A response header, by name (any case).
+    pub fn response_header(&self, name: &str) -> Option<&str> {
+        self.response_headers
+            .iter()
+            .find(|(key, _)| key.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value.as_str())
+    }
+}

@@ -1,0 +1,249 @@
+//! Keeping the wire log across reloads: the newest exchanges go to IndexedDB (as JS values,
+//! through serde-wasm-bindgen) when they end, and come back, decoded again by the engine,
+//! when the page loads. A reload then keeps the story of a session: the timeline, a replay,
+//! and the tasks whose handles came back from storage.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::time::Duration;
+
+use holdbay_engine::ExchangeEvent;
+use leptos::prelude::*;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{IdbDatabase, IdbObjectStoreParameters, IdbRequest, IdbTransactionMode};
+
+use super::{WireEntry, WireLog, decode_recorded};
+
+/// The newest exchanges kept across reloads; older ones are deleted as new ones are kept.
+pub const KEPT_EXCHANGES: usize = 500;
+/// The database the app keeps its log in.
+pub const DATABASE: &str = "holdbay";
+const STORE: &str = "wire-log";
+/// Finished exchanges are written together, at most this often.
+const WRITE_EVERY_MS: u64 = 1_000;
+/// What an exchange still open at a reload says when it comes back.
+pub const INTERRUPTED: &str = "interrupted: the page was reloaded before it ended";
+
+/// The kept log of one database. `Copy`: a bundle of handles.
+#[derive(Clone, Copy)]
+pub struct WireKeep {
+    database: StoredValue<String>,
+    db: StoredValue<Option<IdbDatabase>, LocalStorage>,
+    /// Exchanges waiting to be written, by id.
+    pending: StoredValue<BTreeMap<u64, WireEntry>>,
+    write_scheduled: StoredValue<bool>,
+    /// The ids in the store.
+    kept: StoredValue<BTreeSet<u64>>,
+    problem: RwSignal<Option<String>>,
+}
+
+impl WireKeep {
+    pub fn new(database: &str) -> Self {
+        Self {
+            database: StoredValue::new(database.to_owned()),
+            db: StoredValue::new_local(None),
+            pending: StoredValue::new(BTreeMap::new()),
+            write_scheduled: StoredValue::new(false),
+            kept: StoredValue::new(BTreeSet::new()),
+            problem: RwSignal::new(None),
+        }
+    }
+
+    /// Why the log could not be kept, if it could not (private mode, quota).
+    pub fn problem(&self) -> Signal<Option<String>> {
+        self.problem.into()
+    }
+
+    /// Bring back what was kept into `log`, then keep `log`'s exchanges as they end (and
+    /// any still open when the page goes away). Returns how many came back.
+    pub async fn attach(self, log: WireLog) -> Result<usize, String> {
+        let outcome = self.open_and_load().await;
+        let restored = match outcome {
+            Ok(entries) => log.restore(entries),
+            Err(problem) => {
+                self.problem.try_set(Some(problem.clone()));
+                return Err(problem);
+            }
+        };
+        log.listen(move |entry, added| {
+            let ended = added
+                .iter()
+                .any(|timed| matches!(timed.event, ExchangeEvent::Ended(_)));
+            if ended {
+                self.pending
+                    .try_update_value(|pending| pending.insert(entry.id, entry.clone()));
+                self.write_soon();
+            }
+        });
+        let _ = window_event_listener(leptos::ev::pagehide, move |_| {
+            // Exchanges still open go too: they come back marked as interrupted.
+            log.with_live(|entries| {
+                self.pending.try_update_value(|pending| {
+                    for entry in entries.iter().filter(|e| !e.is_finished()) {
+                        pending.insert(entry.id, entry.clone());
+                    }
+                });
+            });
+            self.write_now();
+        });
+        Ok(restored)
+    }
+
+    async fn open_and_load(&self) -> Result<Vec<WireEntry>, String> {
+        let name = self.database.get_value();
+        let db = open(&name).await?;
+        let store = db
+            .transaction_with_str(STORE)
+            .and_then(|tx| tx.object_store(STORE))
+            .map_err(|e| problem("read the kept wire log", &e))?;
+        let request = store
+            .get_all()
+            .map_err(|e| problem("read the kept wire log", &e))?;
+        let all = finished(&request)
+            .await
+            .map_err(|e| problem("read the kept wire log", &e))?;
+        self.db.set_value(Some(db));
+        let mut entries: Vec<WireEntry> = js_sys::Array::from(&all)
+            .iter()
+            // A record a newer or older build wrote differently is skipped, not fatal.
+            .filter_map(|value| serde_wasm_bindgen::from_value(value).ok())
+            .collect();
+        for entry in &mut entries {
+            if !entry.is_finished() {
+                entry.error = Some(INTERRUPTED.to_owned());
+                entry.finished_after = Some(
+                    entry
+                        .body
+                        .last()
+                        .map(|c| c.after)
+                        .or(entry.responded_after)
+                        .unwrap_or(0.0),
+                );
+            }
+            decode_recorded(entry);
+        }
+        self.kept
+            .set_value(entries.iter().map(|entry| entry.id).collect());
+        Ok(entries)
+    }
+
+    fn write_soon(&self) {
+        if self.write_scheduled.try_get_value() != Some(false) {
+            return;
+        }
+        self.write_scheduled.set_value(true);
+        let keep = *self;
+        set_timeout(
+            move || keep.write_now(),
+            Duration::from_millis(WRITE_EVERY_MS),
+        );
+    }
+
+    /// Write what is pending in one transaction, then delete beyond [`KEPT_EXCHANGES`].
+    pub fn write_now(&self) {
+        self.write_scheduled.try_set_value(false);
+        let Some(pending) = self.pending.try_update_value(std::mem::take) else {
+            return;
+        };
+        if pending.is_empty() {
+            return;
+        }
+        let Some(Some(db)) = self.db.try_get_value() else {
+            return;
+        };
+        let outcome = (|| -> Result<(), JsValue> {
+            let tx = db.transaction_with_str_and_mode(STORE, IdbTransactionMode::Readwrite)?;
+            let store = tx.object_store(STORE)?;
+            let mut ids = self.kept.get_value();
+            for (id, entry) in &pending {
+                let value = serde_wasm_bindgen::to_value(entry)
+                    .map_err(|e| JsValue::from_str(&e.to_string()))?;
+                store.put(&value)?;
+                ids.insert(*id);
+            }
+            while ids.len() > KEPT_EXCHANGES {
+                let Some(oldest) = ids.pop_first() else {
+                    break;
+                };
+                store.delete(&JsValue::from_f64(oldest as f64))?;
+            }
+            self.kept.set_value(ids);
+            Ok(())
+        })();
+        let problem = outcome.err().map(|e| problem("keep the wire log", &e));
+        if self.problem.try_get_untracked().flatten() != problem {
+            self.problem.try_set(problem);
+        }
+    }
+
+    /// Forget every kept exchange.
+    pub fn clear(&self) {
+        self.pending.try_set_value(BTreeMap::new());
+        self.kept.try_set_value(BTreeSet::new());
+        let Some(Some(db)) = self.db.try_get_value() else {
+            return;
+        };
+        let cleared = db
+            .transaction_with_str_and_mode(STORE, IdbTransactionMode::Readwrite)
+            .and_then(|tx| tx.object_store(STORE))
+            .and_then(|store| store.clear());
+        if let Err(error) = cleared {
+            self.problem
+                .try_set(Some(problem("forget the kept wire log", &error)));
+        }
+    }
+
+    /// How many exchanges the store holds (as far as this page knows).
+    pub fn kept_count(&self) -> usize {
+        self.kept.with_value(BTreeSet::len)
+    }
+}
+
+/// Open (and on first use create) the database.
+async fn open(name: &str) -> Result<IdbDatabase, String> {
+    let factory = web_sys::window()
+        .ok_or("no browser window")?
+        .indexed_db()
+        .ok()
+        .flatten()
+        .ok_or("this browser offers no IndexedDB (a private window?)")?;
+    let request = factory
+        .open_with_u32(name, 1)
+        .map_err(|e| problem("open the kept wire log", &e))?;
+    let upgrading = request.clone();
+    let on_upgrade = wasm_bindgen::closure::Closure::once_into_js(move |_: web_sys::Event| {
+        if let Ok(db) = upgrading
+            .result()
+            .map(JsCast::unchecked_into::<IdbDatabase>)
+        {
+            let params = IdbObjectStoreParameters::new();
+            params.set_key_path(&JsValue::from_str("id"));
+            let _ = db.create_object_store_with_optional_parameters(STORE, &params);
+        }
+    });
+    request.set_onupgradeneeded(Some(on_upgrade.unchecked_ref()));
+    let db = finished(&request)
+        .await
+        .map_err(|e| problem("open the kept wire log", &e))?;
+    request.set_onupgradeneeded(None);
+    Ok(db.unchecked_into())
+}
+
+/// The result of an IndexedDB request, once it succeeds or fails.
+async fn finished(request: &IdbRequest) -> Result<JsValue, JsValue> {
+    let promise = js_sys::Promise::new(&mut |resolve, reject| {
+        request.set_onsuccess(Some(&resolve));
+        request.set_onerror(Some(&reject));
+    });
+    JsFuture::from(promise).await?;
+    request.result()
+}
+
+fn problem(what: &str, error: &JsValue) -> String {
+    let detail = error
+        .dyn_ref::<js_sys::Error>()
+        .map(|e| String::from(e.message()))
+        .or_else(|| error.as_string())
+        .unwrap_or_else(|| "the browser refused".to_owned());
+    format!("could not {what}: {detail}")
+}

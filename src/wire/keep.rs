@@ -19,10 +19,14 @@ pub const KEPT_EXCHANGES: usize = 500;
 /// The database the app keeps its log in.
 pub const DATABASE: &str = "holdbay";
 const STORE: &str = "wire-log";
-/// Finished exchanges are written together, at most this often.
-const WRITE_EVERY_MS: u64 = 1_000;
+/// Finished exchanges are written together, at most this often (soon enough that a reload
+/// rarely outruns it; `pagehide` writes the rest).
+const WRITE_EVERY_MS: u64 = 250;
 /// What an exchange still open at a reload says when it comes back.
 pub const INTERRUPTED: &str = "interrupted: the page was reloaded before it ended";
+/// Where the exchanges not yet in IndexedDB wait when the page goes away: a database write
+/// started while the page unloads may never finish, this tab's storage is written at once.
+const UNSAVED_KEY: &str = "holdbay/wire-log-unsaved";
 
 /// The kept log of one database. `Copy`: a bundle of handles.
 #[derive(Clone, Copy)]
@@ -54,17 +58,10 @@ impl WireKeep {
         self.problem.into()
     }
 
-    /// Bring back what was kept into `log`, then keep `log`'s exchanges as they end (and
-    /// any still open when the page goes away). Returns how many came back.
+    /// Bring back what was kept into `log`, and keep `log`'s exchanges as they end (and any
+    /// still open when the page goes away). Exchanges that end while the store is still
+    /// opening wait for it. Returns how many came back.
     pub async fn attach(self, log: WireLog) -> Result<usize, String> {
-        let outcome = self.open_and_load().await;
-        let restored = match outcome {
-            Ok(entries) => log.restore(entries),
-            Err(problem) => {
-                self.problem.try_set(Some(problem.clone()));
-                return Err(problem);
-            }
-        };
         log.listen(move |entry, added| {
             let ended = added
                 .iter()
@@ -84,9 +81,36 @@ impl WireKeep {
                     }
                 });
             });
+            let unsaved: Vec<WireEntry> = self
+                .pending
+                .with_value(|pending| pending.values().cloned().collect());
+            if !unsaved.is_empty() {
+                let _ = crate::storage::save_for_tab(UNSAVED_KEY, &unsaved);
+            }
             self.write_now();
         });
-        Ok(restored)
+        match self.open_and_load().await {
+            Ok(mut entries) => {
+                // What the last page could not write in time comes from this tab's storage.
+                let known: BTreeSet<u64> = entries.iter().map(|entry| entry.id).collect();
+                let unsaved: Vec<WireEntry> =
+                    crate::storage::take_for_tab(UNSAVED_KEY).unwrap_or_default();
+                for mut entry in unsaved.into_iter().filter(|e| !known.contains(&e.id)) {
+                    came_back(&mut entry);
+                    self.pending
+                        .try_update_value(|pending| pending.insert(entry.id, entry.clone()));
+                    entries.push(entry);
+                }
+                let restored = log.restore(entries);
+                // What ended while the store was opening.
+                self.write_now();
+                Ok(restored)
+            }
+            Err(problem) => {
+                self.problem.try_set(Some(problem.clone()));
+                Err(problem)
+            }
+        }
     }
 
     async fn open_and_load(&self) -> Result<Vec<WireEntry>, String> {
@@ -108,20 +132,7 @@ impl WireKeep {
             // A record a newer or older build wrote differently is skipped, not fatal.
             .filter_map(|value| serde_wasm_bindgen::from_value(value).ok())
             .collect();
-        for entry in &mut entries {
-            if !entry.is_finished() {
-                entry.error = Some(INTERRUPTED.to_owned());
-                entry.finished_after = Some(
-                    entry
-                        .body
-                        .last()
-                        .map(|c| c.after)
-                        .or(entry.responded_after)
-                        .unwrap_or(0.0),
-                );
-            }
-            decode_recorded(entry);
-        }
+        entries.iter_mut().for_each(came_back);
         self.kept
             .set_value(entries.iter().map(|entry| entry.id).collect());
         Ok(entries)
@@ -142,15 +153,16 @@ impl WireKeep {
     /// Write what is pending in one transaction, then delete beyond [`KEPT_EXCHANGES`].
     pub fn write_now(&self) {
         self.write_scheduled.try_set_value(false);
+        // Until the store is open, what ended stays pending (`attach` writes it then).
+        let Some(Some(db)) = self.db.try_get_value() else {
+            return;
+        };
         let Some(pending) = self.pending.try_update_value(std::mem::take) else {
             return;
         };
         if pending.is_empty() {
             return;
         }
-        let Some(Some(db)) = self.db.try_get_value() else {
-            return;
-        };
         let outcome = (|| -> Result<(), JsValue> {
             let tx = db.transaction_with_str_and_mode(STORE, IdbTransactionMode::Readwrite)?;
             let store = tx.object_store(STORE)?;
@@ -197,6 +209,23 @@ impl WireKeep {
     pub fn kept_count(&self) -> usize {
         self.kept.with_value(BTreeSet::len)
     }
+}
+
+/// An exchange kept from the last page, made ready for this one: one still open then is
+/// marked interrupted, and the engine decodes it from its bytes.
+fn came_back(entry: &mut WireEntry) {
+    if !entry.is_finished() {
+        entry.error = Some(INTERRUPTED.to_owned());
+        entry.finished_after = Some(
+            entry
+                .body
+                .last()
+                .map(|c| c.after)
+                .or(entry.responded_after)
+                .unwrap_or(0.0),
+        );
+    }
+    decode_recorded(entry);
 }
 
 /// Open (and on first use create) the database.

@@ -156,11 +156,11 @@ test('a reload keeps the wire log, and the timeline still shows the restored tas
   });
   const labels = await page.locator('#timeline .timeline-event').evaluateAll((rows) =>
     rows.map((row) => row.getAttribute('aria-label')));
-  const call = labels.findIndex((label) => /tools\/call run_pipeline/.test(label));
+  const called = labels.findIndex((label) => /tools\/call run_pipeline/.test(label));
   const detached = labels.findIndex((label) => label.includes(`task ${taskId}`));
   const reloaded = labels.findIndex((label) => /reload/i.test(label));
-  assert.ok(call >= 0, `the call before the reload is in the timeline: ${labels.join(' | ')}`);
-  assert.ok(detached > call, 'then the task it became');
+  assert.ok(called >= 0, `the call before the reload is in the timeline: ${labels.join(' | ')}`);
+  assert.ok(detached > called, 'then the task it became');
   assert.ok(reloaded > detached, 'then the reload');
   await screenshot(page, '72-timeline-after-reload');
   assert.deepEqual(errors, []);

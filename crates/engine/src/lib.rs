@@ -24,7 +24,6 @@
 //! ([`decode_recorded`]) read those events, never the bytes again.
 
 mod answer;
-mod asks;
 mod cache;
 mod client;
 mod decode;

@@ -10,8 +10,8 @@ use rmcp::model::{CreateTaskResult, InputRequests, InputResponses, RequestId};
 use serde_json::Value;
 
 use crate::answer::{AnswerError, InputAnswer};
-use crate::asks::{ask, raw_input_requests, server_order};
 use crate::client::Client;
+use crate::events::input::{received_input_requests, server_order};
 use crate::events::{InputAsk, InputRequestKind};
 use crate::method::McpMethod;
 use crate::outgoing::OutgoingRequest;
@@ -212,11 +212,11 @@ impl<M: McpMethod> LogicalRequest<M> {
         let Some(requests) = &latest.input_requests else {
             return Vec::new();
         };
-        let raw = latest.raw_result.as_ref().and_then(raw_input_requests);
-        server_order(requests, raw)
+        let received = latest.raw_result.as_ref().and_then(received_input_requests);
+        server_order(requests, received)
             .iter()
             .filter(|key| !latest.answers.contains_key(*key))
-            .filter_map(|key| ask(requests, key, raw))
+            .filter_map(|key| InputAsk::of_key(requests, key, received))
             .collect()
     }
 

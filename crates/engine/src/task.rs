@@ -11,8 +11,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::answer::{AnswerError, InputAnswer};
-use crate::asks::{ask, raw_input_requests, server_order};
 use crate::client::Client;
+use crate::events::input::{received_input_requests, server_order};
 use crate::events::{InputAsk, InputRequestKind};
 use crate::findings::{Finding, Rule};
 use crate::method::{CancelTask, GetTask, UpdateTask};
@@ -245,7 +245,7 @@ impl TaskTracker {
         if task.poll_interval_ms.is_some() {
             self.poll_interval_ms = task.poll_interval_ms;
         }
-        let raw_requests = message.as_ref().and_then(raw_input_requests);
+        let raw_requests = message.as_ref().and_then(received_input_requests);
         match &snapshot.payload {
             TaskPayload::InputRequired { input_requests } => {
                 self.input_requests = input_requests.clone();
@@ -308,7 +308,7 @@ impl TaskTracker {
     pub fn outstanding_asks(&self) -> Vec<InputAsk> {
         self.outstanding()
             .iter()
-            .filter_map(|key| ask(&self.input_requests, key, None))
+            .filter_map(|key| InputAsk::of_key(&self.input_requests, key, None))
             .collect()
     }
 

@@ -13,27 +13,52 @@ impl InputAsk {
     /// as the server sent it (its order, and each request's real JSON); the typed map says
     /// what each request is.
     pub fn from_requests(requests: &InputRequests, received: Option<&Value>) -> Vec<InputAsk> {
-        let received = received.and_then(Value::as_object);
-        let in_received_order = received
-            .into_iter()
-            .flatten()
-            .filter_map(|(key, json)| Some((key, requests.get(key)?, Some(json))));
-        // Keys only the typed map has (none, when both come from the same answer).
-        let the_rest = requests
+        server_order(requests, received)
             .iter()
-            .filter(|(key, _)| !received.is_some_and(|received| received.contains_key(*key)))
-            .map(|(key, request)| (key, request, None));
-        in_received_order
-            .chain(the_rest)
-            .map(|(key, request, json)| InputAsk {
-                key: key.clone(),
-                kind: InputRequestKind::of_received(request, json),
-                json: json
-                    .cloned()
-                    .unwrap_or_else(|| serde_json::to_value(request).unwrap_or_default()),
-            })
+            .filter_map(|key| Self::of_key(requests, key, received))
             .collect()
     }
+
+    /// The ask under `key`: its kind, and its JSON as the server sent it when `received` has
+    /// it (else as rmcp writes the typed request back, which keeps the schema's order).
+    pub(crate) fn of_key(
+        requests: &InputRequests,
+        key: &str,
+        received: Option<&Value>,
+    ) -> Option<InputAsk> {
+        let request = requests.get(key)?;
+        let json = received.and_then(|received| received.get(key));
+        Some(InputAsk {
+            key: key.to_owned(),
+            kind: InputRequestKind::of_received(request, json),
+            json: json
+                .cloned()
+                .unwrap_or_else(|| serde_json::to_value(request).unwrap_or_default()),
+        })
+    }
+}
+
+/// The `inputRequests` object inside a message as received: a result (`tasks/get`, an MRTR
+/// round), a notification (`notifications/tasks`), or a whole JSON-RPC response.
+pub(crate) fn received_input_requests(message: &Value) -> Option<&Value> {
+    message
+        .get("inputRequests")
+        .or_else(|| message.pointer("/params/inputRequests"))
+        .or_else(|| message.pointer("/result/inputRequests"))
+}
+
+/// The keys of `requests` in the server's order: as they stand in `received` (serde_json
+/// keeps the wire order), then any it lacks, in key order.
+pub(crate) fn server_order(requests: &InputRequests, received: Option<&Value>) -> Vec<String> {
+    let received = received.and_then(Value::as_object);
+    let in_received_order = received
+        .into_iter()
+        .flat_map(|received| received.keys())
+        .filter(|key| requests.contains_key(*key));
+    let the_rest = requests
+        .keys()
+        .filter(|key| !received.is_some_and(|received| received.contains_key(*key)));
+    in_received_order.chain(the_rest).cloned().collect()
 }
 
 impl InputRequestKind {

@@ -21,7 +21,7 @@ use crate::findings::Finding;
 use crate::listen::ListenFilter;
 use crate::method::MethodId;
 
-mod input;
+pub(crate) mod input;
 mod notification;
 mod replay;
 mod sent;

@@ -109,6 +109,7 @@ impl Traffic {
     /// The page reloaded: what the client held in memory is gone; the wire log and the task
     /// handles came back from storage (call [`Traffic::restored`] for each handle).
     pub fn reloaded(&mut self, at: f64) {
+        self.abandon_all_paused(at);
         self.event(
             at,
             Lane::Client,

@@ -238,6 +238,14 @@ pub(super) fn restored(task: &str, status: TaskStatus) -> String {
     )
 }
 
+pub(super) fn abandoned_by_reload(name: Option<&str>) -> String {
+    format!(
+        "The paused{} request went with the reload: its latch lived only in the page's memory. \
+         The server was never told, and needs not be.",
+        named(name)
+    )
+}
+
 pub(super) const RELOADED_LABEL: &str = "page reloaded";
 
 pub(super) const RELOADED: &str = "The page reloaded: everything the client held in memory is \

@@ -442,6 +442,30 @@ fn a_reload_is_on_the_timeline() {
 }
 
 #[test]
+fn a_reload_gives_up_the_paused_requests_and_nothing_else() {
+    let mut wire = Wire::new(10);
+    let paused = wire.call("book_table", json!({}));
+    wire.result(paused, input_required("sealed-abc"));
+    let done = wire.call("echo", json!({}));
+    wire.result(done, json!({ "resultType": "complete", "content": [] }));
+    wire.traffic.reloaded(90.0);
+    let state = |id| wire.traffic.tray(id).map(|t| t.state.clone());
+    assert_eq!(state(paused), Some(TrayState::Abandoned));
+    assert_eq!(
+        state(done),
+        Some(TrayState::Completed { tool_error: false }),
+        "a finished request keeps how it ended"
+    );
+    assert!(
+        wire.traffic
+            .events()
+            .iter()
+            .any(|e| e.part == Part::Tray(paused) && e.at == 90.0),
+        "the timeline says the tray was given up at the reload"
+    );
+}
+
+#[test]
 fn listen_snapshots_arrive_without_a_poll() {
     let mut wire = Wire::new(10);
     let call = wire.call_accepting_task("run_pipeline");

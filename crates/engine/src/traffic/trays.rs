@@ -125,6 +125,31 @@ impl Traffic {
         }
     }
 
+    /// The page reloaded: every paused request went with the page's memory (its latch
+    /// included), so its tray is given up; the server never knew it was waiting.
+    pub(super) fn abandon_all_paused(&mut self, at: f64) {
+        let abandoned: Vec<(u64, Option<String>)> = self
+            .trays
+            .iter_mut()
+            .filter(|tray| matches!(tray.state, TrayState::Paused | TrayState::BoundReached))
+            .map(|tray| {
+                tray.state = TrayState::Abandoned;
+                tray.closed_at = Some(at);
+                (tray.id, tray.name.clone())
+            })
+            .collect();
+        for (tray, name) in abandoned {
+            self.event(
+                at,
+                Lane::Client,
+                Lane::Client,
+                narration::ABANDONED.to_owned(),
+                Some(narration::abandoned_by_reload(name.as_deref())),
+                Part::Tray(tray),
+            );
+        }
+    }
+
     /// The paused tray a retry belongs to: the one whose latch it carries, else the latest
     /// paused request of the same method and name (the latch was changed).
     fn paused_tray_for(

@@ -16,6 +16,16 @@ step "checks: cargo fmt, clippy (native and wasm32)"
 cargo fmt --all --check
 cargo clippy --workspace --all-targets --quiet -- -D warnings
 cargo clippy --target wasm32-unknown-unknown -p holdbay --all-targets --quiet -- -D warnings
+# Every wire value is named by the engine's types; the app never spells one (the engine's own
+# test `the_fold_spells_no_wire_value` holds the scene's fold to the same rule).
+wire_values='"(server/discover|tools/(call|list)|prompts/(get|list)|resources/(read|list|templates/list)'
+wire_values+='|tasks/(get|update|cancel)|subscriptions/listen|completion/complete|elicitation/create'
+wire_values+='|sampling/createMessage|roots/list|notifications/[a-z/_]+'
+wire_values+='|complete|input_required|task|working|completed|failed|cancelled)"'
+if grep -rnE "$wire_values" src; then
+  echo "the app spells an MCP method, resultType or task status: name it through holdbay_engine"
+  exit 1
+fi
 
 step "native: cargo test (engine, server)"
 cargo test -p holdbay-engine -p holdbay-server 2>&1 | tee "$logs/native"

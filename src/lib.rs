@@ -7,6 +7,7 @@ pub mod catalog;
 pub mod connection;
 pub mod endpoint;
 pub mod link;
+pub mod owner;
 pub mod session;
 pub mod storage;
 pub mod tasks;

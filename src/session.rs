@@ -11,6 +11,7 @@ use crate::calls::{CallRun, Calls};
 use crate::catalog::Catalog;
 use crate::connection::Connection;
 use crate::link::Link;
+use crate::owner::KeepingOwner;
 use crate::tasks::TaskBoard;
 use crate::traffic::TrafficView;
 use crate::wire::WireLog;
@@ -29,7 +30,7 @@ pub struct Session {
     traffic: TrafficView,
     keep: StoredValue<Option<WireKeep>>,
     /// Per-connect state lives as long as the session, whichever view asked for it.
-    owner: StoredValue<Option<Owner>, LocalStorage>,
+    owner: KeepingOwner,
 }
 
 impl std::fmt::Debug for Session {
@@ -57,7 +58,7 @@ impl Session {
             calls,
             traffic: TrafficView::new(wire),
             keep: StoredValue::new(None),
-            owner: StoredValue::new_local(Owner::current()),
+            owner: KeepingOwner::here(),
         }
     }
 
@@ -146,10 +147,7 @@ impl Session {
         }
         self.link.set_connection(connection.clone());
         self.calls.clear();
-        let catalog = match self.owner.try_get_value().flatten() {
-            Some(owner) => owner.with(Catalog::new),
-            None => Catalog::new(),
-        };
+        let catalog = self.owner.make(Catalog::new);
         self.catalog.try_set(catalog);
         self.connect.dispatch_local((connection, catalog));
     }

@@ -181,7 +181,7 @@ async fn an_mrtr_round_pauses_a_tray_with_its_latch_then_empties_it() {
     );
     redrawn().await;
     let tray = get(&host, "g.tray");
-    assert_eq!(attr(&tray, "data-state"), "completed");
+    assert_eq!(attr(&tray, "data-state"), "done");
     assert_eq!(attr(&tray, "data-occupied"), "false");
     assert_eq!(attr(&tray, "data-rounds"), "2");
     assert!(
@@ -232,7 +232,7 @@ async fn a_changed_latch_is_marked() {
     let latch = get(&host, "g.latch[data-round=\"1\"]");
     assert_eq!(attr(&latch, "data-changed"), "true");
     assert!(latch.class_list().contains("changed"));
-    assert_eq!(attr(&get(&host, "g.tray"), "data-state"), "failed");
+    assert_eq!(attr(&get(&host, "g.tray"), "data-state"), "error");
 }
 
 #[wasm_bindgen_test]

@@ -10,6 +10,7 @@ use leptos::prelude::*;
 
 use crate::catalog::Catalog;
 use crate::link::Link;
+use crate::owner::KeepingOwner;
 use crate::tasks::TaskBoard;
 pub use run::{CallRun, Phase, Progress};
 pub use tamper::{LatchTamper, flip_one_character};
@@ -21,9 +22,8 @@ pub struct Calls {
     tasks: TaskBoard,
     catalog: Signal<Catalog>,
     runs: StoredValue<HashMap<String, CallRun>>,
-    /// The session's owner: each call's state lives as long as the session, whichever view
-    /// first asked for it.
-    owner: StoredValue<Option<Owner>, LocalStorage>,
+    /// Each call's state lives as long as the session, whichever view first asked for it.
+    owner: KeepingOwner,
 }
 
 impl Calls {
@@ -33,7 +33,7 @@ impl Calls {
             tasks,
             catalog,
             runs: StoredValue::new(HashMap::new()),
-            owner: StoredValue::new_local(Owner::current()),
+            owner: KeepingOwner::here(),
         }
     }
 
@@ -47,11 +47,9 @@ impl Calls {
             return run;
         }
         let (link, tasks, catalog) = (self.link, self.tasks, self.catalog);
-        let make = || CallRun::new(link, tasks, catalog, tool.to_owned());
-        let run = match self.owner.try_get_value().flatten() {
-            Some(owner) => owner.with(make),
-            None => make(),
-        };
+        let run = self
+            .owner
+            .make(|| CallRun::new(link, tasks, catalog, tool.to_owned()));
         self.runs
             .try_update_value(|runs| runs.insert(tool.to_owned(), run));
         run

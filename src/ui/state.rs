@@ -8,6 +8,8 @@ use holdbay_engine::traffic::Part;
 use leptos::prelude::*;
 use serde_json::Value;
 
+use crate::owner::KeepingOwner;
+
 /// The two ways to look at a session. Only one is mounted at a time: both hold the call and
 /// tasks panels, whose ids are unique on the page.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,7 +50,7 @@ pub struct UiState {
     /// The part being inspected, shared by the scene, the timeline and the lessons.
     inspected: RwSignal<Option<Part>>,
     /// Drafts live as long as the page, whichever view first asked for them.
-    owner: StoredValue<Option<Owner>, LocalStorage>,
+    owner: KeepingOwner,
 }
 
 impl UiState {
@@ -58,7 +60,7 @@ impl UiState {
             selected_tool: RwSignal::new(None),
             drafts: StoredValue::new(HashMap::new()),
             inspected: RwSignal::new(None),
-            owner: StoredValue::new_local(Owner::current()),
+            owner: KeepingOwner::here(),
         }
     }
 
@@ -100,17 +102,13 @@ impl UiState {
         {
             return draft;
         }
-        let make = || CallDraft {
+        let draft = self.owner.make(|| CallDraft {
             arguments: RwSignal::new(None),
             accept_task: RwSignal::new(true),
             report_progress: RwSignal::new(true),
             note: RwSignal::new(None),
             replaced: RwSignal::new(0),
-        };
-        let draft = match self.owner.try_get_value().flatten() {
-            Some(owner) => owner.with(make),
-            None => make(),
-        };
+        });
         self.drafts
             .try_update_value(|drafts| drafts.insert(tool.to_owned(), draft));
         draft

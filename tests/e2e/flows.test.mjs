@@ -5,7 +5,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startHoldbay, launchBrowser, clearAppStorage, screenshot } from './support.mjs';
+import { startHoldbay, launchBrowser, openCleanApp, screenshot } from './support.mjs';
 import { selectTool, fillField, answerInput, call, shown, waitForTaskStatus } from './ui.mjs';
 
 let holdbay;
@@ -21,13 +21,7 @@ after(async () => {
   holdbay?.stop();
 });
 
-/** The app with nothing kept from earlier tests, tools loaded. */
-async function openApp() {
-  const opened = await clearAppStorage(browser.context, holdbay.url);
-  await opened.page.goto(`${holdbay.url}/`);
-  await opened.page.waitForSelector('.select-tool', { timeout: 15000 });
-  return opened;
-}
+const openApp = () => openCleanApp(browser.context, holdbay.url);
 
 test('book_table: a form round, then the confirmation', async () => {
   const { page, errors } = await openApp();

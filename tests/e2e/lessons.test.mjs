@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startHoldbay, launchBrowser, clearAppStorage, screenshot } from './support.mjs';
+import { startHoldbay, launchBrowser, openCleanApp, screenshot } from './support.mjs';
 import { fillField, answerInput, shown } from './ui.mjs';
 
 let holdbay;
@@ -24,10 +24,8 @@ after(async () => {
 
 /** The app in the Scene view with nothing stored from earlier tests, tools loaded. */
 async function openScene() {
-  const opened = await clearAppStorage(browser.context, holdbay.url);
+  const opened = await openCleanApp(browser.context, holdbay.url);
   const { page } = opened;
-  await page.goto(`${holdbay.url}/`);
-  await page.waitForSelector('.select-tool', { timeout: 15000 });
   await page.click('#view-scene');
   await page.waitForSelector('#scene svg.scene-svg');
   assert.match(page.url(), /view=scene/);
@@ -93,7 +91,7 @@ test('lesson 1: a paused request waits in a tray and the latch goes back unchang
   await fillField(card, 'time', '21:00');
   await answerInput(card, 'accept');
   await shown(page, '#call-panel .call-result');
-  await part(page, 'g.tray[data-state="completed"][data-occupied="false"][data-rounds="2"]');
+  await part(page, 'g.tray[data-state="done"][data-occupied="false"][data-rounds="2"]');
   assert.equal(await page.locator('#scene g.latch[data-changed="true"]').count(), 0);
 
   const shownLatch = await inspect(page, `#scene g.latch[data-round="1"]`);
@@ -117,7 +115,7 @@ test('lesson 2: rounds stack up, and the bound stops a server that keeps asking'
   card = await shown(page, '#call-panel .input-request[data-key="approve_production"]');
   await part(page, 'g.tray[data-state="paused"][data-rounds="2"] g.round[data-round="2"]');
   await answerInput(card, 'decline');
-  await part(page, 'g.tray[data-state="completed"][data-rounds="3"]');
+  await part(page, 'g.tray[data-state="done"][data-rounds="3"]');
 
   await page.locator('#lessons button.lesson-step-run').first().click();
   for (let round = 1; round <= 10; round += 1) {
@@ -151,7 +149,7 @@ test('lesson 3: the secret goes through URL mode, with consent first', async () 
   await consentPage.waitForSelector('text=You allowed');
   await consentPage.close();
   await card.locator('.consent-finished').click();
-  await part(page, 'g.tray[data-state="completed"][data-occupied="false"]');
+  await part(page, 'g.tray[data-state="done"][data-occupied="false"]');
   const revealed = await answerAndReveal(page);
   assert.equal(revealed.json.method, 'elicitation/create');
   assert.equal(revealed.json.params.mode, 'url');
@@ -172,7 +170,7 @@ test('lesson 4: the server decides: run_pipeline detaches a task, quick_sum answ
 
   await page.locator('#lessons button.lesson-step-run').first().click();
   await shown(page, '#call-panel .call-result');
-  await part(page, 'g.tray[data-state="completed"]');
+  await part(page, 'g.tray[data-state="done"]');
   assert.equal(await page.locator('#scene g.cartridge').count(), 1, 'quick_sum made no task');
   const calls = sent.filter((body) => body.method === 'tools/call');
   assert.deepEqual(calls.map((body) => body.params.name), ['run_pipeline', 'quick_sum']);
@@ -258,7 +256,7 @@ test('lesson 8: a tampered latch is visible and the server refuses it', async ()
   await fillField(card, 'time', '19:30');
   await answerInput(card, 'accept');
   await shown(page, '#call-panel .tamper-refused');
-  await part(page, 'g.tray[data-state="failed"][data-occupied="false"]');
+  await part(page, 'g.tray[data-state="error"][data-occupied="false"]');
   const latch = await part(page, 'g.latch[data-changed="true"]');
   await latch.click();
   const { json } = await inspected(page);
@@ -288,7 +286,7 @@ test('a replay of an exported wire log draws the same final scene', async () => 
   const card = await shown(page, '#call-panel .input-request[data-key="party"]');
   await fillField(card, 'size', '4');
   await answerInput(card, 'accept');
-  await part(page, 'g.tray[data-state="completed"]');
+  await part(page, 'g.tray[data-state="done"]');
   await startLesson(page, 6);
   const working = await part(page, 'g.cartridge[data-status="working"]');
   const taskId = await working.getAttribute('data-task-id');

@@ -5,7 +5,7 @@
 // the wire log, so the timeline still tells the restored task's story.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHoldbay, launchBrowser, clearAppStorage, screenshot } from './support.mjs';
+import { startHoldbay, launchBrowser, openCleanApp, screenshot } from './support.mjs';
 import { selectTool, fillField, answerInput, call, shown, waitForTaskStatus } from './ui.mjs';
 
 let holdbay;
@@ -21,15 +21,11 @@ after(async () => {
   holdbay?.stop();
 });
 
-/** The app with nothing kept from earlier tests, tools loaded, in `view`. */
-async function openApp(view = 'workbench') {
-  const opened = await clearAppStorage(browser.context, holdbay.url);
-  const query = view === 'scene' ? '?view=scene' : '';
-  await opened.page.goto(`${holdbay.url}/${query}`);
-  await opened.page.waitForSelector(view === 'scene' ? '#scene svg.scene-svg' : '.select-tool', {
-    timeout: 15000,
-  });
-  return opened;
+/** The app with nothing kept from earlier tests, in `view`. */
+function openApp(view = 'workbench') {
+  return view === 'scene'
+    ? openCleanApp(browser.context, holdbay.url, { path: '/?view=scene', ready: '#scene svg.scene-svg' })
+    : openCleanApp(browser.context, holdbay.url);
 }
 
 /** Every JSON-RPC request the page POSTs to the demo server, parsed. */
@@ -77,7 +73,7 @@ test('a call paused in the Workbench survives Scene and back, typed arguments to
   assert.match(await result.textContent(), /Booked a table for 4 at Le Latch, 19:30/);
 
   await switchTo(page, 'scene');
-  await shown(page, `#scene g.tray[data-tray="${trayId}"][data-state="completed"][data-rounds="2"]`);
+  await shown(page, `#scene g.tray[data-tray="${trayId}"][data-state="done"][data-rounds="2"]`);
   assert.equal(await page.locator('#scene g.tray[data-state="abandoned"]').count(), 0);
   assert.deepEqual(errors, []);
   await page.close();
@@ -101,7 +97,7 @@ test('a call paused in the Scene survives the Workbench and back, and completes 
   await fillField(card, 'time', '21:00');
   await answerInput(card, 'accept');
   await shown(page, '#call-panel .call-result');
-  await shown(page, `#scene g.tray[data-tray="${trayId}"][data-state="completed"][data-rounds="2"]`);
+  await shown(page, `#scene g.tray[data-tray="${trayId}"][data-state="done"][data-rounds="2"]`);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -129,6 +129,17 @@ export async function clearAppStorage(context, baseUrl) {
   return opened;
 }
 
+/**
+ * The app at `baseUrl` + `path`, with nothing kept from earlier tests, once `ready` shows
+ * (the tool list by default).
+ */
+export async function openCleanApp(context, baseUrl, { path = '/', ready = '.select-tool' } = {}) {
+  const opened = await clearAppStorage(context, baseUrl);
+  await opened.page.goto(`${baseUrl}${path}`);
+  await opened.page.waitForSelector(ready, { timeout: 15000 });
+  return opened;
+}
+
 /** Save a full-page screenshot under target/e2e-screenshots/. */
 export async function screenshot(page, name) {
   mkdirSync(screenshotDir, { recursive: true });

@@ -323,12 +323,7 @@ impl Subscription {
         let kind = if let Some(error) = message.get("error") {
             // An error ending an event stream came with the stream's 200.
             let error = rmcp::model::ErrorData::deserialize(error).unwrap_or_default();
-            let error = ResponseError::Rpc {
-                status: 200,
-                code: error.code.0,
-                message: error.message.to_string(),
-                error: Box::new(error),
-            };
+            let error = ResponseError::rpc(200, error);
             let kind = AnswerKind::of_failure(&error);
             events.push(ListenEvent::Failed(error));
             kind

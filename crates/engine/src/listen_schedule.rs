@@ -126,16 +126,10 @@ mod tests {
     use crate::response::ResponseError;
 
     fn rpc_failure(code: i32) -> ListenEvent {
-        ListenEvent::Failed(ResponseError::Rpc {
-            status: 200,
-            code,
-            message: "m".into(),
-            error: Box::new(rmcp::model::ErrorData::new(
-                rmcp::model::ErrorCode(code),
-                "m",
-                None,
-            )),
-        })
+        ListenEvent::Failed(ResponseError::rpc(
+            200,
+            rmcp::model::ErrorData::new(rmcp::model::ErrorCode(code), "m", None),
+        ))
     }
 
     #[test]

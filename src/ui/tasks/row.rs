@@ -7,6 +7,7 @@ use leptos::prelude::*;
 
 use super::clock::{seconds_until, span};
 use super::outcome::{TaskError, TaskResult};
+use crate::owner::KeepingOwner;
 use crate::session::Session;
 use crate::tasks::TrackedTask;
 use crate::ui::forms::{Delivery, InputRequestCard};
@@ -265,17 +266,13 @@ fn GatheredInputs(asks: Memo<Vec<InputAsk>>, task_id: String) -> impl IntoView {
     // not a card's: a card can go and come back while the form stays.
     let answers: StoredValue<Vec<(String, RwSignal<Option<InputAnswer>>)>> =
         StoredValue::new(Vec::new());
-    let owner = StoredValue::new_local(Owner::current());
+    let owner = KeepingOwner::here();
     let slot = move |key: &str| {
         answers
             .try_with_value(|all| all.iter().find(|(k, _)| k == key).map(|(_, s)| *s))
             .flatten()
             .unwrap_or_else(|| {
-                let make = || RwSignal::new(None);
-                let made = match owner.try_get_value().flatten() {
-                    Some(owner) => owner.with(make),
-                    None => make(),
-                };
+                let made = owner.make(|| RwSignal::new(None));
                 answers.try_update_value(|all| all.push((key.to_owned(), made)));
                 made
             })

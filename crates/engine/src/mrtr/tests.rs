@@ -227,16 +227,10 @@ fn a_task_answer_ends_the_rounds() {
 }
 
 fn rpc_error(code: i32) -> ResponseError {
-    ResponseError::Rpc {
-        status: 400,
-        code,
-        message: "m".into(),
-        error: Box::new(rmcp::model::ErrorData::new(
-            rmcp::model::ErrorCode(code),
-            "m",
-            None,
-        )),
-    }
+    ResponseError::rpc(
+        400,
+        rmcp::model::ErrorData::new(rmcp::model::ErrorCode(code), "m", None),
+    )
 }
 
 #[test]

@@ -328,12 +328,7 @@ fn read_envelope(
         if let Some(id) = id.filter(|id| !id.is_null()) {
             check_id(request_id, id)?;
         }
-        return Err(ResponseError::Rpc {
-            status,
-            code: error.code.0,
-            message: error.message.to_string(),
-            error: Box::new(error),
-        });
+        return Err(ResponseError::rpc(status, error));
     }
     let Some(result) = envelope.get("result") else {
         return Err(ResponseError::NotJsonRpc {

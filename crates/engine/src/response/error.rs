@@ -65,6 +65,16 @@ pub enum ResponseError {
 }
 
 impl ResponseError {
+    /// The JSON-RPC error `error`, received with HTTP `status`.
+    pub fn rpc(status: u16, error: ErrorData) -> Self {
+        Self::Rpc {
+            status,
+            code: error.code.0,
+            message: error.message.to_string(),
+            error: Box::new(error),
+        }
+    }
+
     /// The finding this failure is evidence of, when the server broke a rule.
     pub fn finding(&self) -> Option<Finding> {
         let rule = match self {

@@ -157,16 +157,15 @@ pub enum TrayState {
 }
 
 impl TrayState {
-    /// A stable name for styles and data attributes. These name tray states, not wire
-    /// values: "completed" and "failed" are how the bay says a request ended, whatever the
-    /// MCP spells.
+    /// A stable name for styles and data attributes: the bay's own words for how a request
+    /// stands or ended, kept apart from the wire's task statuses.
     pub fn name(&self) -> &'static str {
         match self {
             Self::InFlight => "in_flight",
             Self::Paused => "paused",
             Self::BoundReached => "bound_reached",
-            Self::Completed { .. } => "completed",
-            Self::Failed { .. } => "failed",
+            Self::Completed { .. } => "done",
+            Self::Failed { .. } => "error",
             Self::Detached { .. } => "detached",
             Self::Stopped => "stopped",
             Self::Abandoned => "abandoned",

@@ -75,15 +75,16 @@ function percentile(sorted, p) {
 // without subscriptions/listen does, so nothing but polling follows the tasks.
 const REFUSE_LISTEN = `(() => {
   const realFetch = window.fetch.bind(window);
-  window.fetch = (input, init) => {
-    const body = init && typeof init.body === 'string' ? init.body : '';
-    if (body.includes('"subscriptions/listen"')) {
+  window.fetch = async (input, init) => {
+    // The app fetches a Request (gloo-net); its Mcp-Method header names the method.
+    const request = input instanceof Request ? input : new Request(input, init);
+    if (request.headers.get('Mcp-Method') === 'subscriptions/listen') {
       let id = null;
-      try { id = JSON.parse(body).id; } catch {}
+      try { id = JSON.parse(await request.clone().text()).id; } catch {}
       const refusal = { jsonrpc: '2.0', id, error: { code: -32601, message: 'Method not found (refused by the benchmark)' } };
-      return Promise.resolve(new Response(JSON.stringify(refusal), { status: 200, headers: { 'content-type': 'application/json' } }));
+      return new Response(JSON.stringify(refusal), { status: 200, headers: { 'content-type': 'application/json' } });
     }
-    return realFetch(input, init);
+    return realFetch(request);
   };
 })();`;
 
@@ -288,7 +289,7 @@ try {
   if (shot) await page.screenshot({ path: shot });
   const counts = await page.evaluate(() => ({
     dom: document.getElementsByTagName('*').length,
-    rows: document.querySelectorAll('#tasks-panel .task').length,
+    rows: document.querySelectorAll('#tasks-panel .task-row').length,
     wire: document.querySelectorAll('#wire-log .wire-entry').length,
     cartridges: document.querySelectorAll('#scene .cartridge').length,
     tasksNote: document.querySelector('#tasks-panel .task-more')?.textContent ?? null,

@@ -92,8 +92,9 @@ async fn read_to_end<M: McpMethod>(
     how: &Carry<'_>,
     request: &OutgoingRequest<M>,
 ) -> Result<(Record, Decoded<M>), ExchangeError> {
-    let record = Record::begin(how, request.sent_event(), Wire::of(request));
-    let response = send(how, record, Wire::of(request)).await?;
+    let wire = Wire::of(request, how.connection);
+    let record = Record::begin(how, request.sent_event(), &wire);
+    let response = send(how, record, &wire).await?;
     let headers = response.headers();
     let mut reader = request.reader(response.status(), headers.get("content-type").as_deref());
     reader.set_www_authenticate(headers.get("www-authenticate").as_deref());
@@ -115,8 +116,9 @@ pub async fn listen(
     request: &OutgoingRequest<Listen>,
     on_event: &mut dyn FnMut(ListenEvent) -> bool,
 ) -> Result<(), ExchangeError> {
-    let record = Record::begin(how, request.sent_event(), Wire::of(request));
-    let response = send(how, record, Wire::of(request)).await?;
+    let wire = Wire::of(request, how.connection);
+    let record = Record::begin(how, request.sent_event(), &wire);
+    let response = send(how, record, &wire).await?;
     let content_type = response.headers().get("content-type");
     let mut subscription = Subscription::open(request, response.status(), content_type.as_deref());
     record.events(how, subscription.take_events());
@@ -138,18 +140,19 @@ pub async fn listen(
 }
 
 /// What `send` needs of a request; not generic, so the fetch code exists once in the wasm.
-#[derive(Clone, Copy)]
 struct Wire<'r> {
     method: &'static str,
-    headers: &'r [(String, String)],
+    /// The engine's headers, then the user's extra ones except those the protocol reserves
+    /// (the engine decides which).
+    headers: Vec<(String, String)>,
     body: &'r str,
 }
 
 impl<'r> Wire<'r> {
-    fn of<M: McpMethod>(request: &'r OutgoingRequest<M>) -> Self {
+    fn of<M: McpMethod>(request: &'r OutgoingRequest<M>, connection: &Connection) -> Self {
         Self {
             method: request.method(),
-            headers: request.headers(),
+            headers: merge_extra_headers(request.headers(), connection.extra_headers()).headers,
             body: request.body(),
         }
     }
@@ -163,10 +166,9 @@ struct Record {
 }
 
 impl Record {
-    fn begin(how: &Carry<'_>, sent: ExchangeEvent, wire: Wire<'_>) -> Self {
+    fn begin(how: &Carry<'_>, sent: ExchangeEvent, wire: &Wire<'_>) -> Self {
         let connection = how.connection;
         let started = js_sys::Date::now();
-        let headers = sent_headers(wire, connection).headers;
         let name = match &sent {
             ExchangeEvent::Sent(sent) => sent.name.clone(),
             _ => None,
@@ -181,7 +183,7 @@ impl Record {
             url: connection.fetch_url(),
             relayed: connection.via_relay,
             started_at: started,
-            request_headers: redact(&headers),
+            request_headers: redact(&wire.headers),
             request_body: wire.body.to_owned(),
             events: vec![TimedEvent {
                 after_ms: 0.0,
@@ -262,14 +264,8 @@ impl Record {
     }
 }
 
-/// The headers that go out: the engine's, then the user's extra ones, except those the
-/// protocol reserves (the engine decides which).
-fn sent_headers(wire: Wire<'_>, connection: &Connection) -> holdbay_engine::headers::MergedHeaders {
-    merge_extra_headers(wire.headers, connection.extra_headers())
-}
-
 /// `fetch` the request (directly or through the relay).
-async fn send(how: &Carry<'_>, record: Record, wire: Wire<'_>) -> Result<Response, ExchangeError> {
+async fn send(how: &Carry<'_>, record: Record, wire: &Wire<'_>) -> Result<Response, ExchangeError> {
     let connection = how.connection;
     let url = connection.fetch_url();
     let unreachable = |detail: String| ExchangeError::Unreachable {
@@ -286,8 +282,8 @@ async fn send(how: &Carry<'_>, record: Record, wire: Wire<'_>) -> Result<Respons
     // Built by hand: gloo-net's own header setters throw on a name the browser rejects.
     let headers =
         web_sys::Headers::new().map_err(|e| record.fail(how, unreachable(js_text(&e))))?;
-    for (name, value) in sent_headers(wire, connection).headers {
-        headers.set(&name, &value).map_err(|e| {
+    for (name, value) in &wire.headers {
+        headers.set(name, value).map_err(|e| {
             record.fail(how, unreachable(format!("header {name}: {}", js_text(&e))))
         })?;
     }

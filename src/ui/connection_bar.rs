@@ -144,6 +144,12 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
                         .with(|c| c.via_relay)
                         .then(|| view! { <span class="chip relayed">"through the relay"</span> })
                 }}
+                {move || {
+                    session
+                        .is_connecting()
+                        .get()
+                        .then(|| view! { <span class="chip connecting" role="status">"connecting…"</span> })
+                }}
             </p>
             {move || {
                 via_relay

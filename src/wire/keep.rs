@@ -38,6 +38,8 @@ pub struct WireKeep {
     write_scheduled: StoredValue<bool>,
     /// The ids in the store.
     kept: StoredValue<BTreeSet<u64>>,
+    /// The store could not be opened: nothing is gathered for it any more.
+    gave_up: StoredValue<bool>,
     problem: RwSignal<Option<String>>,
 }
 
@@ -49,6 +51,7 @@ impl WireKeep {
             pending: StoredValue::new(BTreeMap::new()),
             write_scheduled: StoredValue::new(false),
             kept: StoredValue::new(BTreeSet::new()),
+            gave_up: StoredValue::new(false),
             problem: RwSignal::new(None),
         }
     }
@@ -66,13 +69,16 @@ impl WireKeep {
             let ended = added
                 .iter()
                 .any(|timed| matches!(timed.event, ExchangeEvent::Ended(_)));
-            if ended {
+            if ended && self.gave_up.try_get_value() == Some(false) {
                 self.pending
                     .try_update_value(|pending| pending.insert(entry.id, entry.clone()));
                 self.write_soon();
             }
         });
         let _ = window_event_listener(leptos::ev::pagehide, move |_| {
+            if self.gave_up.try_get_value() != Some(false) {
+                return;
+            }
             // Exchanges still open go too: they come back marked as interrupted.
             log.with_live(|entries| {
                 self.pending.try_update_value(|pending| {
@@ -107,6 +113,8 @@ impl WireKeep {
                 Ok(restored)
             }
             Err(problem) => {
+                self.gave_up.try_set_value(true);
+                self.pending.try_set_value(BTreeMap::new());
                 self.problem.try_set(Some(problem.clone()));
                 Err(problem)
             }

@@ -133,6 +133,61 @@ impl Catalog {
         })
     }
 
+    /// A prompt of the current list, by name (untracked).
+    pub fn prompt(&self, name: &str) -> Option<Prompt> {
+        self.prompts.with_untracked(|prompts| {
+            prompts
+                .ready()?
+                .items
+                .iter()
+                .find(|prompt| prompt.name == name)
+                .cloned()
+        })
+    }
+
+    /// A resource template of the current list, by its `uriTemplate` (untracked).
+    pub fn template(&self, uri_template: &str) -> Option<ResourceTemplate> {
+        self.templates.with_untracked(|templates| {
+            templates
+                .ready()?
+                .items
+                .iter()
+                .find(|template| template.uri_template == uri_template)
+                .cloned()
+        })
+    }
+
+    /// Whether the server offers `completion/complete` (tracked; `false` until discovered).
+    pub fn offers_completions(&self) -> bool {
+        self.discovery.with(|step| {
+            step.ready()
+                .is_some_and(holdbay_engine::offers_completions)
+        })
+    }
+
+    /// Show these prompts, resources and templates (component tests).
+    pub fn show_library(
+        &self,
+        prompts: Vec<Prompt>,
+        resources: Vec<Resource>,
+        templates: Vec<ResourceTemplate>,
+    ) {
+        let listed = |items| {
+            Loaded::Ready(Listed {
+                items,
+                stopped: None,
+            })
+        };
+        self.prompts.set(listed(prompts));
+        self.resources.set(listed(resources));
+        self.templates.set(listed(templates));
+    }
+
+    /// Show this discovery (component tests).
+    pub fn show_discovery(&self, discovered: DiscoverResult) {
+        self.discovery.set(Loaded::Ready(discovered));
+    }
+
     /// Whether the server offers pushed task snapshots (`None` until discovery is done;
     /// tracked).
     pub fn offers_task_push(&self) -> Option<bool> {

@@ -4,6 +4,7 @@
 
 pub mod calls;
 pub mod catalog;
+pub mod completions;
 pub mod connection;
 pub mod endpoint;
 pub mod link;

@@ -7,7 +7,7 @@
 
 use leptos::prelude::*;
 
-use crate::calls::{CallRun, Calls};
+use crate::calls::{CallRun, Calls, PromptRun, ReadRun, Runs};
 use crate::catalog::Catalog;
 use crate::connection::Connection;
 use crate::link::Link;
@@ -27,6 +27,9 @@ pub struct Session {
     connect: Action<(Connection, Catalog), ()>,
     tasks: TaskBoard,
     calls: Calls,
+    /// Each prompt's `prompts/get` and each URI's `resources/read`, run like calls.
+    prompts: Runs<holdbay_engine::GetPrompt>,
+    reads: Runs<holdbay_engine::ReadResource>,
     traffic: TrafficView,
     keep: StoredValue<Option<WireKeep>>,
     /// Per-connect state lives as long as the session, whichever view asked for it.
@@ -48,6 +51,8 @@ impl Session {
         let catalog = RwSignal::new(Catalog::new());
         let tasks = TaskBoard::new();
         let calls = Calls::new(link, tasks, catalog.into());
+        let prompts = Runs::new(link, tasks, catalog.into());
+        let reads = Runs::new(link, tasks, catalog.into());
         let connect =
             Action::new_local(move |(_, catalog): &(Connection, Catalog)| catalog.load(link));
         Self {
@@ -56,6 +61,8 @@ impl Session {
             connect,
             tasks,
             calls,
+            prompts,
+            reads,
             traffic: TrafficView::new(wire),
             keep: StoredValue::new(None),
             owner: KeepingOwner::here(),
@@ -127,6 +134,16 @@ impl Session {
         self.calls.run(tool)
     }
 
+    /// The gets of prompt `name`, kept by the session.
+    pub fn prompt(&self, name: &str) -> PromptRun {
+        self.prompts.run(name)
+    }
+
+    /// The reads of resource `uri`, kept by the session.
+    pub fn read(&self, uri: &str) -> ReadRun {
+        self.reads.run(uri)
+    }
+
     pub fn traffic(&self) -> TrafficView {
         self.traffic
     }
@@ -147,6 +164,8 @@ impl Session {
         }
         self.link.set_connection(connection.clone());
         self.calls.clear();
+        self.prompts.clear();
+        self.reads.clear();
         let catalog = self.owner.make(Catalog::new);
         self.catalog.try_set(catalog);
         self.connect.dispatch_local((connection, catalog));

@@ -1,5 +1,6 @@
-//! The session's tool calls: one [`CallRun`] per tool, made on first use and kept by the
-//! session, so a view switch (or a look at another tool) loses no call in progress.
+//! The session's logical requests that may pause for input: one [`Run`] per tool (its
+//! calls), per prompt (its gets) and per resource URI (its reads), made on first use and
+//! kept by the session, so a view switch (or a look at another tool) loses none in progress.
 
 mod run;
 mod tamper;
@@ -12,21 +13,31 @@ use crate::catalog::Catalog;
 use crate::link::Link;
 use crate::owner::KeepingOwner;
 use crate::tasks::TaskBoard;
-pub use run::{CallRun, Phase, Progress};
+pub use run::{CallRun, Phase, Progress, PromptRun, ReadRun, Run, RunMethod};
 pub use tamper::{LatchTamper, flip_one_character};
 
-/// Every tool's calls. `Copy`: handles only.
-#[derive(Clone, Copy)]
-pub struct Calls {
+/// Every tool's calls (or prompt's gets, or URI's reads). `Copy`: handles only.
+pub struct Runs<M: RunMethod> {
     link: Link,
     tasks: TaskBoard,
     catalog: Signal<Catalog>,
-    runs: StoredValue<HashMap<String, CallRun>>,
-    /// Each call's state lives as long as the session, whichever view first asked for it.
+    runs: StoredValue<HashMap<String, Run<M>>>,
+    /// Each run's state lives as long as the session, whichever view first asked for it.
     owner: KeepingOwner,
 }
 
-impl Calls {
+impl<M: RunMethod> Clone for Runs<M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<M: RunMethod> Copy for Runs<M> {}
+
+/// Every tool's calls.
+pub type Calls = Runs<holdbay_engine::CallTool>;
+
+impl<M: RunMethod> Runs<M> {
     pub fn new(link: Link, tasks: TaskBoard, catalog: Signal<Catalog>) -> Self {
         Self {
             link,
@@ -37,11 +48,11 @@ impl Calls {
         }
     }
 
-    /// The calls of `tool` (made on first use).
-    pub fn run(&self, tool: &str) -> CallRun {
+    /// The runs of `key` (a tool, a prompt, a URI; made on first use).
+    pub fn run(&self, key: &str) -> Run<M> {
         if let Some(run) = self
             .runs
-            .try_with_value(|runs| runs.get(tool).copied())
+            .try_with_value(|runs| runs.get(key).copied())
             .flatten()
         {
             return run;
@@ -49,13 +60,13 @@ impl Calls {
         let (link, tasks, catalog) = (self.link, self.tasks, self.catalog);
         let run = self
             .owner
-            .make(|| CallRun::new(link, tasks, catalog, tool.to_owned()));
+            .make(|| Run::new(link, tasks, catalog, key.to_owned()));
         self.runs
-            .try_update_value(|runs| runs.insert(tool.to_owned(), run));
+            .try_update_value(|runs| runs.insert(key.to_owned(), run));
         run
     }
 
-    /// Forget every tool's calls (another server was chosen); requests on the wire stop.
+    /// Forget every run (another server was chosen); requests on the wire stop.
     pub fn clear(&self) {
         let runs = self
             .runs

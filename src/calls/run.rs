@@ -1,14 +1,18 @@
-//! One tool's calls, driven through the engine's logical request: rounds, answers, retries,
-//! the `-32020` resend, the resend through the relay, progress, Stop and Cancel. Only IO and
-//! state here; every decision comes from `LogicalRequest`.
+//! One logical request's runs — a tool's calls, a prompt's gets, a resource's reads — driven
+//! through the engine's logical request: rounds, answers, retries, the `-32020` resend, the
+//! resend through the relay, progress, Stop and Cancel. Only IO and state here; every
+//! decision comes from `LogicalRequest`. One driver serves every method that may pause
+//! ([`RunMethod`]).
 //!
-//! A call belongs to the session, not to a view: switching views (or tools) and coming back
-//! finds it where it was, paused calls included.
+//! A run belongs to the session, not to a view: switching views (or tools) and coming back
+//! finds it where it was, paused ones included.
+
+use std::collections::BTreeMap;
 
 use holdbay_engine::model::{CallToolResult, JsonObject, ProgressNotificationParam, ProgressToken};
 use holdbay_engine::{
-    Bounds, CallTool, ErrorStep, ExchangeEvent, InputAnswer, LogicalRequest, Outcome,
-    OutgoingRequest, Reply, RequestOptions, Step,
+    Bounds, CallTool, Client, ErrorStep, ExchangeEvent, GetPrompt, InputAnswer, LogicalRequest,
+    McpMethod, Outcome, OutgoingRequest, ReadResource, Reply, RequestOptions, Step,
 };
 use leptos::prelude::*;
 use web_sys::AbortController;
@@ -18,14 +22,34 @@ use crate::catalog::Catalog;
 use crate::link::{ExchangeError, Link};
 use crate::tasks::TaskBoard;
 
-/// Where the call stands.
+/// A method whose logical request the session runs: one that may pause for input (MRTR),
+/// with results the views can keep in signals.
+pub trait RunMethod:
+    McpMethod<Output: Clone + PartialEq + Send + Sync + 'static, Params: Send + Sync + 'static>
+    + Clone
+    + Send
+    + Sync
+    + 'static
+{
+}
+
+impl<M> RunMethod for M where
+    M: McpMethod<Output: Clone + PartialEq + Send + Sync + 'static, Params: Send + Sync + 'static>
+        + Clone
+        + Send
+        + Sync
+        + 'static
+{
+}
+
+/// Where the run stands; `O` is the method's result (a tool call's by default).
 #[derive(Debug, Clone, PartialEq)]
-pub enum Phase {
-    /// A request of the call is on the wire.
+pub enum Phase<O = CallToolResult> {
+    /// A request of the run is on the wire.
     Sending,
     /// The server asked for input; answer every pending request to go on.
     Paused,
-    Complete(Box<CallToolResult>),
+    Complete(Box<O>),
     /// The server made the call a task; the task board follows it.
     Task {
         id: String,
@@ -46,8 +70,8 @@ pub enum Phase {
     Cancelled,
 }
 
-impl Phase {
-    /// A call is live until it ends one way or another.
+impl<O> Phase<O> {
+    /// A run is live until it ends one way or another.
     pub fn is_live(&self) -> bool {
         matches!(self, Self::Sending | Self::Paused)
     }
@@ -72,38 +96,60 @@ impl From<&ProgressNotificationParam> for Progress {
 }
 
 /// The state of one tool's calls. `Copy`: handles only.
-#[derive(Clone, Copy)]
-pub struct CallRun {
-    state: CallState,
-    /// Drives rounds until the call completes, pauses for input or fails; its `pending`
+pub type CallRun = Run<CallTool>;
+/// One prompt's `prompts/get` runs.
+pub type PromptRun = Run<GetPrompt>;
+/// One URI's `resources/read` runs.
+pub type ReadRun = Run<ReadResource>;
+
+/// The runs of one tool, prompt or resource. `Copy`: handles only.
+pub struct Run<M: RunMethod> {
+    state: RunState<M>,
+    /// Drives rounds until the run completes, pauses for input or fails; its `pending`
     /// says a request is on the wire.
-    rounds: Action<OutgoingRequest<CallTool>, ()>,
+    rounds: Action<OutgoingRequest<M>, ()>,
 }
 
+impl<M: RunMethod> Clone for Run<M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<M: RunMethod> Copy for Run<M> {}
+
 /// Everything but the round driver (which captures it).
-#[derive(Clone, Copy)]
-struct CallState {
+struct RunState<M: RunMethod> {
     link: Link,
     tasks: TaskBoard,
     catalog: Signal<Catalog>,
-    tool: StoredValue<String>,
-    phase: RwSignal<Option<Phase>>,
-    logical: RwSignal<Option<LogicalRequest<CallTool>>>,
+    /// The tool's or prompt's name, or the resource's URI.
+    key: StoredValue<String>,
+    phase: RwSignal<Option<Phase<M::Output>>>,
+    logical: RwSignal<Option<LogicalRequest<M>>>,
     progress: RwSignal<Option<Progress>>,
     tamper: RwSignal<Option<LatchTamper>>,
     token: StoredValue<Option<ProgressToken>>,
     abort: StoredValue<Option<AbortController>, LocalStorage>,
 }
 
-impl CallRun {
-    /// Calls of `tool`, over `link`; a task goes to `tasks`; `catalog` is listed again on
-    /// `-32020`.
-    pub fn new(link: Link, tasks: TaskBoard, catalog: Signal<Catalog>, tool: String) -> Self {
-        let state = CallState {
+impl<M: RunMethod> Clone for RunState<M> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<M: RunMethod> Copy for RunState<M> {}
+
+impl<M: RunMethod> Run<M> {
+    /// Runs of `key` (a tool, a prompt, a URI), over `link`; a task goes to `tasks`;
+    /// `catalog`'s tools are listed again on `-32020`.
+    pub fn new(link: Link, tasks: TaskBoard, catalog: Signal<Catalog>, key: String) -> Self {
+        let state = RunState {
             link,
             tasks,
             catalog,
-            tool: StoredValue::new(tool),
+            key: StoredValue::new(key),
             phase: RwSignal::new(None),
             logical: RwSignal::new(None),
             progress: RwSignal::new(None),
@@ -112,16 +158,17 @@ impl CallRun {
             abort: StoredValue::new_local(None),
         };
         let rounds =
-            Action::new_local(move |first: &OutgoingRequest<CallTool>| state.drive(first.clone()));
+            Action::new_local(move |first: &OutgoingRequest<M>| state.drive(first.clone()));
         Self { state, rounds }
     }
 
-    pub fn tool(&self) -> String {
-        self.state.tool.get_value()
+    /// The tool's or prompt's name, or the resource's URI.
+    pub fn key(&self) -> String {
+        self.state.key.get_value()
     }
 
-    /// Where the call stands (`None` before the first call).
-    pub fn phase(&self) -> Signal<Option<Phase>> {
+    /// Where the run stands (`None` before the first request).
+    pub fn phase(&self) -> Signal<Option<Phase<M::Output>>> {
         self.state.phase.into()
     }
 
@@ -135,7 +182,7 @@ impl CallRun {
     }
 
     /// Read the logical request (tracked).
-    pub fn with_logical<R>(&self, read: impl FnOnce(Option<&LogicalRequest<CallTool>>) -> R) -> R {
+    pub fn with_logical<R>(&self, read: impl FnOnce(Option<&LogicalRequest<M>>) -> R) -> R {
         self.state.logical.with(|logical| read(logical.as_ref()))
     }
 
@@ -146,13 +193,12 @@ impl CallRun {
             .with_untracked(|phase| phase.as_ref().is_some_and(Phase::is_live))
     }
 
-    /// Start a new logical request with these arguments. A paused call is given up for it
-    /// (the server keeps nothing for a paused request); one on the wire must land first.
-    pub fn start(
+    /// Start a new logical request with what `build` makes (the request and its progress
+    /// token, or why it cannot be made). A paused run is given up for it (the server keeps
+    /// nothing for a paused request); one on the wire must land first.
+    pub fn start_with(
         self,
-        arguments: JsonObject,
-        accept_task: bool,
-        report_progress: bool,
+        build: impl FnOnce(&mut Client) -> Result<(OutgoingRequest<M>, Option<ProgressToken>), String>,
     ) -> Result<(), String> {
         match self.state.phase.get_untracked() {
             Some(Phase::Sending) => {
@@ -164,23 +210,10 @@ impl CallRun {
             Some(Phase::Paused) => self.cancel(),
             _ => {}
         }
-        let tool = self.tool();
-        let built = self.state.link.build(|client| {
-            let progress_token = report_progress.then(|| client.progress_token());
-            let options = RequestOptions {
-                progress_token: progress_token.clone(),
-                accept_task,
-            };
-            client
-                .call_tool(&tool, Some(arguments), &options)
-                .map(|request| (request, progress_token))
-        });
-        let (request, token) = match built {
+        let (request, token) = match self.state.link.build(build) {
             Some(Ok(built)) => built,
-            Some(Err(error)) => {
-                self.state.set_phase(Phase::Ended {
-                    message: error.to_string(),
-                });
+            Some(Err(message)) => {
+                self.state.set_phase(Phase::Ended { message });
                 return Ok(());
             }
             None => return Ok(()),
@@ -297,10 +330,54 @@ impl CallRun {
     }
 }
 
-impl CallState {
-    /// Put `request` on the wire and act on the answer, until the call completes, pauses
+impl CallRun {
+    /// The tool this run calls.
+    pub fn tool(&self) -> String {
+        self.key()
+    }
+
+    /// Start a new call with these arguments (see [`Run::start_with`]).
+    pub fn start(
+        self,
+        arguments: JsonObject,
+        accept_task: bool,
+        report_progress: bool,
+    ) -> Result<(), String> {
+        let tool = self.tool();
+        self.start_with(|client| {
+            let progress_token = report_progress.then(|| client.progress_token());
+            let options = RequestOptions {
+                progress_token: progress_token.clone(),
+                accept_task,
+            };
+            client
+                .call_tool(&tool, Some(arguments), &options)
+                .map(|request| (request, progress_token))
+                .map_err(|error| error.to_string())
+        })
+    }
+}
+
+impl PromptRun {
+    /// Get the prompt with these arguments (sent exactly as given).
+    pub fn get(self, arguments: BTreeMap<String, String>) -> Result<(), String> {
+        let name = self.key();
+        self.start_with(|client| Ok((client.get_prompt(&name, &arguments), None)))
+    }
+}
+
+impl ReadRun {
+    /// Read the resource.
+    pub fn read(self) -> Result<(), String> {
+        let uri = self.key();
+        self.start_with(|client| Ok((client.read_resource(&uri), None)))
+    }
+}
+
+impl<M: RunMethod> RunState<M> {
+    /// Put `request` on the wire and act on the answer, until the run completes, pauses
     /// for input or fails.
-    async fn drive(self, first: OutgoingRequest<CallTool>) {
+    async fn drive(self, first: OutgoingRequest<M>) {
         let mut request = first;
         loop {
             self.set_phase(Phase::Sending);
@@ -316,8 +393,8 @@ impl CallState {
                         Some(Step::NeedsInput) => return self.set_phase(Phase::Paused),
                         Some(Step::RetryWithoutInput) => self.retry(),
                         Some(Step::Task(created)) => {
-                            if let Some(tool) = self.tool.try_get_value() {
-                                self.tasks.adopt(&created, &tool);
+                            if let Some(key) = self.key.try_get_value() {
+                                self.tasks.adopt(&created, &key);
                             }
                             let id = created.task.task_id.clone();
                             return self.set_phase(Phase::Task { id });
@@ -337,8 +414,8 @@ impl CallState {
     /// The request's exchange, with progress from its events and an abort signal for Stop.
     async fn send(
         self,
-        request: &OutgoingRequest<CallTool>,
-    ) -> Result<Reply<Outcome<CallToolResult>>, ExchangeError> {
+        request: &OutgoingRequest<M>,
+    ) -> Result<Reply<Outcome<M::Output>>, ExchangeError> {
         let controller = AbortController::new().ok();
         let signal = controller.as_ref().map(AbortController::signal);
         self.abort.try_set_value(controller);
@@ -358,7 +435,7 @@ impl CallState {
     }
 
     /// Decide with the engine what an error means; `Some(request)` to send next.
-    async fn after_error(self, error: ExchangeError) -> Option<OutgoingRequest<CallTool>> {
+    async fn after_error(self, error: ExchangeError) -> Option<OutgoingRequest<M>> {
         let cancelled = self
             .logical
             .try_with_untracked(|l| l.as_ref().is_some_and(LogicalRequest::is_cancelled))
@@ -420,7 +497,7 @@ impl CallState {
     }
 
     /// The next round from the engine, or the reason it refuses (a bound was hit).
-    fn retry(self) -> Option<OutgoingRequest<CallTool>> {
+    fn retry(self) -> Option<OutgoingRequest<M>> {
         let now = now_ms();
         let retried = self
             .link
@@ -441,7 +518,7 @@ impl CallState {
         }
     }
 
-    fn set_phase(self, phase: Phase) {
+    fn set_phase(self, phase: Phase<M::Output>) {
         self.phase.try_set(Some(phase));
     }
 }

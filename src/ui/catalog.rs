@@ -3,6 +3,8 @@
 use holdbay_engine::MethodId;
 use leptos::prelude::*;
 
+use super::prompts::PromptsTab;
+use super::resources::ResourcesTab;
 use super::{ErrorNotice, ToolsPanel};
 use crate::catalog::{Listed, Loaded, Toolbox};
 use crate::session::Session;
@@ -104,40 +106,8 @@ pub fn Catalog() -> impl IntoView {
                     let catalog = session.catalog();
                     match tab.get() {
                         Tab::Tools => tools_view(catalog.tools().get()),
-                        Tab::Prompts => {
-                            let prompts = catalog.prompts().get().map_items(|p| CatalogItem {
-                                name: p.name,
-                                title: p.title,
-                                description: p.description,
-                                detail: None,
-                            });
-                            list_view(prompts, "prompts", "prompts-panel")
-                        }
-                        Tab::Resources => {
-                            let resources = catalog.resources().get().map_items(|r| CatalogItem {
-                                detail: Some(match &r.mime_type {
-                                    Some(mime) => format!("{} · {mime}", r.uri),
-                                    None => r.uri.clone(),
-                                }),
-                                name: r.name,
-                                title: r.title,
-                                description: r.description,
-                            });
-                            let templates = catalog.templates().get().map_items(|t| CatalogItem {
-                                detail: Some(match &t.mime_type {
-                                    Some(mime) => format!("{} · {mime}", t.uri_template),
-                                    None => t.uri_template.clone(),
-                                }),
-                                name: t.name,
-                                title: t.title,
-                                description: t.description,
-                            });
-                            view! {
-                                {list_view(resources, "resources", "resources-panel")}
-                                {list_view(templates, "resource templates", "templates-panel")}
-                            }
-                            .into_any()
-                        }
+                        Tab::Prompts => view! { <PromptsTab /> }.into_any(),
+                        Tab::Resources => view! { <ResourcesTab /> }.into_any(),
                     }
                 }}
             </div>
@@ -147,24 +117,6 @@ pub fn Catalog() -> impl IntoView {
 
 fn count_of<T>(step: &Loaded<Listed<T>>) -> Option<usize> {
     step.ready().map(|listed| listed.items.len())
-}
-
-trait MapItems<T> {
-    fn map_items(self, f: impl FnMut(T) -> CatalogItem) -> Loaded<Listed<CatalogItem>>;
-}
-
-impl<T> MapItems<T> for Loaded<Listed<T>> {
-    fn map_items(self, f: impl FnMut(T) -> CatalogItem) -> Loaded<Listed<CatalogItem>> {
-        match self {
-            Loaded::Loading => Loaded::Loading,
-            Loaded::Ready(listed) => Loaded::Ready(Listed {
-                items: listed.items.into_iter().map(f).collect(),
-                stopped: listed.stopped,
-            }),
-            Loaded::NotOffered => Loaded::NotOffered,
-            Loaded::Failed(message) => Loaded::Failed(message),
-        }
-    }
 }
 
 fn tools_view(tools: Loaded<Toolbox>) -> AnyView {
@@ -191,23 +143,6 @@ fn stopped_note(stopped: Option<String>) -> Option<impl IntoView> {
     stopped.map(|why| {
         view! { <p class="list-stopped" role="status">"The list is incomplete: " {why}</p> }
     })
-}
-
-fn list_view(step: Loaded<Listed<CatalogItem>>, noun: &'static str, id: &'static str) -> AnyView {
-    match step {
-        Loaded::Loading => view! { <p class="pending">"Listing " {noun} "…"</p> }.into_any(),
-        Loaded::Ready(listed) => view! {
-            <CatalogList items=listed.items noun=noun id=id />
-            {stopped_note(listed.stopped)}
-        }
-        .into_any(),
-        Loaded::NotOffered => {
-            view! { <p class="quiet">"This server does not advertise " {noun} "."</p> }.into_any()
-        }
-        Loaded::Failed(message) => {
-            view! { <ErrorNotice title=format!("{noun} not listed") message=message /> }.into_any()
-        }
-    }
 }
 
 /// A searchable list of prompts or resources.

@@ -9,6 +9,7 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 use crate::owner::KeepingOwner;
+use crate::ui::prompts::LibraryDrafts;
 
 /// The two ways to look at a session. Only one is mounted at a time: both hold the call and
 /// tasks panels, whose ids are unique on the page.
@@ -49,6 +50,8 @@ pub struct UiState {
     drafts: StoredValue<HashMap<String, CallDraft>>,
     /// The part being inspected, shared by the scene, the timeline and the lessons.
     inspected: RwSignal<Option<Part>>,
+    /// The prompt and template picked, and their forms as the user left them.
+    library: LibraryDrafts,
     /// Drafts live as long as the page, whichever view first asked for them.
     owner: KeepingOwner,
 }
@@ -60,6 +63,7 @@ impl UiState {
             selected_tool: RwSignal::new(None),
             drafts: StoredValue::new(HashMap::new()),
             inspected: RwSignal::new(None),
+            library: LibraryDrafts::new(),
             owner: KeepingOwner::here(),
         }
     }
@@ -80,6 +84,11 @@ impl UiState {
     /// The tool the call panel shows.
     pub fn selected_tool(&self) -> RwSignal<Option<String>> {
         self.selected_tool
+    }
+
+    /// The Prompts and Resources tabs' picks and forms.
+    pub fn library(&self) -> LibraryDrafts {
+        self.library
     }
 
     pub fn inspected(&self) -> RwSignal<Option<Part>> {

@@ -5,10 +5,11 @@ use std::marker::PhantomData;
 
 use rmcp::model::TASKS_EXTENSION_ID;
 use rmcp::model::{
-    CallToolRequestParams, CancelTaskParams, ClientCapabilities, DiscoverRequestParams,
+    ArgumentInfo, CallToolRequestParams, CancelTaskParams, ClientCapabilities,
+    CompleteRequestParams, CompletionContext, DiscoverRequestParams, GetPromptRequestParams,
     GetTaskParams, Implementation, InputResponses, JsonObject, JsonRpcRequest,
-    PaginatedRequestParams, ProgressToken, ProtocolVersion, Request, RequestId, RequestMetaObject,
-    Tool, UpdateTaskParams,
+    PaginatedRequestParams, ProgressToken, ProtocolVersion, ReadResourceRequestParams, Reference,
+    Request, RequestId, RequestMetaObject, Tool, UpdateTaskParams,
 };
 
 use crate::findings::Finding;
@@ -17,8 +18,8 @@ use crate::headers::{
 };
 use crate::listen::{Listen, ListenFilter, ListenParams};
 use crate::method::{
-    CallTool, CancelTask, Discover, GetTask, ListPrompts, ListResourceTemplates, ListResources,
-    ListTools, McpMethod, UpdateTask,
+    CallTool, CancelTask, Complete, Discover, GetPrompt, GetTask, ListPrompts,
+    ListResourceTemplates, ListResources, ListTools, McpMethod, ReadResource, UpdateTask,
 };
 use crate::outgoing::OutgoingRequest;
 use crate::pages::ListMethod;
@@ -53,6 +54,14 @@ impl Default for ClientConfig {
             limits: Limits::default(),
         }
     }
+}
+
+/// What a `completion/complete` asks about: a prompt (by name) or a resource template (by
+/// its `uriTemplate`).
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum CompletionTarget {
+    Prompt(String),
+    Template(String),
 }
 
 /// Per-request choices.
@@ -160,6 +169,61 @@ impl Client {
         }
         let mirrored = self.mirrored_headers::<CallTool>(&params)?;
         Ok(self.build(params, options, mirrored))
+    }
+
+    /// `prompts/get` with the prompt's string arguments, exactly as given (an empty map
+    /// sends no `arguments`).
+    pub fn get_prompt(
+        &mut self,
+        name: &str,
+        arguments: &BTreeMap<String, String>,
+    ) -> OutgoingRequest<GetPrompt> {
+        let mut params = GetPromptRequestParams::new(name);
+        if !arguments.is_empty() {
+            params = params.with_arguments(
+                arguments
+                    .iter()
+                    .map(|(k, v)| (k.clone(), serde_json::Value::String(v.clone())))
+                    .collect(),
+            );
+        }
+        self.request(params, &RequestOptions::default())
+    }
+
+    /// `resources/read` of `uri` (for a template, the URI it expanded to).
+    pub fn read_resource(&mut self, uri: &str) -> OutgoingRequest<ReadResource> {
+        self.request(
+            ReadResourceRequestParams::new(uri),
+            &RequestOptions::default(),
+        )
+    }
+
+    /// `completion/complete`: suggestions for `argument` of what `target` names, given what
+    /// was typed (`value`) and the other arguments already filled in (`context`, sent only
+    /// when not empty).
+    pub fn complete(
+        &mut self,
+        target: &CompletionTarget,
+        argument: &str,
+        value: &str,
+        context: &BTreeMap<String, String>,
+    ) -> OutgoingRequest<Complete> {
+        let reference = match target {
+            CompletionTarget::Prompt(name) => Reference::for_prompt(name.clone()),
+            CompletionTarget::Template(uri_template) => {
+                Reference::for_resource(uri_template.clone())
+            }
+        };
+        let mut params = CompleteRequestParams::new(reference, ArgumentInfo::new(argument, value));
+        let context: std::collections::HashMap<String, String> = context
+            .iter()
+            .filter(|(name, _)| name.as_str() != argument)
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        if !context.is_empty() {
+            params = params.with_context(CompletionContext::with_arguments(context));
+        }
+        self.request(params, &RequestOptions::default())
     }
 
     /// `tasks/get`.

@@ -26,6 +26,7 @@
 mod answer;
 mod cache;
 mod client;
+mod content;
 mod decode;
 mod events;
 mod findings;
@@ -43,10 +44,17 @@ mod response;
 mod sse;
 mod task;
 pub mod traffic;
+mod uri_template;
 
 pub use answer::{AnswerError, InputAnswer};
 pub use cache::{AuthContext, ResultCache};
-pub use client::{Client, ClientConfig, RequestOptions, default_capabilities};
+pub use client::{
+    Client, ClientConfig, CompletionTarget, RequestOptions, default_capabilities,
+};
+pub use content::{
+    MAX_INLINE_BYTES, Media, NotInline, ResourceBody, base64_decoded_len, hex_preview, media,
+    offers_completions, resource_body,
+};
 pub use events::{
     AnswerEvent, AnswerKind, EndEvent, ExchangeDecoder, ExchangeEvent, InputAsk, InputRequestKind,
     NotificationEvent, NotificationKind, RecordedExchange, SentDetail, SentRequest, TimedEvent,
@@ -59,7 +67,7 @@ pub use listen_schedule::{
     LISTEN_RETRY_FIRST_MS, LISTEN_RETRY_MAX_MS, ListenEnding, ListenSchedule,
 };
 pub use method::{
-    CallTool, CancelTask, Discover, GetPrompt, GetTask, ListPrompts, ListResourceTemplates,
+    CallTool, CancelTask, Complete, Discover, GetPrompt, GetTask, ListPrompts, ListResourceTemplates,
     ListResources, ListTools, McpMethod, MethodId, MethodRules, ReadResource, RoundFields,
     UpdateTask,
 };
@@ -76,6 +84,7 @@ pub use task::{
     TaskTracker, due_polls,
 };
 pub use traffic::Traffic;
+pub use uri_template::{UriTemplate, UriTemplateError};
 
 /// The `rmcp` wire model, re-exported so callers use the very types the engine decodes into.
 pub use rmcp::model;

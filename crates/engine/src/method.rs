@@ -3,7 +3,7 @@
 
 use rmcp::model::{
     CallToolRequestMethod, CallToolRequestParams, CallToolResult, CancelTaskMethod,
-    CancelTaskParams, ConstString, DiscoverRequestMethod, DiscoverRequestParams, DiscoverResult,
+    CancelTaskParams, CompleteRequestMethod, CompleteRequestParams, CompleteResult, ConstString, DiscoverRequestMethod, DiscoverRequestParams, DiscoverResult,
     GetPromptRequestMethod, GetPromptRequestParams, GetPromptResult, GetTaskMethod, GetTaskParams,
     GetTaskResult, InputResponses, JsonObject, ListPromptsRequestMethod, ListPromptsResult,
     ListResourceTemplatesRequestMethod, ListResourceTemplatesResult, ListResourcesRequestMethod,
@@ -37,7 +37,7 @@ macro_rules! round_fields {
 round_fields!(
     carry: CallToolRequestParams, GetPromptRequestParams, ReadResourceRequestParams;
     ignore: DiscoverRequestParams, PaginatedRequestParams, GetTaskParams, UpdateTaskParams,
-        CancelTaskParams, crate::listen::ListenParams
+        CancelTaskParams, CompleteRequestParams, crate::listen::ListenParams
 );
 
 /// One client → server request method of MCP 2026-07-28.
@@ -227,6 +227,17 @@ impl McpMethod for ReadResource {
     }
 }
 
+/// `completion/complete`: suggestions for one argument of a prompt or a resource template.
+#[derive(Debug, Clone, Copy)]
+pub struct Complete;
+
+impl McpMethod for Complete {
+    const ID: MethodId = MethodId::Complete;
+    type Name = CompleteRequestMethod;
+    type Params = CompleteRequestParams;
+    type Output = CompleteResult;
+}
+
 /// `tasks/get` (tasks extension): the task's current state.
 #[derive(Debug, Clone, Copy)]
 pub struct GetTask;
@@ -296,6 +307,7 @@ pub enum MethodId {
     CallTool,
     GetPrompt,
     ReadResource,
+    Complete,
     GetTask,
     UpdateTask,
     CancelTask,
@@ -331,7 +343,7 @@ impl MethodRules {
 }
 
 impl MethodId {
-    pub const ALL: [MethodId; 12] = [
+    pub const ALL: [MethodId; 13] = [
         MethodId::Discover,
         MethodId::ListTools,
         MethodId::ListPrompts,
@@ -340,6 +352,7 @@ impl MethodId {
         MethodId::CallTool,
         MethodId::GetPrompt,
         MethodId::ReadResource,
+        MethodId::Complete,
         MethodId::GetTask,
         MethodId::UpdateTask,
         MethodId::CancelTask,
@@ -357,6 +370,7 @@ impl MethodId {
             MethodId::CallTool => MethodRules::of::<CallTool>(),
             MethodId::GetPrompt => MethodRules::of::<GetPrompt>(),
             MethodId::ReadResource => MethodRules::of::<ReadResource>(),
+            MethodId::Complete => MethodRules::of::<Complete>(),
             MethodId::GetTask => MethodRules::of::<GetTask>(),
             MethodId::UpdateTask => MethodRules::of::<UpdateTask>(),
             MethodId::CancelTask => MethodRules::of::<CancelTask>(),
@@ -397,6 +411,7 @@ mod tests {
             assert_eq!(id.rules().id, id);
         }
         assert_eq!(MethodId::CallTool.name(), "tools/call");
+        assert_eq!(MethodId::Complete.name(), "completion/complete");
         assert_eq!(MethodId::from_name("made/up"), None);
     }
 

@@ -45,8 +45,16 @@ async fn capabilities(mcp: &mut Session) -> ServerCapabilities {
     result.capabilities
 }
 
+async fn prompt_names(mcp: &mut Session) -> Vec<String> {
+    let request = mcp.client.list_prompts(None);
+    let Outcome::Complete(result) = mcp.send(&request).await.expect("prompts/list").result else {
+        panic!("prompts/list did not complete");
+    };
+    result.prompts.into_iter().map(|prompt| prompt.name).collect()
+}
+
 #[tokio::test]
-async fn without_the_flag_no_fixture_is_listed_and_no_prompts_or_resources_are_declared() {
+async fn without_the_flag_no_fixture_is_listed_but_the_demos_prompts_and_resources_are() {
     let server = TestServer::start(&[]);
     let mut mcp = Session::new(server.mcp_url());
     let names = tool_names(&mut mcp).await;
@@ -57,14 +65,11 @@ async fn without_the_flag_no_fixture_is_listed_and_no_prompts_or_resources_are_d
         );
     }
     let capabilities = capabilities(&mut mcp).await;
-    assert!(
-        capabilities.prompts.is_none(),
-        "prompts declared without fixtures"
-    );
-    assert!(
-        capabilities.resources.is_none(),
-        "resources declared without fixtures"
-    );
+    assert!(capabilities.prompts.is_some(), "the demo's prompts");
+    assert!(capabilities.resources.is_some(), "the demo's resources");
+    assert!(capabilities.completions.is_some(), "the demo's completions");
+    let prompts = prompt_names(&mut mcp).await;
+    assert_eq!(prompts, ["draft_note", "content_tour"], "no fixture prompt");
 }
 
 #[tokio::test]
@@ -89,6 +94,9 @@ async fn with_the_flag_the_fixtures_follow_the_demo_tools_and_prompts_and_resour
     let capabilities = capabilities(&mut mcp).await;
     assert!(capabilities.prompts.is_some(), "prompts are declared");
     assert!(capabilities.resources.is_some(), "resources are declared");
+    let prompts = prompt_names(&mut mcp).await;
+    assert_eq!(prompts[..2], ["draft_note", "content_tour"], "the demo's first");
+    assert!(prompts.iter().any(|name| name == "test_simple_prompt"), "{prompts:?}");
     assert!(
         capabilities.supports_tasks(),
         "the tasks extension stays declared"

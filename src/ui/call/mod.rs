@@ -1,7 +1,7 @@
 //! The call panel: the selected tool, its arguments, and its call (the session's: it goes on
 //! through every MRTR round whichever view shows it), and what came back.
 
-mod outcome;
+pub mod outcome;
 mod paused;
 mod progress;
 mod result;
@@ -20,6 +20,7 @@ use crate::calls::{CallRun, Phase};
 use crate::session::Session;
 use outcome::CallOutcome;
 pub use paused::shorten;
+pub use outcome::CallOutcome;
 pub use result::{ToolResult, base64_decoded_len, data_url};
 pub use tamper::{TamperLatch, TamperVerdict};
 

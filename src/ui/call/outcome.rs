@@ -4,14 +4,17 @@ use leptos::prelude::*;
 
 use super::paused::{PausedCall, RoundHistory};
 use super::progress::InFlight;
-use super::result::ToolResult;
 use super::tamper::TamperVerdict;
-use crate::calls::{CallRun, Phase};
+use crate::calls::{Phase, Run, RunMethod};
+use crate::ui::content::ShowResult;
 use crate::ui::ErrorNotice;
 
 /// The live part of the panel under the Call button.
 #[component]
-pub fn CallOutcome(run: CallRun) -> impl IntoView {
+pub fn CallOutcome<M: RunMethod>(run: Run<M>) -> impl IntoView
+where
+    M::Output: ShowResult,
+{
     // Only a change of phase re-renders; progress and rounds update inside.
     let phase = run.phase();
     let phase = Memo::new(move |_| phase.get());
@@ -26,7 +29,7 @@ pub fn CallOutcome(run: CallRun) -> impl IntoView {
                 <button class="cancel-call" on:click=move |_| run.cancel()>"Cancel the call"</button>
             }
             .into_any(),
-            Phase::Complete(result) => view! { <ToolResult result=*result /> }.into_any(),
+            Phase::Complete(result) => (*result).show(),
             Phase::Task { id } => view! {
                 <p class="call-task" role="status">
                     "Running as task " <code class="task-id">{id}</code> " — see Tasks"
@@ -53,7 +56,7 @@ pub fn CallOutcome(run: CallRun) -> impl IntoView {
     // Bring each new stage of the call into view (the form above can be long); the
     // minimal scroll, so nothing jumps when it is already visible.
     Effect::new(move |_| {
-        let Some(paused) = phase.with(|p| p.as_ref().map(|p| *p == Phase::Paused)) else {
+        let Some(paused) = phase.with(|p| p.as_ref().map(|p| matches!(p, Phase::Paused))) else {
             return;
         };
         if let Some(element) = outcome.get() {
@@ -79,7 +82,7 @@ pub fn CallOutcome(run: CallRun) -> impl IntoView {
 
 /// A protocol or transport error; when CORS may be the cause, one click retries via the relay.
 #[component]
-fn Failure(run: CallRun, message: String, protocol: bool, cors: bool) -> impl IntoView {
+fn Failure<M: RunMethod>(run: Run<M>, message: String, protocol: bool, cors: bool) -> impl IntoView {
     // Distinct from a tool's own isError result: here the request itself failed.
     let title = if protocol {
         "Protocol error: the server refused the request"

@@ -1,12 +1,12 @@
 //! A call paused by the server (MRTR `input_required`): which round, the sealed state the
 //! client carries back, one card per input request, and the rounds so far.
 
-use holdbay_engine::{CallTool, InputAnswer, InputAsk, LogicalRequest, Round};
+use holdbay_engine::{InputAnswer, InputAsk, LogicalRequest, McpMethod, Round};
 use leptos::prelude::*;
 use serde_json::Value;
 
 use super::tamper::TamperLatch;
-use crate::calls::CallRun;
+use crate::calls::{Run, RunMethod};
 use crate::ui::forms::{Delivery, InputRequestCard};
 
 /// One pending input request of the latest round.
@@ -25,7 +25,7 @@ struct PauseFacts {
     pending: Vec<Pending>,
 }
 
-fn facts(logical: &LogicalRequest<CallTool>) -> PauseFacts {
+fn facts<M: McpMethod>(logical: &LogicalRequest<M>) -> PauseFacts {
     let latest = logical.rounds().last();
     let round = latest.map_or(0, |r| r.number);
     PauseFacts {
@@ -42,7 +42,7 @@ fn facts(logical: &LogicalRequest<CallTool>) -> PauseFacts {
 
 /// The paused call: answer every card and the next round goes out by itself.
 #[component]
-pub fn PausedCall(run: CallRun) -> impl IntoView {
+pub fn PausedCall<M: RunMethod>(run: Run<M>) -> impl IntoView {
     let facts = Memo::new(move |_| run.with_logical(|l| l.map(facts)));
     let counter = move || {
         facts
@@ -111,7 +111,7 @@ pub fn shorten(token: &str) -> String {
 
 /// The rounds that asked for input, with the keys asked and the answers given.
 #[component]
-pub fn RoundHistory(run: CallRun) -> impl IntoView {
+pub fn RoundHistory<M: RunMethod>(run: Run<M>) -> impl IntoView {
     let rows = Memo::new(move |_| {
         run.with_logical(|l| {
             l.map(|l| {

@@ -2,11 +2,11 @@
 
 use leptos::prelude::*;
 
-use crate::calls::{CallRun, Progress};
+use crate::calls::{Progress, Run, RunMethod};
 
 /// While a request is on the wire: its latest `notifications/progress`, and Stop.
 #[component]
-pub fn InFlight(run: CallRun) -> impl IntoView {
+pub fn InFlight<M: RunMethod>(run: Run<M>) -> impl IntoView {
     let progress = move || {
         run.progress()
             .get()

@@ -4,11 +4,11 @@
 
 use leptos::prelude::*;
 
-use crate::calls::{CallRun, Phase};
+use crate::calls::{Phase, Run, RunMethod};
 
 /// The tamper control of a paused call: a labelled button, then the latch before and after.
 #[component]
-pub fn TamperLatch(run: CallRun, round: u32, token: String) -> impl IntoView {
+pub fn TamperLatch<M: RunMethod>(run: Run<M>, round: u32, token: String) -> impl IntoView {
     let chosen = run.tamper();
     let current = move || chosen.get().filter(|t| t.round == round);
     let before = token.clone();
@@ -78,7 +78,7 @@ fn shorten_around(token: &str, position: usize) -> String {
 
 /// What the outcome of a tampered call says.
 #[component]
-pub fn TamperVerdict(run: CallRun) -> impl IntoView {
+pub fn TamperVerdict<M: RunMethod>(run: Run<M>) -> impl IntoView {
     move || {
         let change = run.tamper().get()?;
         let phase = run.phase().get()?;

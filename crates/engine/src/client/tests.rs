@@ -238,3 +238,72 @@ fn resource_templates_are_listed_by_their_own_method_and_header() {
         Some("resources/templates/list")
     );
 }
+
+#[test]
+fn prompts_get_sends_string_arguments_exactly_and_routes_by_name() {
+    let mut client = Client::default();
+    let arguments = BTreeMap::from([
+        ("topic".to_owned(), "line one\r\nline two".to_owned()),
+        ("empty".to_owned(), String::new()),
+    ]);
+    let request = client.get_prompt("draft_note", &arguments);
+    let body = body_of(&request);
+    assert_eq!(body["method"], "prompts/get");
+    assert_eq!(body["params"]["name"], "draft_note");
+    assert_eq!(
+        body["params"]["arguments"],
+        json!({"topic": "line one\r\nline two", "empty": ""})
+    );
+    assert_eq!(header(&request, "Mcp-Method"), Some("prompts/get"));
+    assert_eq!(header(&request, "Mcp-Name"), Some("draft_note"));
+    let bare = body_of(&client.get_prompt("plain", &BTreeMap::new()));
+    assert!(bare["params"].get("arguments").is_none());
+}
+
+#[test]
+fn resources_read_routes_by_uri() {
+    let mut client = Client::default();
+    let request = client.read_resource("demo://notes/ops/today");
+    let body = body_of(&request);
+    assert_eq!(body["method"], "resources/read");
+    assert_eq!(body["params"]["uri"], "demo://notes/ops/today");
+    assert_eq!(header(&request, "Mcp-Name"), Some("demo://notes/ops/today"));
+    assert!(body["params"].get("requestState").is_none());
+}
+
+#[test]
+fn completion_complete_names_its_reference_and_context() {
+    let mut client = Client::default();
+    let context = BTreeMap::from([
+        ("team".to_owned(), "ops".to_owned()),
+        ("day".to_owned(), "to".to_owned()),
+    ]);
+    let prompt = body_of(&client.complete(
+        &CompletionTarget::Prompt("draft_note".into()),
+        "day",
+        "to",
+        &context,
+    ));
+    assert_eq!(prompt["method"], "completion/complete");
+    assert_eq!(
+        prompt["params"]["ref"],
+        json!({"type": "ref/prompt", "name": "draft_note"})
+    );
+    assert_eq!(prompt["params"]["argument"], json!({"name": "day", "value": "to"}));
+    // The argument being completed is not its own context.
+    assert_eq!(
+        prompt["params"]["context"],
+        json!({"arguments": {"team": "ops"}})
+    );
+    let template = body_of(&client.complete(
+        &CompletionTarget::Template("demo://notes/{team}/{day}".into()),
+        "team",
+        "",
+        &BTreeMap::new(),
+    ));
+    assert_eq!(
+        template["params"]["ref"],
+        json!({"type": "ref/resource", "uri": "demo://notes/{team}/{day}"})
+    );
+    assert!(template["params"].get("context").is_none());
+}

@@ -7,7 +7,7 @@ use rmcp::model::RequestId;
 use super::{ExchangeEvent, SentDetail, SentRequest};
 use crate::listen::{ListenFilter, Subscription};
 use crate::method::{
-    CallTool, CancelTask, Discover, GetPrompt, GetTask, ListPrompts, ListResourceTemplates,
+    CallTool, CancelTask, Complete, Discover, GetPrompt, GetTask, ListPrompts, ListResourceTemplates,
     ListResources, ListTools, McpMethod, MethodId, ReadResource, UpdateTask,
 };
 use crate::response::{BodyReader, Limits, ResponseReader, finish_untyped};
@@ -176,6 +176,7 @@ impl Reader {
             MethodId::CallTool => typed::<CallTool>,
             MethodId::GetPrompt => typed::<GetPrompt>,
             MethodId::ReadResource => typed::<ReadResource>,
+            MethodId::Complete => typed::<Complete>,
             MethodId::GetTask => typed::<GetTask>,
             MethodId::UpdateTask => typed::<UpdateTask>,
             MethodId::CancelTask => typed::<CancelTask>,

@@ -80,15 +80,7 @@ impl Call<'_> {
 
     /// Form elicitation is declared as `elicitation.form`, or as an empty `elicitation`.
     pub fn require_form_elicitation(&self) -> Result<(), ErrorData> {
-        let declared = self
-            .capabilities()
-            .and_then(|caps| caps.elicitation)
-            .is_some_and(|elicitation| elicitation.form.is_some() || elicitation.url.is_none());
-        if declared {
-            Ok(())
-        } else {
-            Err(missing_capability(json!({"elicitation": {"form": {}}})))
-        }
+        require_form_elicitation(self.context)
     }
 
     pub fn require_url_elicitation(&self) -> Result<(), ErrorData> {
@@ -136,6 +128,20 @@ impl Call<'_> {
                 ClientCapabilities::builder().enable_tasks().build(),
             ))
         }
+    }
+}
+
+/// `-32021` unless the request declared form elicitation (`elicitation.form`, or an empty
+/// `elicitation`): for any request that may pause with a form.
+pub fn require_form_elicitation(context: &RequestContext<RoleServer>) -> Result<(), ErrorData> {
+    let declared = context
+        .client_capabilities()
+        .and_then(|caps| caps.elicitation)
+        .is_some_and(|elicitation| elicitation.form.is_some() || elicitation.url.is_none());
+    if declared {
+        Ok(())
+    } else {
+        Err(missing_capability(json!({"elicitation": {"form": {}}})))
     }
 }
 

@@ -4,6 +4,7 @@
 mod call;
 pub mod catalog;
 pub mod consent;
+pub mod library;
 pub mod rounds;
 pub mod scenarios;
 
@@ -87,10 +88,12 @@ impl DemoServer {
 
 impl ServerHandler for DemoServer {
     fn get_info(&self) -> ServerConfig {
-        let capabilities = ServerCapabilities::builder()
-            .enable_tools()
-            .enable_tasks()
-            .build();
+        let capabilities = library::capabilities(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_tasks()
+                .build(),
+        );
         let capabilities = if self.conformance() {
             crate::conformance::capabilities(capabilities)
         } else {
@@ -187,33 +190,36 @@ impl ServerHandler for DemoServer {
             .await
     }
 
-    // Prompts, resources and completions exist only with `--fixtures conformance`;
-    // otherwise these answer -32601, as rmcp's defaults do without the capabilities.
+    // The demo's prompts, resources and completions come first; with `--fixtures
+    // conformance` the suite's follow.
 
     async fn list_prompts(
         &self,
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::ListPromptsResult, ErrorData> {
-        if !self.conformance() {
-            return Err(ErrorData::method_not_found::<
-                rmcp::model::ListPromptsRequestMethod,
-            >());
+        let mut prompts = library::prompts::list();
+        if self.conformance() {
+            prompts.extend(crate::conformance::prompts::list().prompts);
         }
-        Ok(crate::conformance::prompts::list())
+        Ok(rmcp::model::ListPromptsResult::with_all_items(prompts))
     }
 
     async fn get_prompt(
         &self,
         request: rmcp::model::GetPromptRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::GetPromptResponse, ErrorData> {
-        if !self.conformance() {
-            return Err(ErrorData::method_not_found::<
-                rmcp::model::GetPromptRequestMethod,
-            >());
+        if let Some(response) = library::prompts::get(&self.shared, &request, &context) {
+            return response;
         }
-        crate::conformance::prompts::get(&request)
+        if self.conformance() {
+            return crate::conformance::prompts::get(&request);
+        }
+        Err(ErrorData::invalid_params(
+            format!("unknown prompt: {}", request.name),
+            None,
+        ))
     }
 
     async fn list_resources(
@@ -221,12 +227,11 @@ impl ServerHandler for DemoServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::ListResourcesResult, ErrorData> {
-        if !self.conformance() {
-            return Err(ErrorData::method_not_found::<
-                rmcp::model::ListResourcesRequestMethod,
-            >());
+        let mut resources = library::resources::list();
+        if self.conformance() {
+            resources.extend(crate::conformance::resources::list().resources);
         }
-        Ok(crate::conformance::resources::list())
+        Ok(rmcp::model::ListResourcesResult::with_all_items(resources))
     }
 
     async fn list_resource_templates(
@@ -234,26 +239,31 @@ impl ServerHandler for DemoServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::ListResourceTemplatesResult, ErrorData> {
-        if !self.conformance() {
-            return Err(ErrorData::method_not_found::<
-                rmcp::model::ListResourceTemplatesRequestMethod,
-            >());
+        let mut templates = library::resources::templates();
+        if self.conformance() {
+            templates.extend(crate::conformance::resources::templates().resource_templates);
         }
-        Ok(crate::conformance::resources::templates())
+        Ok(rmcp::model::ListResourceTemplatesResult::with_all_items(
+            templates,
+        ))
     }
 
     async fn read_resource(
         &self,
         request: rmcp::model::ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::ReadResourceResponse, ErrorData> {
-        if !self.conformance() {
-            return Err(ErrorData::method_not_found::<
-                rmcp::model::ReadResourceRequestMethod,
-            >());
+        if let Some(response) = library::resources::read(&self.shared, &request, &context) {
+            return response;
         }
-        crate::conformance::resources::read(&request.uri)
-            .map(rmcp::model::ReadResourceResponse::from)
+        if self.conformance() {
+            return crate::conformance::resources::read(&request.uri)
+                .map(rmcp::model::ReadResourceResponse::from);
+        }
+        Err(ErrorData::resource_not_found(
+            format!("no resource at {}", request.uri),
+            Some(serde_json::json!({ "uri": request.uri })),
+        ))
     }
 
     async fn complete(
@@ -261,11 +271,12 @@ impl ServerHandler for DemoServer {
         request: rmcp::model::CompleteRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::CompleteResult, ErrorData> {
-        if !self.conformance() {
-            return Err(ErrorData::method_not_found::<
-                rmcp::model::CompleteRequestMethod,
-            >());
+        if let Some(result) = library::completion::complete(&request) {
+            return Ok(result);
         }
-        crate::conformance::completion::complete(&request)
+        if self.conformance() {
+            return crate::conformance::completion::complete(&request);
+        }
+        Ok(rmcp::model::CompleteResult::default())
     }
 }

@@ -1,16 +1,54 @@
 //! The server side of MRTR for the teaching scenarios: open the sealed state the client
-//! echoed, read the answers to what was asked last round, and ask again.
+//! echoed, read the answers to what was asked last round, and ask again. The same rounds
+//! serve `tools/call`, `prompts/get` and `resources/read` ([`RoundRequest`]).
+
+use std::sync::Arc;
 
 use rmcp::ErrorData;
 use rmcp::model::{
     CallToolResponse, ElicitRequest, ElicitRequestParams, ElicitationSchema, InputRequest,
-    InputRequests, InputRequiredResult, JsonObject,
+    InputRequests, InputRequiredResult, InputResponses, JsonObject,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::call::Call;
 use crate::sealed_state::Binding;
+use crate::shared::Shared;
+
+/// What the rounds of one request need from it: who asks, what the sealed state is bound
+/// to (the tool, or the prompt or resource, and its arguments), and what the client echoed.
+pub struct RoundRequest<'r> {
+    pub shared: &'r Arc<Shared>,
+    pub principal: &'r str,
+    /// What the state is bound to: a tool's name, `prompts/get NAME`, `resources/read URI`.
+    pub target: String,
+    pub arguments: Option<&'r JsonObject>,
+    pub request_state: Option<&'r str>,
+    pub input_responses: Option<&'r InputResponses>,
+}
+
+impl<'r> RoundRequest<'r> {
+    /// The rounds of a `tools/call`.
+    pub fn of_call(call: &'r Call<'_>) -> Self {
+        Self {
+            shared: call.shared,
+            principal: call.principal.name(),
+            target: call.tool().to_owned(),
+            arguments: call.request.arguments.as_ref(),
+            request_state: call.request.request_state.as_deref(),
+            input_responses: call.request.input_responses.as_ref(),
+        }
+    }
+
+    fn binding(&self) -> Binding<'_> {
+        Binding {
+            principal: self.principal,
+            tool: &self.target,
+            arguments: self.arguments,
+        }
+    }
+}
 
 /// What a scenario keeps across rounds, sealed inside `requestState`.
 #[derive(Debug, Default, Serialize, Deserialize)]
@@ -32,19 +70,25 @@ pub enum Answer {
     Cancel,
 }
 
-pub struct Rounds<'c, 'a> {
-    call: &'c Call<'a>,
+pub struct Rounds<'r> {
+    request: RoundRequest<'r>,
     state: RoundState,
 }
 
-impl<'c, 'a> Rounds<'c, 'a> {
-    /// Open the echoed state (none on the first round) and enforce the round limit.
-    pub fn open(call: &'c Call<'a>) -> Result<Self, ErrorData> {
-        let state = match call.request.request_state.as_deref() {
+impl<'r> Rounds<'r> {
+    /// Open the echoed state of a `tools/call` (none on the first round) and enforce the
+    /// round limit.
+    pub fn open(call: &'r Call<'_>) -> Result<Self, ErrorData> {
+        Self::open_request(RoundRequest::of_call(call))
+    }
+
+    /// The same for any request that may pause for input.
+    pub fn open_request(request: RoundRequest<'r>) -> Result<Self, ErrorData> {
+        let state = match request.request_state {
             None => RoundState::default(),
-            Some(sealed) => call.shared.sealer.open(binding(call), sealed)?,
+            Some(sealed) => request.shared.sealer.open(request.binding(), sealed)?,
         };
-        let limit = call.shared.limits.max_rounds;
+        let limit = request.shared.limits.max_rounds;
         if state.round >= limit {
             return Err(ErrorData::invalid_request(
                 format!(
@@ -54,7 +98,7 @@ impl<'c, 'a> Rounds<'c, 'a> {
                 Some(serde_json::json!({ "maxRounds": limit })),
             ));
         }
-        Ok(Self { call, state })
+        Ok(Self { request, state })
     }
 
     /// 1 for the first call, 2 for the first retry, …
@@ -71,7 +115,7 @@ impl<'c, 'a> Rounds<'c, 'a> {
         if !self.state.asked.iter().any(|asked| asked == key) {
             return None;
         }
-        let response = self.call.request.input_responses.as_ref()?.get(key)?;
+        let response = self.request.input_responses?.get(key)?;
         parse_answer(response)
     }
 
@@ -81,28 +125,34 @@ impl<'c, 'a> Rounds<'c, 'a> {
         if !self.state.asked.iter().any(|asked| asked == key) {
             return None;
         }
-        self.call.request.input_responses.as_ref()?.get(key)
+        self.request.input_responses?.get(key)
     }
 
     /// Return `input_required` with these requests and a freshly sealed state.
     pub fn ask(&self, requests: InputRequests, memo: Value) -> Result<CallToolResponse, ErrorData> {
+        self.input_required(requests, memo)
+            .map(CallToolResponse::InputRequired)
+    }
+
+    /// The `input_required` result itself, for any method that may pause.
+    pub fn input_required(
+        &self,
+        requests: InputRequests,
+        memo: Value,
+    ) -> Result<InputRequiredResult, ErrorData> {
         let state = RoundState {
             round: self.state.round + 1,
             asked: requests.keys().cloned().collect(),
             memo,
         };
-        let sealed = self.call.shared.sealer.seal(binding(self.call), &state)?;
+        let sealed = self
+            .request
+            .shared
+            .sealer
+            .seal(self.request.binding(), &state)?;
         let mut result = InputRequiredResult::from_input_requests(requests);
         result.request_state = Some(sealed);
-        Ok(CallToolResponse::InputRequired(result))
-    }
-}
-
-fn binding<'c>(call: &'c Call<'_>) -> Binding<'c> {
-    Binding {
-        principal: call.principal.name(),
-        tool: call.tool(),
-        arguments: call.request.arguments.as_ref(),
+        Ok(result)
     }
 }
 

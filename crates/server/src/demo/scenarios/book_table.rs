@@ -55,7 +55,7 @@ pub fn call(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
     }
 }
 
-fn ask(rounds: &Rounds<'_, '_>, message: &str) -> Result<CallToolResponse, ErrorData> {
+fn ask(rounds: &Rounds<'_>, message: &str) -> Result<CallToolResponse, ErrorData> {
     let request = form(
         message,
         json!({

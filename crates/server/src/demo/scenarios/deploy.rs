@@ -57,7 +57,7 @@ pub fn call(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
     }
 }
 
-fn ask_region(rounds: &Rounds<'_, '_>, service: &str) -> Result<CallToolResponse, ErrorData> {
+fn ask_region(rounds: &Rounds<'_>, service: &str) -> Result<CallToolResponse, ErrorData> {
     let request = form(
         format!("Deploy {service}: to which region?"),
         json!({
@@ -75,7 +75,7 @@ fn ask_region(rounds: &Rounds<'_, '_>, service: &str) -> Result<CallToolResponse
     rounds.ask(one(REGION, request), Value::Null)
 }
 
-fn ask_approval(rounds: &Rounds<'_, '_>, region: &str) -> Result<CallToolResponse, ErrorData> {
+fn ask_approval(rounds: &Rounds<'_>, region: &str) -> Result<CallToolResponse, ErrorData> {
     let request = form(
         format!("{region} is a production region. Approve this deploy?"),
         json!({

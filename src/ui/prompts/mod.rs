@@ -1,0 +1,226 @@
+//! The Prompts tab: the server's prompts; pick one, fill the form built from its
+//! `arguments`, Get. The get runs in the session like a tool call (MRTR rounds through the
+//! same input cards), and the messages show with their roles and content.
+
+mod drafts;
+mod field;
+
+use std::collections::BTreeMap;
+
+use holdbay_engine::CompletionTarget;
+use holdbay_engine::model::Prompt;
+use leptos::prelude::*;
+
+pub use drafts::{FormOf, LibraryDrafts};
+pub use field::{ArgumentField, SUGGEST_DEBOUNCE_MS};
+
+use crate::catalog::{Listed, Loaded};
+use crate::session::Session;
+use crate::ui::ErrorNotice;
+use crate::ui::call::CallOutcome;
+use crate::ui::catalog::{SearchBox, matches};
+use crate::ui::state::UiState;
+
+/// The prompts, and the picked one's form and gets.
+#[component]
+pub fn PromptsTab() -> impl IntoView {
+    let session = Session::current();
+    move || match session.catalog().prompts().get() {
+        Loaded::Loading => view! { <p class="pending">"Listing prompts…"</p> }.into_any(),
+        Loaded::NotOffered => {
+            view! { <p class="quiet">"This server does not advertise prompts."</p> }.into_any()
+        }
+        Loaded::Failed(message) => {
+            view! { <ErrorNotice title="prompts not listed" message=message /> }.into_any()
+        }
+        Loaded::Ready(listed) => view! { <PromptList listed=listed /> <PromptPanel /> }.into_any(),
+    }
+}
+
+#[component]
+fn PromptList(listed: Listed<Prompt>) -> impl IntoView {
+    let drafts = UiState::current().library();
+    let total = listed.items.len();
+    let items = StoredValue::new(listed.items);
+    let query = RwSignal::new(String::new());
+    let shown = move || {
+        let query = query.get();
+        items.with_value(|items| {
+            items
+                .iter()
+                .filter(|p| {
+                    matches(
+                        &query,
+                        [
+                            Some(p.name.as_str()),
+                            p.title.as_deref(),
+                            p.description.as_deref(),
+                        ],
+                    )
+                })
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+    };
+    view! {
+        <section class="panel catalog-panel" id="prompts-panel">
+            <h2>"prompts " <span class="count catalog-count">{move || shown().len()}</span></h2>
+            {(total == 0).then(|| view! { <p class="quiet">"The server lists no prompts."</p> })}
+            {(total > 0)
+                .then(|| view! { <SearchBox query=query id="prompts-panel-search" label="Search prompts" /> })}
+            {listed.stopped.map(|why| view! { <p class="list-stopped" role="status">"The list is incomplete: " {why}</p> })}
+            <ul class="catalog-list">
+                {move || {
+                    shown()
+                        .into_iter()
+                        .map(|prompt| {
+                            let name = prompt.name.clone();
+                            let picked = {
+                                let name = name.clone();
+                                move || drafts.prompt.get().as_deref() == Some(name.as_str())
+                            };
+                            let pick = {
+                                let name = name.clone();
+                                move |_| drafts.prompt.set(Some(name.clone()))
+                            };
+                            let required = prompt
+                                .arguments
+                                .iter()
+                                .flatten()
+                                .filter(|a| a.required == Some(true))
+                                .count();
+                            let count = prompt.arguments.as_ref().map_or(0, Vec::len);
+                            let shape = match count {
+                                0 => "no arguments".to_owned(),
+                                n => format!("{n} argument{}, {required} required", if n == 1 { "" } else { "s" }),
+                            };
+                            view! {
+                                <li class="catalog-item">
+                                    <button
+                                        type="button"
+                                        class="item-pick prompt-pick"
+                                        data-name=name.clone()
+                                        aria-pressed=move || picked().to_string()
+                                        on:click=pick
+                                    >
+                                        <code class="item-name">{name.clone()}</code>
+                                        {prompt.title.map(|t| view! { <span class="tool-title">{t}</span> })}
+                                        <span class="quiet item-shape">{shape}</span>
+                                    </button>
+                                    {prompt.description.map(|d| view! { <p class="tool-description">{d}</p> })}
+                                </li>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </ul>
+        </section>
+    }
+}
+
+/// The picked prompt: its form, the Get button, and its gets (the session's).
+#[component]
+fn PromptPanel() -> impl IntoView {
+    let session = Session::current();
+    let drafts = UiState::current().library();
+    move || {
+        let name = drafts.prompt.get()?;
+        let prompt = session.catalog().prompt(&name)?;
+        Some(view! { <PromptForm prompt=prompt /> })
+    }
+}
+
+#[component]
+fn PromptForm(prompt: Prompt) -> impl IntoView {
+    let session = Session::current();
+    let drafts = UiState::current().library();
+    let name = prompt.name.clone();
+    let run = session.prompt(&name);
+    let values = drafts.values(&FormOf::Prompt(name.clone()));
+    let arguments = prompt.arguments.clone().unwrap_or_default();
+    let required: Vec<String> = arguments
+        .iter()
+        .filter(|a| a.required == Some(true))
+        .map(|a| a.name.clone())
+        .collect();
+    let completion = Signal::derive({
+        let name = name.clone();
+        move || {
+            session
+                .catalog()
+                .offers_completions()
+                .then(|| CompletionTarget::Prompt(name.clone()))
+        }
+    });
+    let phase = run.phase();
+    let live = move || phase.with(|p| p.as_ref().is_some_and(|p| p.is_live()));
+    let missing = move || {
+        values.with(|values| {
+            required
+                .iter()
+                .filter(|r| values.get(*r).is_none_or(|v| v.is_empty()))
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+    };
+    let blocked = move || {
+        let missing = missing();
+        if !missing.is_empty() {
+            Some(format!("Fill in the required: {}", missing.join(", ")))
+        } else if live() {
+            Some("A get is under way.".to_owned())
+        } else {
+            None
+        }
+    };
+    let note = RwSignal::new(None::<String>);
+    let get = move |_| {
+        // Arguments the user left empty are left out; the rest are sent exactly as typed.
+        let sent: BTreeMap<String, String> = values
+            .get_untracked()
+            .into_iter()
+            .filter(|(_, v)| !v.is_empty())
+            .collect();
+        note.set(run.get(sent).err());
+    };
+    let title = prompt.title.clone().filter(|t| *t != name);
+    view! {
+        <section class="panel" id="prompt-panel" data-prompt=name.clone()>
+            <h2>"Get prompt"</h2>
+            <header class="call-header">
+                {title.map(|t| view! { <p class="call-title">{t}</p> })}
+                <code class="call-tool">{name.clone()}</code>
+                {prompt.description.clone().map(|d| view! { <p class="call-description">{d}</p> })}
+            </header>
+            <form class="prompt-form" on:submit=|ev| ev.prevent_default()>
+                {arguments.is_empty().then(|| view! { <p class="quiet">"This prompt takes no arguments."</p> })}
+                {move || {
+                    let completion = completion.get();
+                    arguments
+                        .iter()
+                        .map(|argument| {
+                            view! {
+                                <ArgumentField
+                                    name=argument.name.clone()
+                                    required=argument.required == Some(true)
+                                    description=argument.description.clone()
+                                    values=values
+                                    completion=completion.clone()
+                                    id=format!("prompt-arg-{}", argument.name)
+                                />
+                            }
+                        })
+                        .collect_view()
+                }}
+            </form>
+            <div class="call-actions">
+                <button class="get-prompt" disabled=move || blocked().is_some() on:click=get>
+                    "Get"
+                </button>
+                {move || blocked().map(|why| view! { <span class="call-blocked">{why}</span> })}
+            </div>
+            {move || note.get().map(|n| view! { <p class="call-preset-note" role="status">{n}</p> })}
+            <CallOutcome run=run />
+        </section>
+    }
+}

@@ -1,0 +1,230 @@
+//! The Resources tab: the server's resources, each with Read; its resource templates, one
+//! picked at a time with a form for its URI variables (completions offered) and the URI it
+//! expands to shown before reading; and the reader, showing the reads of one URI (the
+//! session's runs: MRTR rounds through the same input cards as a call).
+
+mod template;
+
+use holdbay_engine::model::{Resource, ResourceTemplate};
+use leptos::prelude::*;
+
+pub use template::TemplateForm;
+
+use crate::catalog::{Listed, Loaded};
+use crate::session::Session;
+use crate::ui::ErrorNotice;
+use crate::ui::call::CallOutcome;
+use crate::ui::catalog::{SearchBox, matches};
+use crate::ui::prompts::LibraryDrafts;
+use crate::ui::state::UiState;
+
+#[component]
+pub fn ResourcesTab() -> impl IntoView {
+    let session = Session::current();
+    view! {
+        {move || match session.catalog().resources().get() {
+            Loaded::Ready(listed) => view! { <ResourceList listed=listed /> }.into_any(),
+            other => not_ready(other, "resources"),
+        }}
+        {move || match session.catalog().templates().get() {
+            Loaded::Ready(listed) => view! { <TemplateList listed=listed /> }.into_any(),
+            other => not_ready(other, "resource templates"),
+        }}
+        <TemplatePanel />
+        <Reader />
+    }
+}
+
+fn not_ready<T>(step: Loaded<T>, noun: &'static str) -> AnyView {
+    match step {
+        Loaded::Loading => view! { <p class="pending">"Listing " {noun} "…"</p> }.into_any(),
+        Loaded::NotOffered => {
+            view! { <p class="quiet">"This server does not advertise " {noun} "."</p> }.into_any()
+        }
+        Loaded::Failed(message) => {
+            view! { <ErrorNotice title=format!("{noun} not listed") message=message /> }.into_any()
+        }
+        Loaded::Ready(_) => ().into_any(),
+    }
+}
+
+/// Read `uri` and show it in the reader.
+pub fn read(session: Session, drafts: LibraryDrafts, uri: &str) -> Result<(), String> {
+    drafts.reading.set(Some(uri.to_owned()));
+    session.read(uri).read()
+}
+
+fn detail(uri: &str, mime: Option<&str>) -> String {
+    match mime {
+        Some(mime) => format!("{uri} · {mime}"),
+        None => uri.to_owned(),
+    }
+}
+
+#[component]
+fn ResourceList(listed: Listed<Resource>) -> impl IntoView {
+    let session = Session::current();
+    let drafts = UiState::current().library();
+    let total = listed.items.len();
+    let items = StoredValue::new(listed.items);
+    let query = RwSignal::new(String::new());
+    let shown = move || {
+        let query = query.get();
+        items.with_value(|items| {
+            items
+                .iter()
+                .filter(|r| {
+                    matches(
+                        &query,
+                        [
+                            Some(r.name.as_str()),
+                            r.title.as_deref(),
+                            r.description.as_deref(),
+                            Some(r.uri.as_str()),
+                        ],
+                    )
+                })
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+    };
+    view! {
+        <section class="panel catalog-panel" id="resources-panel">
+            <h2>"resources " <span class="count catalog-count">{move || shown().len()}</span></h2>
+            {(total == 0).then(|| view! { <p class="quiet">"The server lists no resources."</p> })}
+            {(total > 0)
+                .then(|| view! { <SearchBox query=query id="resources-panel-search" label="Search resources" /> })}
+            {listed.stopped.map(|why| view! { <p class="list-stopped" role="status">"The list is incomplete: " {why}</p> })}
+            <ul class="catalog-list">
+                {move || {
+                    shown()
+                        .into_iter()
+                        .map(|resource| {
+                            let uri = resource.uri.clone();
+                            let detail = detail(&resource.uri, resource.mime_type.as_deref());
+                            let note = RwSignal::new(None::<String>);
+                            view! {
+                                <li class="catalog-item resource-item" data-uri=uri.clone()>
+                                    <code class="item-name">{resource.name}</code>
+                                    {resource.title.map(|t| view! { <span class="tool-title">{t}</span> })}
+                                    <button
+                                        type="button"
+                                        class="read-resource"
+                                        on:click=move |_| note.set(read(session, drafts, &uri).err())
+                                    >
+                                        "Read"
+                                    </button>
+                                    <p class="item-detail">{detail}</p>
+                                    {resource.description.map(|d| view! { <p class="tool-description">{d}</p> })}
+                                    {move || note.get().map(|n| view! { <p class="call-blocked">{n}</p> })}
+                                </li>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </ul>
+        </section>
+    }
+}
+
+#[component]
+fn TemplateList(listed: Listed<ResourceTemplate>) -> impl IntoView {
+    let drafts = UiState::current().library();
+    let total = listed.items.len();
+    let items = StoredValue::new(listed.items);
+    let query = RwSignal::new(String::new());
+    let shown = move || {
+        let query = query.get();
+        items.with_value(|items| {
+            items
+                .iter()
+                .filter(|t| {
+                    matches(
+                        &query,
+                        [
+                            Some(t.name.as_str()),
+                            t.title.as_deref(),
+                            t.description.as_deref(),
+                            Some(t.uri_template.as_str()),
+                        ],
+                    )
+                })
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+    };
+    view! {
+        <section class="panel catalog-panel" id="templates-panel">
+            <h2>"resource templates " <span class="count catalog-count">{move || shown().len()}</span></h2>
+            {(total == 0).then(|| view! { <p class="quiet">"The server lists no resource templates."</p> })}
+            {(total > 0)
+                .then(|| view! { <SearchBox query=query id="templates-panel-search" label="Search resource templates" /> })}
+            {listed.stopped.map(|why| view! { <p class="list-stopped" role="status">"The list is incomplete: " {why}</p> })}
+            <ul class="catalog-list">
+                {move || {
+                    shown()
+                        .into_iter()
+                        .map(|template| {
+                            let key = template.uri_template.clone();
+                            let picked = {
+                                let key = key.clone();
+                                move || drafts.template.get().as_deref() == Some(key.as_str())
+                            };
+                            let pick = {
+                                let key = key.clone();
+                                move |_| drafts.template.set(Some(key.clone()))
+                            };
+                            let detail = detail(&template.uri_template, template.mime_type.as_deref());
+                            view! {
+                                <li class="catalog-item">
+                                    <button
+                                        type="button"
+                                        class="item-pick template-pick"
+                                        data-template=key.clone()
+                                        aria-pressed=move || picked().to_string()
+                                        on:click=pick
+                                    >
+                                        <code class="item-name">{template.name}</code>
+                                        {template.title.map(|t| view! { <span class="tool-title">{t}</span> })}
+                                    </button>
+                                    <p class="item-detail">{detail}</p>
+                                    {template.description.map(|d| view! { <p class="tool-description">{d}</p> })}
+                                </li>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </ul>
+        </section>
+    }
+}
+
+/// The picked template's form.
+#[component]
+fn TemplatePanel() -> impl IntoView {
+    let session = Session::current();
+    let drafts = UiState::current().library();
+    move || {
+        let key = drafts.template.get()?;
+        let template = session.catalog().template(&key)?;
+        Some(view! { <TemplateForm template=template /> })
+    }
+}
+
+/// The reads of the URI last read here.
+#[component]
+fn Reader() -> impl IntoView {
+    let session = Session::current();
+    let drafts = UiState::current().library();
+    move || {
+        let uri = drafts.reading.get()?;
+        let run = session.read(&uri);
+        Some(view! {
+            <section class="panel" id="resource-reader" data-uri=uri.clone()>
+                <h2>"Read resource"</h2>
+                <p class="reader-uri"><code class="link-uri">{uri.clone()}</code></p>
+                <CallOutcome run=run />
+            </section>
+        })
+    }
+}

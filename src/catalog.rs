@@ -159,10 +159,8 @@ impl Catalog {
 
     /// Whether the server offers `completion/complete` (tracked; `false` until discovered).
     pub fn offers_completions(&self) -> bool {
-        self.discovery.with(|step| {
-            step.ready()
-                .is_some_and(holdbay_engine::offers_completions)
-        })
+        self.discovery
+            .with(|step| step.ready().is_some_and(holdbay_engine::offers_completions))
     }
 
     /// Show these prompts, resources and templates (component tests).
@@ -172,12 +170,6 @@ impl Catalog {
         resources: Vec<Resource>,
         templates: Vec<ResourceTemplate>,
     ) {
-        let listed = |items| {
-            Loaded::Ready(Listed {
-                items,
-                stopped: None,
-            })
-        };
         self.prompts.set(listed(prompts));
         self.resources.set(listed(resources));
         self.templates.set(listed(templates));
@@ -267,6 +259,14 @@ impl Catalog {
         };
         self.tools.try_set(tools);
     }
+}
+
+/// A whole list, ready.
+fn listed<T>(items: Vec<T>) -> Loaded<Listed<T>> {
+    Loaded::Ready(Listed {
+        items,
+        stopped: None,
+    })
 }
 
 /// What the lists show when discovery failed.

@@ -201,9 +201,15 @@ mod tests {
             Media::Described { why, .. } => Some(why),
             _ => None,
         };
-        assert_eq!(described(Some("application/pdf"), "AAAA"), Some(NotInline::NotMedia));
+        assert_eq!(
+            described(Some("application/pdf"), "AAAA"),
+            Some(NotInline::NotMedia)
+        );
         assert_eq!(described(None, "AAAA"), Some(NotInline::NotMedia));
-        assert_eq!(described(Some("text/html"), "AAAA"), Some(NotInline::NotMedia));
+        assert_eq!(
+            described(Some("text/html"), "AAAA"),
+            Some(NotInline::NotMedia)
+        );
         // A MIME type that would break out of the data: URL.
         assert_eq!(
             described(Some("image/png;base64,x\" onerror=\""), "AAAA"),
@@ -215,7 +221,10 @@ mod tests {
         );
         assert_eq!(described(Some("image/png"), ""), Some(NotInline::NotBase64));
         let huge = "A".repeat(MAX_INLINE_BYTES / 3 * 4 + 8);
-        assert_eq!(described(Some("image/png"), &huge), Some(NotInline::TooLarge));
+        assert_eq!(
+            described(Some("image/png"), &huge),
+            Some(NotInline::TooLarge)
+        );
     }
 
     #[test]

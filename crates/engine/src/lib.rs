@@ -48,9 +48,7 @@ mod uri_template;
 
 pub use answer::{AnswerError, InputAnswer};
 pub use cache::{AuthContext, ResultCache};
-pub use client::{
-    Client, ClientConfig, CompletionTarget, RequestOptions, default_capabilities,
-};
+pub use client::{Client, ClientConfig, CompletionTarget, RequestOptions, default_capabilities};
 pub use content::{
     MAX_INLINE_BYTES, Media, NotInline, ResourceBody, base64_decoded_len, hex_preview, media,
     offers_completions, resource_body,
@@ -67,9 +65,9 @@ pub use listen_schedule::{
     LISTEN_RETRY_FIRST_MS, LISTEN_RETRY_MAX_MS, ListenEnding, ListenSchedule,
 };
 pub use method::{
-    CallTool, CancelTask, Complete, Discover, GetPrompt, GetTask, ListPrompts, ListResourceTemplates,
-    ListResources, ListTools, McpMethod, MethodId, MethodRules, ReadResource, RoundFields,
-    UpdateTask,
+    CallTool, CancelTask, Complete, Discover, GetPrompt, GetTask, ListPrompts,
+    ListResourceTemplates, ListResources, ListTools, McpMethod, MethodId, MethodRules,
+    ReadResource, RoundFields, UpdateTask,
 };
 pub use mrtr::{Bounds, ErrorStep, LogicalRequest, MrtrError, Round, Step};
 pub use outgoing::OutgoingRequest;

@@ -3,9 +3,10 @@
 
 use rmcp::model::{
     CallToolRequestMethod, CallToolRequestParams, CallToolResult, CancelTaskMethod,
-    CancelTaskParams, CompleteRequestMethod, CompleteRequestParams, CompleteResult, ConstString, DiscoverRequestMethod, DiscoverRequestParams, DiscoverResult,
-    GetPromptRequestMethod, GetPromptRequestParams, GetPromptResult, GetTaskMethod, GetTaskParams,
-    GetTaskResult, InputResponses, JsonObject, ListPromptsRequestMethod, ListPromptsResult,
+    CancelTaskParams, CompleteRequestMethod, CompleteRequestParams, CompleteResult, ConstString,
+    DiscoverRequestMethod, DiscoverRequestParams, DiscoverResult, GetPromptRequestMethod,
+    GetPromptRequestParams, GetPromptResult, GetTaskMethod, GetTaskParams, GetTaskResult,
+    InputResponses, JsonObject, ListPromptsRequestMethod, ListPromptsResult,
     ListResourceTemplatesRequestMethod, ListResourceTemplatesResult, ListResourcesRequestMethod,
     ListResourcesResult, ListToolsRequestMethod, ListToolsResult, PaginatedRequestParams,
     ReadResourceRequestMethod, ReadResourceRequestParams, ReadResourceResult, TaskAckResult,

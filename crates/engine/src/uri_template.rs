@@ -85,7 +85,9 @@ pub enum UriTemplateError {
 impl fmt::Display for UriTemplateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Self::Unclosed { at } => write!(f, "the expression at character {at} has no closing }}"),
+            Self::Unclosed { at } => {
+                write!(f, "the expression at character {at} has no closing }}")
+            }
             Self::BadVariable { expression } => {
                 write!(f, "{{{expression}}} is not a valid template expression")
             }

@@ -50,7 +50,11 @@ async fn prompt_names(mcp: &mut Session) -> Vec<String> {
     let Outcome::Complete(result) = mcp.send(&request).await.expect("prompts/list").result else {
         panic!("prompts/list did not complete");
     };
-    result.prompts.into_iter().map(|prompt| prompt.name).collect()
+    result
+        .prompts
+        .into_iter()
+        .map(|prompt| prompt.name)
+        .collect()
 }
 
 #[tokio::test]
@@ -95,8 +99,15 @@ async fn with_the_flag_the_fixtures_follow_the_demo_tools_and_prompts_and_resour
     assert!(capabilities.prompts.is_some(), "prompts are declared");
     assert!(capabilities.resources.is_some(), "resources are declared");
     let prompts = prompt_names(&mut mcp).await;
-    assert_eq!(prompts[..2], ["draft_note", "content_tour"], "the demo's first");
-    assert!(prompts.iter().any(|name| name == "test_simple_prompt"), "{prompts:?}");
+    assert_eq!(
+        prompts[..2],
+        ["draft_note", "content_tour"],
+        "the demo's first"
+    );
+    assert!(
+        prompts.iter().any(|name| name == "test_simple_prompt"),
+        "{prompts:?}"
+    );
     assert!(
         capabilities.supports_tasks(),
         "the tasks extension stays declared"

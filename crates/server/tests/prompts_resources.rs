@@ -71,9 +71,10 @@ fn text_of(block: &ContentBlock) -> &str {
 async fn draft_note_pauses_for_the_tone_then_writes_the_messages() {
     let server = TestServer::start(&[]);
     let mut mcp = Session::new(server.mcp_url());
-    let request = mcp
-        .client
-        .get_prompt("draft_note", &arguments(&[("team", "ops"), ("topic", "launch")]));
+    let request = mcp.client.get_prompt(
+        "draft_note",
+        &arguments(&[("team", "ops"), ("topic", "launch")]),
+    );
     let (logical, step) = run(&mut mcp, request, &[form(json!({"tone": "formal"}))]).await;
     let first = &logical.rounds()[0];
     let asked = serde_json::to_value(&first.input_requests).expect("json");
@@ -103,7 +104,9 @@ async fn draft_note_pauses_for_the_tone_then_writes_the_messages() {
 async fn draft_note_declined_is_written_plainly_and_needs_its_team() {
     let server = TestServer::start(&[]);
     let mut mcp = Session::new(server.mcp_url());
-    let request = mcp.client.get_prompt("draft_note", &arguments(&[("team", "docs")]));
+    let request = mcp
+        .client
+        .get_prompt("draft_note", &arguments(&[("team", "docs")]));
     let (_, step) = run(&mut mcp, request, &[decline()]).await;
     assert_eq!(
         text_of(&prompt_of(step).messages[0].content),
@@ -118,7 +121,9 @@ async fn draft_note_declined_is_written_plainly_and_needs_its_team() {
 async fn a_tampered_prompt_state_is_refused() {
     let server = TestServer::start(&[]);
     let mut mcp = Session::new(server.mcp_url());
-    let request = mcp.client.get_prompt("draft_note", &arguments(&[("team", "ops")]));
+    let request = mcp
+        .client
+        .get_prompt("draft_note", &arguments(&[("team", "ops")]));
     let mut logical = LogicalRequest::start(&request, Bounds::default(), 0);
     let reply = mcp.send(&request).await.expect("round 1");
     assert!(matches!(logical.handle(reply), Step::NeedsInput));
@@ -134,7 +139,10 @@ async fn a_tampered_prompt_state_is_refused() {
         .expect("pending");
     let retry = logical.retry(&mut mcp.client, 0).expect("retry");
     let error = mcp.send(&retry).await.expect_err("refused");
-    assert!(error.to_string().contains("-32602") || error.to_string().contains("state"), "{error}");
+    assert!(
+        error.to_string().contains("-32602") || error.to_string().contains("state"),
+        "{error}"
+    );
 }
 
 #[tokio::test]
@@ -155,7 +163,10 @@ async fn content_tour_carries_every_content_kind() {
             _ => "other",
         })
         .collect();
-    assert_eq!(kinds, ["text", "image", "audio", "resource", "resource_link"]);
+    assert_eq!(
+        kinds,
+        ["text", "image", "audio", "resource", "resource_link"]
+    );
 }
 
 #[tokio::test]
@@ -167,7 +178,10 @@ async fn static_resources_are_text_and_blobs() {
         panic!("resources/list");
     };
     let uris: Vec<&str> = listed.resources.iter().map(|r| r.uri.as_str()).collect();
-    assert_eq!(uris, ["demo://guide.md", "demo://logo.png", "demo://sample.bin"]);
+    assert_eq!(
+        uris,
+        ["demo://guide.md", "demo://logo.png", "demo://sample.bin"]
+    );
     for (uri, blob_mime) in [
         ("demo://guide.md", None),
         ("demo://logo.png", Some("image/png")),
@@ -180,7 +194,12 @@ async fn static_resources_are_text_and_blobs() {
             (ResourceContents::TextResourceContents { text, .. }, None) => {
                 assert!(text.starts_with("# Holdbay guide"), "{text}")
             }
-            (ResourceContents::BlobResourceContents { mime_type, blob, .. }, Some(mime)) => {
+            (
+                ResourceContents::BlobResourceContents {
+                    mime_type, blob, ..
+                },
+                Some(mime),
+            ) => {
                 assert_eq!(mime_type.as_deref(), Some(mime));
                 assert!(!blob.is_empty());
             }
@@ -200,7 +219,11 @@ async fn the_notes_template_expands_then_pauses_for_a_reason() {
     let template = &listed.resource_templates[0].uri_template;
     let parsed = UriTemplate::parse(template).expect("a valid template");
     assert_eq!(parsed.variables(), ["team", "day", "lang"]);
-    let uri = parsed.expand(&arguments(&[("team", "ops"), ("day", "today"), ("lang", "fr")]));
+    let uri = parsed.expand(&arguments(&[
+        ("team", "ops"),
+        ("day", "today"),
+        ("lang", "fr"),
+    ]));
     assert_eq!(uri, "demo://notes/ops/today?lang=fr");
 
     let request = mcp.client.read_resource(&uri);
@@ -212,7 +235,10 @@ async fn the_notes_template_expands_then_pauses_for_a_reason() {
     .await;
     assert_eq!(logical.rounds().len(), 2, "one pause, one answer");
     let contents = read_of(step).contents;
-    let ResourceContents::TextResourceContents { uri: read, text, .. } = &contents[0] else {
+    let ResourceContents::TextResourceContents {
+        uri: read, text, ..
+    } = &contents[0]
+    else {
         panic!("text contents");
     };
     assert_eq!(read, &uri);

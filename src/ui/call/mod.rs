@@ -18,9 +18,8 @@ use super::forms::ArgumentsEditor;
 use super::state::{CallDraft, UiState};
 use crate::calls::{CallRun, Phase};
 use crate::session::Session;
-use outcome::CallOutcome;
-pub use paused::shorten;
 pub use outcome::CallOutcome;
+pub use paused::shorten;
 pub use result::{ToolResult, base64_decoded_len, data_url};
 pub use tamper::{TamperLatch, TamperVerdict};
 

@@ -6,8 +6,8 @@ use super::paused::{PausedCall, RoundHistory};
 use super::progress::InFlight;
 use super::tamper::TamperVerdict;
 use crate::calls::{Phase, Run, RunMethod};
-use crate::ui::content::ShowResult;
 use crate::ui::ErrorNotice;
+use crate::ui::content::ShowResult;
 
 /// The live part of the panel under the Call button.
 #[component]
@@ -82,7 +82,12 @@ where
 
 /// A protocol or transport error; when CORS may be the cause, one click retries via the relay.
 #[component]
-fn Failure<M: RunMethod>(run: Run<M>, message: String, protocol: bool, cors: bool) -> impl IntoView {
+fn Failure<M: RunMethod>(
+    run: Run<M>,
+    message: String,
+    protocol: bool,
+    cors: bool,
+) -> impl IntoView {
     // Distinct from a tool's own isError result: here the request itself failed.
     let title = if protocol {
         "Protocol error: the server refused the request"

@@ -53,7 +53,9 @@ pub fn ContentBlockView(block: ContentBlock) -> impl IntoView {
 /// Base64 media: shown inline only as the engine allows, else described with a hex glance.
 #[component]
 pub fn MediaView(mime_type: Option<String>, data: String, what: &'static str) -> impl IntoView {
-    let mime_label = mime_type.clone().unwrap_or_else(|| "no MIME type".to_owned());
+    let mime_label = mime_type
+        .clone()
+        .unwrap_or_else(|| "no MIME type".to_owned());
     match media(mime_type.as_deref(), &data) {
         Media::Image { data_url } => {
             let label = format!("An image from the server ({mime_label})");

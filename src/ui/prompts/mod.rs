@@ -138,11 +138,13 @@ fn PromptForm(prompt: Prompt) -> impl IntoView {
     let run = session.prompt(&name);
     let values = drafts.values(&FormOf::Prompt(name.clone()));
     let arguments = prompt.arguments.clone().unwrap_or_default();
-    let required: Vec<String> = arguments
-        .iter()
-        .filter(|a| a.required == Some(true))
-        .map(|a| a.name.clone())
-        .collect();
+    let required: StoredValue<Vec<String>> = StoredValue::new(
+        arguments
+            .iter()
+            .filter(|a| a.required == Some(true))
+            .map(|a| a.name.clone())
+            .collect(),
+    );
     let completion = Signal::derive({
         let name = name.clone();
         move || {
@@ -156,11 +158,13 @@ fn PromptForm(prompt: Prompt) -> impl IntoView {
     let live = move || phase.with(|p| p.as_ref().is_some_and(|p| p.is_live()));
     let missing = move || {
         values.with(|values| {
-            required
-                .iter()
-                .filter(|r| values.get(*r).is_none_or(|v| v.is_empty()))
-                .cloned()
-                .collect::<Vec<_>>()
+            required.with_value(|required| {
+                required
+                    .iter()
+                    .filter(|r| values.get(*r).is_none_or(|v| v.is_empty()))
+                    .cloned()
+                    .collect::<Vec<_>>()
+            })
         })
     };
     let blocked = move || {

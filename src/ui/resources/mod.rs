@@ -101,10 +101,11 @@ fn ResourceList(listed: Listed<Resource>) -> impl IntoView {
                         .into_iter()
                         .map(|resource| {
                             let uri = resource.uri.clone();
+                            let data_uri = uri.clone();
                             let detail = detail(&resource.uri, resource.mime_type.as_deref());
                             let note = RwSignal::new(None::<String>);
                             view! {
-                                <li class="catalog-item resource-item" data-uri=uri.clone()>
+                                <li class="catalog-item resource-item" data-uri=data_uri>
                                     <code class="item-name">{resource.name}</code>
                                     {resource.title.map(|t| view! { <span class="tool-title">{t}</span> })}
                                     <button

@@ -48,7 +48,10 @@ pub fn TemplateForm(template: ResourceTemplate) -> impl IntoView {
             note.set(read(session, drafts, &uri).err());
         }
     };
-    let title = template.title.clone().unwrap_or_else(|| template.name.clone());
+    let title = template
+        .title
+        .clone()
+        .unwrap_or_else(|| template.name.clone());
     view! {
         <section class="panel" id="template-panel" data-template=key.clone()>
             <h2>"Read from a template"</h2>

@@ -289,7 +289,10 @@ fn completion_complete_names_its_reference_and_context() {
         prompt["params"]["ref"],
         json!({"type": "ref/prompt", "name": "draft_note"})
     );
-    assert_eq!(prompt["params"]["argument"], json!({"name": "day", "value": "to"}));
+    assert_eq!(
+        prompt["params"]["argument"],
+        json!({"name": "day", "value": "to"})
+    );
     // The argument being completed is not its own context.
     assert_eq!(
         prompt["params"]["context"],

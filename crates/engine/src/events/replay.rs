@@ -7,8 +7,8 @@ use rmcp::model::RequestId;
 use super::{ExchangeEvent, SentDetail, SentRequest};
 use crate::listen::{ListenFilter, Subscription};
 use crate::method::{
-    CallTool, CancelTask, Complete, Discover, GetPrompt, GetTask, ListPrompts, ListResourceTemplates,
-    ListResources, ListTools, McpMethod, MethodId, ReadResource, UpdateTask,
+    CallTool, CancelTask, Complete, Discover, GetPrompt, GetTask, ListPrompts,
+    ListResourceTemplates, ListResources, ListTools, McpMethod, MethodId, ReadResource, UpdateTask,
 };
 use crate::response::{BodyReader, Limits, ResponseReader, finish_untyped};
 

@@ -96,7 +96,12 @@ fn reserved_expansion_keeps_percent_triplets_but_simple_encodes_them() {
 fn variables_are_listed_once_in_order() {
     let template = UriTemplate::parse("demo://{team}/notes/{+path}{?lang,team}{#section}").unwrap();
     assert_eq!(template.variables(), ["team", "path", "lang", "section"]);
-    assert!(UriTemplate::parse("test://static").unwrap().variables().is_empty());
+    assert!(
+        UriTemplate::parse("test://static")
+            .unwrap()
+            .variables()
+            .is_empty()
+    );
 }
 
 #[test]

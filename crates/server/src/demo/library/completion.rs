@@ -6,7 +6,13 @@ use rmcp::model::{CompleteRequestParams, CompleteResult, CompletionInfo, Referen
 use super::prompts::DRAFT_NOTE;
 use super::resources::{DAYS, LANGS, NOTES_TEMPLATE, TEAMS};
 
-const TOPICS: &[&str] = &["hiring", "incident review", "launch", "roadmap", "release notes"];
+const TOPICS: &[&str] = &[
+    "hiring",
+    "incident review",
+    "launch",
+    "roadmap",
+    "release notes",
+];
 
 /// Suggestions, or `None` when `request` is about nothing of the demo's.
 pub fn complete(request: &CompleteRequestParams) -> Option<CompleteResult> {

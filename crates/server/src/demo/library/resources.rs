@@ -25,7 +25,15 @@ const REASON_KEY: &str = "reason";
 
 /// The teams the notes (and the completions) know.
 pub const TEAMS: &[&str] = &["design", "docs", "ops", "research"];
-pub const DAYS: &[&str] = &["today", "yesterday", "monday", "tuesday", "wednesday", "thursday", "friday"];
+pub const DAYS: &[&str] = &[
+    "today",
+    "yesterday",
+    "monday",
+    "tuesday",
+    "wednesday",
+    "thursday",
+    "friday",
+];
 pub const LANGS: &[&str] = &["de", "en", "fr"];
 
 pub fn guide_text() -> &'static str {
@@ -131,7 +139,11 @@ fn read_notes(
 ) -> Result<ReadResourceResponse, ErrorData> {
     if !TEAMS.contains(&notes.team) {
         return Err(ErrorData::resource_not_found(
-            format!("no notes for team {:?}; teams: {}", notes.team, TEAMS.join(", ")),
+            format!(
+                "no notes for team {:?}; teams: {}",
+                notes.team,
+                TEAMS.join(", ")
+            ),
             Some(json!({ "uri": request.uri })),
         ));
     }
@@ -162,7 +174,10 @@ fn read_notes(
     };
     let Some(reason) = reason else {
         let ask = form(
-            format!("Reading the {} team's notes for {}: why?", notes.team, notes.day),
+            format!(
+                "Reading the {} team's notes for {}: why?",
+                notes.team, notes.day
+            ),
             json!({
                 "type": "object",
                 "properties": {
@@ -198,11 +213,19 @@ mod tests {
     fn template_uris_are_read_back() {
         assert_eq!(
             notes_of("demo://notes/ops/today?lang=fr"),
-            Some(Notes { team: "ops", day: "today", lang: Some("fr") })
+            Some(Notes {
+                team: "ops",
+                day: "today",
+                lang: Some("fr")
+            })
         );
         assert_eq!(
             notes_of("demo://notes/ops/today"),
-            Some(Notes { team: "ops", day: "today", lang: None })
+            Some(Notes {
+                team: "ops",
+                day: "today",
+                lang: None
+            })
         );
         assert_eq!(notes_of("demo://notes/ops"), None);
         assert_eq!(notes_of("demo://notes//today"), None);

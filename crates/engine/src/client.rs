@@ -281,6 +281,7 @@ impl Client {
             options: options.clone(),
             declares_tasks,
             limits: self.config.limits,
+            round: None,
             method: PhantomData,
         }
     }

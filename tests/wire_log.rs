@@ -176,7 +176,10 @@ async fn rows_show_the_rpc_id_outcome_round_and_notifications() {
         texts(&host, ".wire-outcome"),
         ["input_required", "complete", "complete"]
     );
-    assert_eq!(texts(&host, ".wire-round"), ["round 1", "round 2", "round 1"]);
+    assert_eq!(
+        texts(&host, ".wire-round"),
+        ["round 1", "round 2", "round 1"]
+    );
     assert_eq!(
         texts(&host, ".wire-entry .wire-name"),
         ["book_table", "book_table", "slow_report"]
@@ -204,9 +207,15 @@ async fn rows_show_the_rpc_id_outcome_round_and_notifications() {
     assert!(text(&details, "h3:last-of-type").contains("3 SSE events"));
     assert_eq!(
         texts(&details, ".wire-message-label"),
-        ["notifications/progress", "notifications/progress", "complete"]
+        [
+            "notifications/progress",
+            "notifications/progress",
+            "complete"
+        ]
     );
-    let last = texts(&details, ".wire-message .json-tree").pop().unwrap_or_default();
+    let last = texts(&details, ".wire-message .json-tree")
+        .pop()
+        .unwrap_or_default();
     assert!(last.contains("\"report ready\""), "{last}");
     // Pretty, not one line: every member on a line of its own.
     assert!(count(&details, ".wire-message .json-line") > 10);
@@ -251,7 +260,12 @@ async fn search_narrows_by_method_name_id_and_body_text() {
 
 #[wasm_bindgen_test]
 fn curl_text_redacts_credentials_unless_asked() {
-    let mut entry = call(7, "book_table", json!({"arguments": {"note": "it's"}}), None);
+    let mut entry = call(
+        7,
+        "book_table",
+        json!({"arguments": {"note": "it's"}}),
+        None,
+    );
     let command = curl_command(&entry, "http://127.0.0.1:8080", None);
     assert!(
         command.starts_with(&format!("curl -sS -N -X POST '{SERVER}'")),
@@ -294,19 +308,27 @@ async fn a_large_body_starts_collapsed_and_draws_children_only_when_opened() {
     sleep_ms(20).await;
     // One level: the two members, the array still closed.
     assert_eq!(count(&host, ".json-children"), 1);
-    assert!(find(&host, "b").is_none(), "server strings are text, not HTML");
+    assert!(
+        find(&host, "b").is_none(),
+        "server strings are text, not HTML"
+    );
     assert!(text(&host, ".json-tree").contains("\"<b>not html</b>\""));
     click(&host, ".json-children .json-toggle");
     sleep_ms(20).await;
     // A long array draws a page of its children, then more on request.
-    assert_eq!(count(&host, ".json-children .json-children > .json-node"), 100);
+    assert_eq!(
+        count(&host, ".json-children .json-children > .json-node"),
+        100
+    );
     assert!(text(&host, ".json-more").contains("show 100 more of 1900"));
 }
 
 #[wasm_bindgen_test]
 async fn the_history_keeps_each_call_and_rerun_repeats_it() {
     clear_storage();
-    script_fetch(r#"return { resultType: "complete", content: [{ type: "text", text: "again" }] };"#);
+    script_fetch(
+        r#"return { resultType: "complete", content: [{ type: "text", text: "again" }] };"#,
+    );
     let host = fresh_host("history-host");
     let (session, ui) = mount_panel(&host);
     record_session(&session);
@@ -322,9 +344,16 @@ async fn the_history_keeps_each_call_and_rerun_repeats_it() {
     assert_eq!(calls[1].round, Some(2));
     let kept = web_sys::window()
         .and_then(|w| w.local_storage().ok().flatten())
-        .and_then(|s| s.get_item(&format!("holdbay/history/{SERVER}")).ok().flatten())
+        .and_then(|s| {
+            s.get_item(&format!("holdbay/history/{SERVER}"))
+                .ok()
+                .flatten()
+        })
         .expect("kept in localStorage");
-    assert!(kept.contains("\"party\":4") && !kept.contains("Bearer"), "{kept}");
+    assert!(
+        kept.contains("\"party\":4") && !kept.contains("Bearer"),
+        "{kept}"
+    );
     assert_eq!(
         texts(&host, ".history-row .history-tool"),
         ["slow_report", "book_table"]
@@ -363,7 +392,11 @@ async fn the_history_keeps_each_call_and_rerun_repeats_it() {
     assert_eq!(count(&host, ".history-row"), 0);
     let gone = web_sys::window()
         .and_then(|w| w.local_storage().ok().flatten())
-        .and_then(|s| s.get_item(&format!("holdbay/history/{SERVER}")).ok().flatten());
+        .and_then(|s| {
+            s.get_item(&format!("holdbay/history/{SERVER}"))
+                .ok()
+                .flatten()
+        });
     assert!(gone.is_none());
 }
 
@@ -378,34 +411,46 @@ async fn recent_servers_are_kept_newest_first_without_headers_and_can_be_removed
     }
     let recent = recent_servers();
     assert_eq!(recent.len(), RECENT_LIMIT, "bounded");
-    assert_eq!(recent[0].server, format!("http://127.0.0.1:{}/mcp", 9000 + RECENT_LIMIT + 1));
+    assert_eq!(
+        recent[0].server,
+        format!("http://127.0.0.1:{}/mcp", 9000 + RECENT_LIMIT + 1)
+    );
     assert!(recent[0].via_relay);
     let stored = web_sys::window()
         .and_then(|w| w.local_storage().ok().flatten())
         .and_then(|s| s.get_item("holdbay/recent-servers").ok().flatten())
         .expect("kept");
-    assert!(!stored.contains("s3cret") && !stored.contains("Authorization"), "{stored}");
+    assert!(
+        !stored.contains("s3cret") && !stored.contains("Authorization"),
+        "{stored}"
+    );
 
     let host = fresh_host("recent-host");
-    let connected = std::rc::Rc::new(std::cell::RefCell::new(None::<Connection>));
+    let connected = std::sync::Arc::new(std::sync::Mutex::new(None::<Connection>));
     let sink = connected.clone();
     dom::mount_with_session(
         &host,
         || Session::new(Connection::direct(SERVER.to_owned())),
         move || {
-            let on_connect = Callback::new(move |c: Connection| *sink.borrow_mut() = Some(c));
+            let on_connect =
+                Callback::new(move |c: Connection| *sink.lock().expect("lock") = Some(c));
             view! { <ConnectionBar on_connect=on_connect /> }
         },
     );
     sleep_ms(20).await;
     assert_eq!(count(&host, "#recent-servers option"), RECENT_LIMIT as u32);
     assert_eq!(
-        find(&host, "#server-url").and_then(|e| e.get_attribute("list")).as_deref(),
+        find(&host, "#server-url")
+            .and_then(|e| e.get_attribute("list"))
+            .as_deref(),
         Some("recent-servers")
     );
     click(&host, ".toggle-recent");
     sleep_ms(20).await;
-    assert_eq!(count(&host, "#recent-menu .recent-server"), RECENT_LIMIT as u32);
+    assert_eq!(
+        count(&host, "#recent-menu .recent-server"),
+        RECENT_LIMIT as u32
+    );
     let first = texts(&host, ".recent-connect").remove(0);
     assert_eq!(first, recent[0].server);
     // Removing one forgets it.
@@ -416,7 +461,7 @@ async fn recent_servers_are_kept_newest_first_without_headers_and_can_be_removed
     // Choosing one connects with its route.
     click(&host, ".recent-server:first-child .recent-connect");
     sleep_ms(20).await;
-    let chosen = connected.borrow().clone().expect("connected");
+    let chosen = connected.lock().expect("lock").clone().expect("connected");
     assert_eq!(chosen.server, recent[1].server);
     assert_eq!(chosen.via_relay, recent[1].via_relay);
     assert!(chosen.headers.is_empty(), "headers were not remembered");

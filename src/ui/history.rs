@@ -83,7 +83,9 @@ fn rerun(session: Session, ui: UiState, call: &CallRecord) -> Result<(), String>
     let draft = ui.draft(&call.tool);
     draft.replace_arguments(Value::Object(arguments.clone()));
     draft.accept_task.set(call.accept_task);
-    draft.note.set(Some("Re-run from the call history.".to_owned()));
+    draft
+        .note
+        .set(Some("Re-run from the call history.".to_owned()));
     ui.selected_tool().set(Some(call.tool.clone()));
     session.call(&call.tool).start(
         arguments,
@@ -103,7 +105,7 @@ fn clock_time(at: f64) -> String {
         date.get_seconds()
     );
     let day = String::from(date.to_date_string());
-    if day == String::from(today.to_date_string()) {
+    if today.to_date_string() == day {
         time
     } else {
         format!("{day} {time}")

@@ -47,7 +47,11 @@ pub fn curl_command(
 
 /// The value to print for a credential header: the connection's own when the user opted in
 /// and it has one, else the scheme (if any) and [`REDACTED`].
-fn credential_value(name: &str, recorded: &str, credentials: Option<&[(String, String)]>) -> String {
+fn credential_value(
+    name: &str,
+    recorded: &str,
+    credentials: Option<&[(String, String)]>,
+) -> String {
     let own = credentials.and_then(|headers| {
         headers
             .iter()

@@ -11,9 +11,9 @@ mod search;
 mod summary;
 
 pub use entry::{WireChunk, WireEntry};
+pub use export::{EXPORT_FORMAT, EXPORT_VERSION, WireExport, decode_recorded, parse_export};
 pub use search::WireQuery;
 pub use summary::{ExchangeSummary, MessageView, NoteRow};
-pub use export::{EXPORT_FORMAT, EXPORT_VERSION, WireExport, decode_recorded, parse_export};
 
 use holdbay_engine::{SentRequest, TimedEvent};
 

@@ -35,7 +35,9 @@ impl ExchangeSummary {
         let sent = entry.sent();
         let answer = entry.answer();
         Self {
-            rpc_id: sent.and_then(|sent| sent.id.as_ref()).map(ToString::to_string),
+            rpc_id: sent
+                .and_then(|sent| sent.id.as_ref())
+                .map(ToString::to_string),
             method: sent
                 .map(|sent| sent.method_name.clone())
                 .unwrap_or_else(|| entry.method.clone()),
@@ -106,7 +108,7 @@ fn describe(kind: &NotificationKind) -> String {
         }
         #[allow(deprecated)]
         NotificationKind::Message(message) => {
-            let level = serde_json::to_value(&message.level)
+            let level = serde_json::to_value(message.level)
                 .ok()
                 .and_then(|level| level.as_str().map(str::to_owned))
                 .unwrap_or_default();

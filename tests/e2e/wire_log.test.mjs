@@ -65,6 +65,7 @@ test('book_table: both rounds show their JSON-RPC ids and round numbers; curl re
   assert.notEqual(ids[0], ids[1]);
 
   // Opened: the request and each SSE event of the answer as pretty JSON trees.
+  await page.click('.dock-size');
   await rows.nth(1).locator('.wire-summary').click();
   const details = await shown(page, '.wire-details');
   assert.match(await details.locator('.wire-side').first().textContent(), /"requestState"/);
@@ -121,6 +122,7 @@ test('search narrows the log; the history re-runs a call with the same arguments
   await shown(page, '#call-panel .call-result');
   await bookTable(page);
 
+  await page.click('.dock-size');
   const all = await page.locator('.wire-entry').count();
   await page.fill('#wire-search', 'quotes');
   await page.waitForFunction((n) => document.querySelectorAll('.wire-entry').length < n, all);

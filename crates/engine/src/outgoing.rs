@@ -76,13 +76,15 @@ impl<M: McpMethod> OutgoingRequest<M> {
             |request| serde_json::to_value(request),
         );
         let request = request.unwrap_or_default();
-        ExchangeEvent::Sent(Box::new(SentRequest::from_json(
-            M::name(),
-            request,
-            M::routing_name(&self.params),
-            self.declares_tasks,
-        )
-        .with_round(self.round)))
+        ExchangeEvent::Sent(Box::new(
+            SentRequest::from_json(
+                M::name(),
+                request,
+                M::routing_name(&self.params),
+                self.declares_tasks,
+            )
+            .with_round(self.round),
+        ))
     }
 
     /// Start reading the HTTP response to this request, once its status and

@@ -6,8 +6,8 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::middleware::from_fn_with_state;
 use axum::http::header;
+use axum::middleware::from_fn_with_state;
 use axum::routing::{any, get};
 use tower_http::compression::CompressionLayer;
 use tower_http::services::{ServeDir, ServeFile};

@@ -80,6 +80,7 @@ pub fn WireEntryRow(entry: WireEntry, options: RowOptions) -> impl IntoView {
     .collect::<Vec<_>>()
     .join(" · ");
     let outcome_title = summary.outcome.clone().unwrap_or_default();
+    let status_attribute = status_text.clone();
     view! {
         <li
             class="wire-entry"
@@ -87,7 +88,7 @@ pub fn WireEntryRow(entry: WireEntry, options: RowOptions) -> impl IntoView {
             style="content-visibility: auto; contain-intrinsic-size: auto 2rem"
             class:failed=failed
             data-method=summary.method.clone()
-            data-status=status_text.clone()
+            data-status=status_attribute
             data-rpc-id=summary.rpc_id.clone()
             data-round=summary.round.map(|r| r.to_string())
         >
@@ -140,8 +141,9 @@ fn NoteRows(notes: Vec<NoteRow>) -> impl IntoView {
             {rows
                 .into_iter()
                 .map(|note| {
+                    let method = note.method.clone();
                     view! {
-                        <li class="wire-note" data-method=note.method.clone() data-task=note.task_id.clone()>
+                        <li class="wire-note" data-method=method data-task=note.task_id>
                             <span class="wire-note-after">"+" {milliseconds(note.after_ms)}</span>
                             <code class="wire-note-method">{note.method}</code>
                             <span class="wire-note-text">{note.text}</span>
@@ -178,15 +180,21 @@ fn WireDetails(entry: WireEntry, options: RowOptions) -> impl IntoView {
             .unwrap_or_default();
         let connection = session.link().connection_now();
         entry.with_value(|entry| {
-            let own = (options.curl_credentials.get_untracked() && connection.server == entry.server)
+            let own = (options.curl_credentials.get_untracked()
+                && connection.server == entry.server)
                 .then_some(connection.headers.as_slice());
             curl_command(entry, &origin, own)
         })
     };
     let request_view = match request {
-        Some(serde_json::Value::String(text)) => view! { <pre class="wire-body">{text}</pre> }.into_any(),
+        Some(serde_json::Value::String(text)) => {
+            view! { <pre class="wire-body">{text}</pre> }.into_any()
+        }
         Some(value) => view! { <JsonTree value=value /> }.into_any(),
-        None => view! { <pre class="wire-body">{entry.with_value(|e| e.request_body.clone())}</pre> }.into_any(),
+        None => {
+            view! { <pre class="wire-body">{entry.with_value(|e| e.request_body.clone())}</pre> }
+                .into_any()
+        }
     };
     let message_count = messages.len();
     let raw_open = RwSignal::new(false);

@@ -33,7 +33,13 @@ pub fn JsonTree(value: Value, #[prop(optional)] size: Option<usize>) -> impl Int
 }
 
 /// One member (`key` for an object's) and its value; `comma` after it.
-fn node(key: Option<String>, value: Arc<Value>, depth: usize, open_levels: usize, comma: bool) -> AnyView {
+fn node(
+    key: Option<String>,
+    value: Arc<Value>,
+    depth: usize,
+    open_levels: usize,
+    comma: bool,
+) -> AnyView {
     let key_view = key.map(|key| {
         view! {
             <span class="json-key">{json_text(&Value::String(key))}</span>

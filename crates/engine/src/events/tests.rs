@@ -390,7 +390,10 @@ fn each_round_of_a_logical_request_carries_its_number_live_and_recorded() {
     let reply = reader.finish_outcome().expect("a reply");
     logical.handle(reply);
     logical
-        .answer("confirm", crate::InputAnswer::Accept(None))
+        .answer(
+            "confirm",
+            crate::InputAnswer::Accept(json!({}).as_object().cloned()),
+        )
         .expect("asked");
     let second = logical.retry(&mut client, 1).expect("a second round");
     let live = sent(second.sent_event());

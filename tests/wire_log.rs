@@ -204,7 +204,7 @@ async fn rows_show_the_rpc_id_outcome_round_and_notifications() {
     // Opened: the SSE body split into its events, each a JSON tree of text.
     click(&host, ".wire-entry[data-rpc-id='9'] .wire-summary");
     let details = wait_for(&host, ".wire-details").await;
-    assert!(text(&details, "h3:last-of-type").contains("3 SSE events"));
+    assert!(text(&details, ".wire-side:last-child h3").contains("3 SSE events"));
     assert_eq!(
         texts(&details, ".wire-message-label"),
         [

@@ -43,6 +43,7 @@ impl Connection {
     /// "remember" forgets headers stored earlier.
     pub fn persist(&self) -> Result<(), String> {
         crate::storage::save(&relay_key(&self.server), &self.via_relay)?;
+        remember_recent(self)?;
         let key = headers_key(&self.server);
         if self.remember_headers {
             let headers: Vec<(String, String)> = self
@@ -90,4 +91,56 @@ pub fn relay_key(server: &str) -> String {
 /// Where remembered headers for `server` are kept (only when the user ticks "remember").
 pub fn headers_key(server: &str) -> String {
     crate::storage::key("headers", server)
+}
+
+/// Servers kept in the recent list, at most.
+pub const RECENT_LIMIT: usize = 10;
+const RECENT_KEY: &str = "holdbay/recent-servers";
+
+/// A server connected to before: its URL and relay choice, never a header or a token (those
+/// are kept apart, and only when the user ticked "Remember on this device").
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RecentServer {
+    pub server: String,
+    pub via_relay: bool,
+    /// The user asked this device to remember headers for it (they are not in this list).
+    #[serde(default)]
+    pub headers_remembered: bool,
+}
+
+/// The servers connected to before, newest first.
+pub fn recent_servers() -> Vec<RecentServer> {
+    let mut recent: Vec<RecentServer> = crate::storage::load(RECENT_KEY).unwrap_or_default();
+    recent.truncate(RECENT_LIMIT);
+    recent
+}
+
+/// Put `connection`'s server first in the recent list (once, within [`RECENT_LIMIT`]).
+fn remember_recent(connection: &Connection) -> Result<(), String> {
+    if connection.server.is_empty() {
+        return Ok(());
+    }
+    let mut recent = recent_servers();
+    recent.retain(|known| known.server != connection.server);
+    recent.insert(
+        0,
+        RecentServer {
+            server: connection.server.clone(),
+            via_relay: connection.via_relay,
+            headers_remembered: connection.remember_headers,
+        },
+    );
+    recent.truncate(RECENT_LIMIT);
+    crate::storage::save(RECENT_KEY, &recent)
+}
+
+/// Take `server` off the recent list, and forget what this device kept for it (its relay
+/// choice and any remembered headers).
+pub fn forget_recent(server: &str) -> Result<(), String> {
+    let mut recent = recent_servers();
+    recent.retain(|known| known.server != server);
+    crate::storage::remove(&relay_key(server));
+    crate::storage::remove(&headers_key(server));
+    crate::storage::save(RECENT_KEY, &recent)
 }

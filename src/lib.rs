@@ -1,12 +1,13 @@
 //! Holdbay in the browser: the Leptos app. Every protocol decision is `holdbay_engine`'s;
 //! this crate moves bytes and keeps state (`link`, `wire`, `catalog`, `calls`, `tasks`,
-//! `traffic`, gathered by `session`) and draws it (`ui`).
+//! `traffic`, `history`, gathered by `session`) and draws it (`ui`).
 
 pub mod calls;
 pub mod catalog;
 pub mod completions;
 pub mod connection;
 pub mod endpoint;
+pub mod history;
 pub mod link;
 pub mod owner;
 pub mod session;

@@ -10,6 +10,7 @@ use leptos::prelude::*;
 use crate::calls::{CallRun, Calls, PromptRun, ReadRun, Runs};
 use crate::catalog::Catalog;
 use crate::connection::Connection;
+use crate::history::CallHistory;
 use crate::link::Link;
 use crate::owner::KeepingOwner;
 use crate::tasks::TaskBoard;
@@ -31,6 +32,8 @@ pub struct Session {
     prompts: Runs<holdbay_engine::GetPrompt>,
     reads: Runs<holdbay_engine::ReadResource>,
     traffic: TrafficView,
+    /// Each tool call made to the current server, kept in this browser.
+    history: CallHistory,
     keep: StoredValue<Option<WireKeep>>,
     /// Per-connect state lives as long as the session, whichever view asked for it.
     owner: KeepingOwner,
@@ -64,6 +67,7 @@ impl Session {
             prompts,
             reads,
             traffic: TrafficView::new(wire),
+            history: CallHistory::new(wire, link.connection()),
             keep: StoredValue::new(None),
             owner: KeepingOwner::here(),
         }
@@ -146,6 +150,11 @@ impl Session {
 
     pub fn traffic(&self) -> TrafficView {
         self.traffic
+    }
+
+    /// The tool calls made to the current server.
+    pub fn history(&self) -> CallHistory {
+        self.history
     }
 
     /// Why the wire log cannot be kept across reloads, if it cannot.

@@ -1,10 +1,11 @@
-//! The bar at the top: which server, direct or through the relay, and extra request headers.
+//! The bar at the top: which server (typed, or one of the recent servers), direct or through
+//! the relay, and extra request headers.
 
 use holdbay_engine::headers::is_reserved_header;
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 
-use crate::connection::Connection;
+use crate::connection::{Connection, RecentServer, forget_recent, recent_servers};
 use crate::session::Session;
 
 /// One editable header row; its own signals keep focus while typing.
@@ -27,6 +28,8 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
     let next_row = StoredValue::new(0_u64);
     let show_headers = RwSignal::new(false);
     let problem = RwSignal::new(None::<String>);
+    let recent = RwSignal::new(recent_servers());
+    let show_recent = RwSignal::new(false);
 
     let add_row = move |name: String, value: String| {
         let id = next_row.get_value();
@@ -49,7 +52,21 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
         for (name, value) in connection.headers {
             add_row(name, value);
         }
+        // A connect put its server first in the list.
+        recent.set(recent_servers());
     });
+    let connect_recent = move |known: RecentServer| {
+        show_recent.set(false);
+        let mut connection = Connection::restore(known.server);
+        connection.via_relay = known.via_relay;
+        on_connect.run(connection);
+    };
+    let forget = move |server: String| {
+        if let Err(why) = forget_recent(&server) {
+            problem.set(Some(why));
+        }
+        recent.set(recent_servers());
+    };
 
     let submit = move |event: SubmitEvent| {
         event.prevent_default();
@@ -93,9 +110,33 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
                     inputmode="url"
                     spellcheck="false"
                     autocomplete="url"
+                    list="recent-servers"
                     prop:value=url
                     on:input=move |ev| url.set(event_target_value(&ev))
                 />
+                <datalist id="recent-servers">
+                    {move || {
+                        recent
+                            .get()
+                            .into_iter()
+                            .map(|known| view! { <option value=known.server></option> })
+                            .collect_view()
+                    }}
+                </datalist>
+                <button
+                    type="button"
+                    class="toggle-recent"
+                    aria-controls="recent-menu"
+                    aria-expanded=move || show_recent.get().to_string()
+                    disabled=move || recent.with(Vec::is_empty)
+                    on:click=move |_| show_recent.update(|shown| *shown = !*shown)
+                >
+                    "Recent"
+                    {move || {
+                        let n = recent.with(Vec::len);
+                        (n > 0).then(|| view! { <span class="count">{n}</span> })
+                    }}
+                </button>
                 <fieldset class="route">
                     <legend class="visually-hidden">"Route"</legend>
                     <label>
@@ -135,6 +176,41 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
                 <button type="submit" class="primary" id="connect">"Connect"</button>
             </div>
             {move || problem.get().map(|p| view! { <p class="error-message" role="alert">{p}</p> })}
+            <div class="recent-menu" id="recent-menu" hidden=move || !show_recent.get()>
+                <p class="hint">
+                    "Servers this browser connected to, newest first: the URL and the route only. Headers are kept only for a server where you ticked “Remember on this device”; removing a server forgets them too."
+                </p>
+                <ul class="recent-servers">
+                    <For each=move || recent.get() key=|known| known.clone() let:known>
+                        {
+                            let server = known.server.clone();
+                            let chosen = known.clone();
+                            view! {
+                                <li class="recent-server" data-server=known.server.clone()>
+                                    <button
+                                        type="button"
+                                        class="recent-connect"
+                                        title="Connect to this server"
+                                        on:click=move |_| connect_recent(chosen.clone())
+                                    >
+                                        <code>{known.server.clone()}</code>
+                                    </button>
+                                    {known.via_relay.then(|| view! { <span class="chip relayed">"relay"</span> })}
+                                    {known.headers_remembered.then(|| view! { <span class="chip" title="Headers remembered on this device">"headers"</span> })}
+                                    <button
+                                        type="button"
+                                        class="recent-forget"
+                                        aria-label=format!("Remove {} from the recent servers", known.server)
+                                        on:click=move |_| forget(server.clone())
+                                    >
+                                        "×"
+                                    </button>
+                                </li>
+                            }
+                        }
+                    </For>
+                </ul>
+            </div>
             <p class="connection-status">
                 "Talking to "
                 <code id="endpoint-url">{move || session.connection().with(|c| c.server.clone())}</code>

@@ -1,7 +1,9 @@
-//! The bottom dock: the wire log and the findings, in tabs; collapsible and resizable.
+//! The bottom dock: the wire log, the findings and the call history, in tabs; collapsible and
+//! resizable.
 
 use leptos::prelude::*;
 
+use super::history::HistoryPanel;
 use super::{FindingsPanel, WireLogPanel};
 use crate::session::Session;
 
@@ -9,6 +11,7 @@ use crate::session::Session;
 enum DockTab {
     Wire,
     Findings,
+    History,
 }
 
 #[component]
@@ -22,6 +25,8 @@ pub fn Dock() -> impl IntoView {
     // Counted in place: copying a busy log every frame just to count it was measurable.
     let wire_count = move || wire.with_shown(<[_]>::len);
     let findings_count = move || findings.with(Vec::len);
+    let calls = session.history().calls();
+    let history_count = move || calls.with(Vec::len);
     let tab_button = move |which: DockTab, label: &'static str, id: &'static str| {
         view! {
             <button
@@ -40,6 +45,7 @@ pub fn Dock() -> impl IntoView {
                     {move || match which {
                         DockTab::Wire => wire_count(),
                         DockTab::Findings => findings_count(),
+                        DockTab::History => history_count(),
                     }}
                 </span>
             </button>
@@ -48,9 +54,10 @@ pub fn Dock() -> impl IntoView {
     view! {
         <aside class="dock" id="dock" class:collapsed=collapsed class:tall=tall>
             <div class="dock-bar">
-                <div class="tabs" role="tablist" aria-label="Wire log and findings">
+                <div class="tabs" role="tablist" aria-label="Wire log, findings and call history">
                     {tab_button(DockTab::Wire, "Wire log", "dock-tab-wire")}
                     {tab_button(DockTab::Findings, "Findings", "dock-tab-findings")}
+                    {tab_button(DockTab::History, "History", "dock-tab-history")}
                 </div>
                 <span class="toolbar-gap"></span>
                 <button
@@ -81,6 +88,9 @@ pub fn Dock() -> impl IntoView {
                 </div>
                 <div class="dock-pane" hidden=move || tab.get() != DockTab::Findings>
                     <FindingsPanel findings=findings />
+                </div>
+                <div class="dock-pane" hidden=move || tab.get() != DockTab::History>
+                    <HistoryPanel />
                 </div>
             </div>
         </aside>

@@ -11,6 +11,7 @@ mod discover_panel;
 mod dock;
 mod findings;
 pub mod forms;
+pub mod history;
 pub mod lessons;
 mod notice;
 pub mod prompts;

@@ -1,7 +1,7 @@
 //! One recorded HTTP exchange: what went out, what came back piece by piece, and the typed
 //! events the engine decoded from it (once, as it arrived).
 
-use holdbay_engine::{AnswerKind, ExchangeEvent, SentDetail, TimedEvent};
+use holdbay_engine::{AnswerEvent, AnswerKind, ExchangeEvent, SentDetail, SentRequest, TimedEvent};
 use serde::{Deserialize, Serialize};
 
 /// One HTTP exchange.
@@ -43,6 +43,10 @@ pub struct WireEntry {
     /// The client aborted it (Stop, or a listen stream it closed on purpose).
     #[serde(default)]
     pub stopped: bool,
+    /// Which round of its logical request the request was, as the engine numbered it when
+    /// it was sent (the wire does not carry it, so the log keeps it for a replay).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub round: Option<u32>,
     /// What the engine decoded from this exchange, in order, as it arrived. Not exported or
     /// kept: an imported or restored exchange is decoded from its bytes by the same engine.
     #[serde(skip)]
@@ -85,6 +89,30 @@ impl WireEntry {
             },
             _ => None,
         })
+    }
+
+    /// The request as the engine sent (or decoded) it.
+    pub fn sent(&self) -> Option<&SentRequest> {
+        self.events.iter().find_map(|timed| match &timed.event {
+            ExchangeEvent::Sent(sent) => Some(sent.as_ref()),
+            _ => None,
+        })
+    }
+
+    /// The JSON-RPC response, once decoded.
+    pub fn answer(&self) -> Option<&AnswerEvent> {
+        self.events.iter().find_map(|timed| match &timed.event {
+            ExchangeEvent::Answered(answer) => Some(answer.as_ref()),
+            _ => None,
+        })
+    }
+
+    /// A request header, by name (any case).
+    pub fn request_header(&self, name: &str) -> Option<&str> {
+        self.request_headers
+            .iter()
+            .find(|(key, _)| key.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value.as_str())
     }
 
     /// A response header, by name (any case).

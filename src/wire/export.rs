@@ -68,6 +68,7 @@ pub fn decode_recorded(entry: &mut WireEntry) {
         finished_after: entry.finished_after,
         error: entry.error.as_deref(),
         stopped: entry.stopped,
+        round: entry.round,
     };
     let events = holdbay_engine::decode_recorded(&recorded);
     entry.events = events;

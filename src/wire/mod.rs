@@ -3,14 +3,19 @@
 
 use leptos::prelude::*;
 
+pub mod curl;
 mod entry;
 mod export;
 pub mod keep;
+mod search;
+mod summary;
 
 pub use entry::{WireChunk, WireEntry};
 pub use export::{EXPORT_FORMAT, EXPORT_VERSION, WireExport, decode_recorded, parse_export};
+pub use search::WireQuery;
+pub use summary::{ExchangeSummary, MessageView, NoteRow};
 
-use holdbay_engine::TimedEvent;
+use holdbay_engine::{SentRequest, TimedEvent};
 
 /// Told of every change to this page's traffic: the entry as it is now, and the events the
 /// change added to it (all of them when it was just sent, or restored).
@@ -93,6 +98,8 @@ impl WireLog {
         let id = self.next_id.try_get_value().unwrap_or(1);
         self.next_id.try_set_value(id + 1);
         entry.id = id;
+        // The round number is the client's knowledge, not the wire's: kept for a replay.
+        entry.round = entry.sent().and_then(SentRequest::round);
         self.listeners.with_value(|listeners| {
             listeners
                 .iter()

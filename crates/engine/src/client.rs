@@ -345,6 +345,7 @@ impl Client {
             options: options.clone(),
             declares_tasks,
             limits: self.config.limits,
+            round: None,
             method: PhantomData,
         }
     }

@@ -295,7 +295,8 @@ impl<M: McpMethod> LogicalRequest<M> {
             None => return Err(MrtrError::NotWaitingForInput),
         };
         let params = M::with_round(&self.original, answers, state);
-        let request = client.request::<M>(params, &self.options);
+        let mut request = client.request::<M>(params, &self.options);
+        request.round = Some(rounds + 1);
         if request.body.len() > self.bounds.max_payload_bytes {
             return Err(MrtrError::PayloadTooLarge {
                 bytes: request.body.len(),
@@ -353,7 +354,8 @@ impl<M: McpMethod> LogicalRequest<M> {
 
     /// The latest round's params under a new id; the round follows the new request.
     fn send_latest_again(&mut self, client: &mut Client) -> OutgoingRequest<M> {
-        let request = client.request::<M>(self.latest_params.clone(), &self.options);
+        let mut request = client.request::<M>(self.latest_params.clone(), &self.options);
+        request.round = self.rounds.last().map(|latest| latest.number);
         self.latest_answered = false;
         if let Some(latest) = self.rounds.last_mut() {
             latest.request_id = request.id.clone();

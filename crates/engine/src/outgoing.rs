@@ -23,6 +23,9 @@ pub struct OutgoingRequest<M: McpMethod> {
     pub(crate) options: RequestOptions,
     pub(crate) declares_tasks: bool,
     pub(crate) limits: Limits,
+    /// Which round of a logical request this is, once a [`crate::LogicalRequest`] numbered
+    /// it (a retry or a resend); a first round needs no number.
+    pub(crate) round: Option<u32>,
     pub(crate) method: PhantomData<M>,
 }
 
@@ -52,6 +55,12 @@ impl<M: McpMethod> OutgoingRequest<M> {
         &self.params
     }
 
+    /// Which round of its logical request this is, when a [`crate::LogicalRequest`]
+    /// numbered it (`None` for a request built directly: a first round, or no round at all).
+    pub fn round(&self) -> Option<u32> {
+        self.round
+    }
+
     /// Whether this request declared the tasks extension.
     pub fn declares_tasks(&self) -> bool {
         self.declares_tasks
@@ -67,12 +76,15 @@ impl<M: McpMethod> OutgoingRequest<M> {
             |request| serde_json::to_value(request),
         );
         let request = request.unwrap_or_default();
-        ExchangeEvent::Sent(Box::new(SentRequest::from_json(
-            M::name(),
-            request,
-            M::routing_name(&self.params),
-            self.declares_tasks,
-        )))
+        ExchangeEvent::Sent(Box::new(
+            SentRequest::from_json(
+                M::name(),
+                request,
+                M::routing_name(&self.params),
+                self.declares_tasks,
+            )
+            .with_round(self.round),
+        ))
     }
 
     /// Start reading the HTTP response to this request, once its status and

@@ -724,6 +724,7 @@ proptest! {
             finished_after: Some(2.0),
             error: None,
             stopped: false,
+            round: None,
         })
         .into_iter()
         .map(|timed| timed.event)

@@ -54,6 +54,7 @@ fn fold(path: &str, chunk: usize) -> Traffic {
             finished_after: Some(0.0),
             error: None,
             stopped: false,
+            round: None,
         });
         for timed in events {
             traffic.apply(id, at + timed.after_ms, &timed.event);

@@ -6,8 +6,9 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
+use axum::http::header;
 use axum::middleware::from_fn_with_state;
-use axum::routing::any;
+use axum::routing::{any, get};
 use tower_http::compression::CompressionLayer;
 use tower_http::services::{ServeDir, ServeFile};
 
@@ -57,5 +58,18 @@ pub fn router(options: &ServeOptions, address: SocketAddr, shared: Arc<Shared>) 
     Router::new()
         .merge(edge)
         .merge(consent)
+        .route("/favicon.ico", get(favicon))
         .fallback_service(app_files)
+}
+
+/// The app's icon (`assets/favicon.svg`, also in `dist/` through Trunk), for browsers and
+/// tools that ask for `/favicon.ico` whatever the page says: built in, so it never 404s.
+async fn favicon() -> impl axum::response::IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, "image/svg+xml"),
+            (header::CACHE_CONTROL, "public, max-age=86400"),
+        ],
+        include_str!("../../../assets/favicon.svg"),
+    )
 }

@@ -304,3 +304,17 @@ async fn a_foreign_host_name_is_refused_even_without_origin() {
     .expect("the server answers");
     assert_eq!(by_localhost.status(), 200);
 }
+
+#[tokio::test]
+async fn the_favicon_is_served_not_a_404() {
+    let server = TestServer::start(&[]);
+    let response = http_client()
+        .get(format!("{}/favicon.ico", server.base()))
+        .send()
+        .await
+        .expect("favicon");
+    assert_eq!(response.status(), 200);
+    assert_eq!(header(&response, "content-type"), "image/svg+xml");
+    let body = response.text().await.expect("body");
+    assert!(body.starts_with("<svg"), "{body}");
+}

@@ -1,24 +1,31 @@
-//! One exchange in the wire log: a summary line that expands to headers and bodies.
+//! One exchange in the wire log: a row of columns (JSON-RPC id, method and name, outcome,
+//! round or task, status, time), the notifications it carried as rows of their own, and,
+//! opened, its headers and its messages as pretty JSON trees.
 
 use std::collections::BTreeSet;
 
 use leptos::prelude::*;
 
-use crate::wire::WireEntry;
+use super::clipboard::CopyButton;
+use super::json_tree::JsonTree;
+use crate::session::Session;
+use crate::wire::curl::curl_command;
+use crate::wire::{ExchangeSummary, MessageView, NoteRow, WireEntry};
 
-/// Pretty JSON when the text is JSON, else the text as it is.
-fn pretty(text: &str) -> String {
-    serde_json::from_str::<serde_json::Value>(text)
-        .ok()
-        .and_then(|value| serde_json::to_string_pretty(&value).ok())
-        .unwrap_or_else(|| text.to_owned())
+/// Notification rows drawn under one exchange (a listen stream can carry thousands): the
+/// newest; the opened exchange lists them all as messages.
+pub const NOTES_DRAWN: usize = 20;
+
+/// How the rows render what they share: which are open, whether notifications show, and
+/// whether a copied curl command carries the connection's real credentials.
+#[derive(Debug, Clone, Copy)]
+pub struct RowOptions {
+    pub open: RwSignal<BTreeSet<u64>>,
+    pub show_notes: RwSignal<bool>,
+    pub curl_credentials: RwSignal<bool>,
 }
 
-fn is_event_stream(entry: &WireEntry) -> bool {
-    holdbay_engine::protocol::is_event_stream(entry.response_header("content-type"))
-}
-
-fn milliseconds(ms: f64) -> String {
+pub fn milliseconds(ms: f64) -> String {
     if ms >= 1000.0 {
         format!("{:.1} s", ms / 1000.0)
     } else {
@@ -39,10 +46,13 @@ fn HeaderList(headers: Vec<(String, String)>) -> impl IntoView {
 }
 
 #[component]
-pub fn WireEntryRow(entry: WireEntry, open: RwSignal<BTreeSet<u64>>) -> impl IntoView {
+pub fn WireEntryRow(entry: WireEntry, options: RowOptions) -> impl IntoView {
     let id = entry.id;
+    let open = options.open;
+    let summary = ExchangeSummary::of(&entry);
     let status_text = match (entry.status, &entry.error) {
         (Some(status), _) => status.to_string(),
+        (None, Some(_)) if entry.stopped => "stopped".to_owned(),
         (None, Some(_)) => "no answer".to_owned(),
         (None, None) => "…".to_owned(),
     };
@@ -59,17 +69,28 @@ pub fn WireEntryRow(entry: WireEntry, open: RwSignal<BTreeSet<u64>>) -> impl Int
             }
         })
     };
+    let notes = NoteRow::of_entry(&entry);
     let details = StoredValue::new(entry.clone());
+    let round_or_task = [
+        summary.round.map(|round| format!("round {round}")),
+        summary.task_id.as_ref().map(|task| format!("task {task}")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect::<Vec<_>>()
+    .join(" · ");
+    let outcome_title = summary.outcome.clone().unwrap_or_default();
     let status_attribute = status_text.clone();
-    let method = entry.method.clone();
     view! {
         <li
             class="wire-entry"
             // Rows out of view are neither laid out nor painted: a busy log changes every frame.
             style="content-visibility: auto; contain-intrinsic-size: auto 2rem"
             class:failed=failed
-            data-method=method
+            data-method=summary.method.clone()
             data-status=status_attribute
+            data-rpc-id=summary.rpc_id.clone()
+            data-round=summary.round.map(|r| r.to_string())
         >
             <button
                 type="button"
@@ -77,31 +98,130 @@ pub fn WireEntryRow(entry: WireEntry, open: RwSignal<BTreeSet<u64>>) -> impl Int
                 aria-expanded=move || is_open().to_string()
                 on:click=toggle
             >
-                <code class="wire-method">{entry.method.clone()}</code>
-                <span class="wire-name">{entry.name.clone()}</span>
+                <span class="wire-rpc-id" title="JSON-RPC id">
+                    {summary.rpc_id.clone().map(|id| format!("#{id}"))}
+                </span>
+                <code class="wire-method">{summary.method.clone()}</code>
+                <span class="wire-name" title=summary.name.clone()>{summary.name.clone()}</span>
+                <span class="wire-outcome" class:bad=summary.outcome_failed title=outcome_title>
+                    {summary.outcome.clone()}
+                </span>
+                <span class="wire-round" title=round_or_task.clone()>{round_or_task.clone()}</span>
                 <span class="wire-status" class:bad=failed>{status_text}</span>
                 <span class="wire-duration">{duration}</span>
-                {entry.relayed.then(|| view! { <span class="chip relayed" title="Sent through the relay">"relay"</span> })}
+                <span class="wire-flags">
+                    {(summary.notifications > 0).then(|| view! {
+                        <span class="chip notes" title="Notifications on this exchange">
+                            {format!("{} notif.", summary.notifications)}
+                        </span>
+                    })}
+                    {entry.relayed.then(|| view! { <span class="chip relayed" title="Sent through the relay">"relay"</span> })}
+                </span>
             </button>
-            {move || is_open().then(|| details.with_value(|entry| view! { <WireDetails entry=entry.clone() /> }))}
+            {move || options.show_notes.get().then(|| view! { <NoteRows notes=notes.clone() /> })}
+            {move || is_open().then(|| details.with_value(|entry| view! { <WireDetails entry=entry.clone() options=options /> }))}
         </li>
     }
 }
 
+/// The notifications an exchange carried, each on a row of its own (the newest
+/// [`NOTES_DRAWN`]).
 #[component]
-fn WireDetails(entry: WireEntry) -> impl IntoView {
-    let streamed = is_event_stream(&entry) || entry.body.len() > 1;
-    let body = if streamed {
+fn NoteRows(notes: Vec<NoteRow>) -> impl IntoView {
+    if notes.is_empty() {
+        return ().into_any();
+    }
+    let hidden = notes.len().saturating_sub(NOTES_DRAWN);
+    let rows: Vec<NoteRow> = notes.into_iter().skip(hidden).collect();
+    view! {
+        <ol class="wire-notes" aria-label="Notifications">
+            {(hidden > 0).then(|| view! {
+                <li class="wire-note quiet">{format!("{hidden} earlier notifications: open the exchange to see them all")}</li>
+            })}
+            {rows
+                .into_iter()
+                .map(|note| {
+                    let method = note.method.clone();
+                    view! {
+                        <li class="wire-note" data-method=method data-task=note.task_id>
+                            <span class="wire-note-after">"+" {milliseconds(note.after_ms)}</span>
+                            <code class="wire-note-method">{note.method}</code>
+                            <span class="wire-note-text">{note.text}</span>
+                        </li>
+                    }
+                })
+                .collect_view()}
+        </ol>
+    }
+    .into_any()
+}
+
+#[component]
+fn WireDetails(entry: WireEntry, options: RowOptions) -> impl IntoView {
+    let session = Session::current();
+    let request = entry.sent().map(|sent| sent.request.clone());
+    let messages = MessageView::of_entry(&entry);
+    let streamed = holdbay_engine::protocol::is_event_stream(entry.response_header("content-type"));
+    let body_text = entry.body_text();
+    let body_size = body_text.len();
+    let entry = StoredValue::new(entry);
+    let request_json = {
+        let request = request.clone();
+        move || {
+            request
+                .as_ref()
+                .and_then(|value| serde_json::to_string_pretty(value).ok())
+                .unwrap_or_else(|| entry.with_value(|e| e.request_body.clone()))
+        }
+    };
+    let curl = move || {
+        let origin = web_sys::window()
+            .and_then(|w| w.location().origin().ok())
+            .unwrap_or_default();
+        let connection = session.link().connection_now();
+        entry.with_value(|entry| {
+            let own = (options.curl_credentials.get_untracked()
+                && connection.server == entry.server)
+                .then_some(connection.headers.as_slice());
+            curl_command(entry, &origin, own)
+        })
+    };
+    let request_view = match request {
+        Some(serde_json::Value::String(text)) => {
+            view! { <pre class="wire-body">{text}</pre> }.into_any()
+        }
+        Some(value) => view! { <JsonTree value=value /> }.into_any(),
+        None => {
+            view! { <pre class="wire-body">{entry.with_value(|e| e.request_body.clone())}</pre> }
+                .into_any()
+        }
+    };
+    let message_count = messages.len();
+    let raw_open = RwSignal::new(false);
+    let response_view = if messages.is_empty() {
+        (!body_text.is_empty())
+            .then(|| view! { <pre class="wire-body">{body_text.clone()}</pre> })
+            .into_any()
+    } else {
         view! {
-            <ol class="wire-chunks">
-                {entry
-                    .body
-                    .iter()
-                    .map(|chunk| {
+            <ol class="wire-messages">
+                {messages
+                    .into_iter()
+                    .map(|message| {
+                        let json = message.json.clone();
+                        let copied = StoredValue::new(json.clone());
                         view! {
-                            <li>
-                                <span class="chunk-after">"+" {milliseconds(chunk.after)}</span>
-                                <pre>{chunk.text.clone()}</pre>
+                            <li class="wire-message">
+                                <div class="wire-message-head">
+                                    <span class="chunk-after">"+" {milliseconds(message.after_ms)}</span>
+                                    <code class="wire-message-label">{message.label}</code>
+                                    <CopyButton
+                                        label="Copy JSON"
+                                        class="copy-message"
+                                        text=move || copied.with_value(|v| serde_json::to_string_pretty(v).unwrap_or_default())
+                                    />
+                                </div>
+                                <JsonTree value=json />
                             </li>
                         }
                     })
@@ -109,25 +229,61 @@ fn WireDetails(entry: WireEntry) -> impl IntoView {
             </ol>
         }
         .into_any()
-    } else {
-        view! { <pre class="wire-body">{pretty(&entry.body_text())}</pre> }.into_any()
     };
     view! {
         <div class="wire-details">
             <div class="wire-side">
-                <h3>"Request " <code>{entry.url.clone()}</code></h3>
-                <HeaderList headers=entry.request_headers.clone() />
-                <pre class="wire-body">{pretty(&entry.request_body)}</pre>
+                <h3>"Request " <code>{entry.with_value(|e| e.url.clone())}</code></h3>
+                <div class="wire-actions">
+                    <CopyButton label="Copy JSON" class="copy-request" text=request_json />
+                    <CopyButton label="Copy as curl" class="copy-curl" text=curl />
+                </div>
+                <HeaderList headers=entry.with_value(|e| e.request_headers.clone()) />
+                {request_view}
             </div>
             <div class="wire-side">
                 <h3>
                     "Response "
-                    {entry.status.map(|s| s.to_string()).unwrap_or_else(|| "(none)".to_owned())}
+                    {entry.with_value(|e| e.status.map(|s| s.to_string()).unwrap_or_else(|| "(none)".to_owned()))}
+                    {streamed.then(|| format!(" · {message_count} SSE events"))}
                 </h3>
-                {entry.error.clone().map(|e| view! { <p class="error-message">{e}</p> })}
-                <HeaderList headers=entry.response_headers.clone() />
-                {body}
+                {entry.with_value(|e| e.error.clone()).map(|e| view! { <p class="error-message">{e}</p> })}
+                <HeaderList headers=entry.with_value(|e| e.response_headers.clone()) />
+                {response_view}
+                {(body_size > 0).then(|| view! {
+                    <button
+                        type="button"
+                        class="wire-raw-toggle"
+                        aria-expanded=move || raw_open.get().to_string()
+                        on:click=move |_| raw_open.update(|o| *o = !*o)
+                    >
+                        {move || if raw_open.get() { "Hide the raw body" } else { "Show the raw body" }}
+                        {format!(" ({body_size} bytes)")}
+                    </button>
+                })}
+                {move || raw_open.get().then(|| view! { <RawBody entry=entry.get_value() /> })}
             </div>
         </div>
+    }
+}
+
+/// The body as it arrived, piece by piece.
+#[component]
+fn RawBody(entry: WireEntry) -> impl IntoView {
+    view! {
+        <ol class="wire-chunks">
+            {entry
+                .body
+                .into_iter()
+                .map(|chunk| {
+                    view! {
+                        <li>
+                            <span class="chunk-after">"+" {milliseconds(chunk.after)}</span>
+                            <pre>{chunk.text}</pre>
+                        </li>
+                    }
+                })
+                .collect_view()}
+        </ol>
     }
 }

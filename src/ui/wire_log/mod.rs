@@ -1,16 +1,19 @@
-//! The wire log panel: every HTTP exchange of this page, filterable, expandable, exportable.
+//! The wire log panel: every HTTP exchange of this page, searchable, filterable, expandable,
+//! copyable, exportable.
 
+pub mod clipboard;
 mod entry;
 mod file;
+pub mod json_tree;
 
 use std::collections::BTreeSet;
 
 use leptos::prelude::*;
 
 use crate::session::Session;
-use crate::wire::WireEntry;
 use crate::wire::keep::KEPT_EXCHANGES;
-use entry::WireEntryRow;
+use crate::wire::{WireEntry, WireQuery};
+use entry::{RowOptions, WireEntryRow};
 
 /// Which statuses the log shows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +53,8 @@ struct RowKey {
     id: u64,
     status: Option<u16>,
     chunks: usize,
+    /// Decoded events (notifications arrive as events).
+    events: usize,
     finished: bool,
     failed: bool,
 }
@@ -61,6 +66,7 @@ impl RowKey {
             id: entry.id,
             status: entry.status,
             chunks: entry.body.len(),
+            events: entry.events.len(),
             finished: entry.finished_after.is_some(),
             failed: entry.error.is_some(),
         }
@@ -76,8 +82,13 @@ pub fn WireLogPanel() -> impl IntoView {
     let method = RwSignal::new(String::new());
     let status = RwSignal::new(StatusFilter::All);
     let task = RwSignal::new(String::new());
+    let search = RwSignal::new(String::new());
     // Open rows by id, kept here so a row redrawn by new bytes stays open.
-    let open: RwSignal<BTreeSet<u64>> = RwSignal::new(BTreeSet::new());
+    let options = RowOptions {
+        open: RwSignal::new(BTreeSet::new()),
+        show_notes: RwSignal::new(true),
+        curl_credentials: RwSignal::new(false),
+    };
     let file_problem = RwSignal::new(None::<String>);
 
     // Read in place once per frame at most (the log coalesces its notifications): the rows
@@ -100,6 +111,7 @@ pub fn WireLogPanel() -> impl IntoView {
         let status = status.get();
         let task = task.get();
         let task = task.trim();
+        let query = WireQuery::new(&search.get());
         let is_imported = imported.get();
         log.with_shown(|entries| {
             let mut rows: Vec<RowKey> = entries
@@ -108,6 +120,7 @@ pub fn WireLogPanel() -> impl IntoView {
                 .filter(|e| method.is_empty() || e.method == method)
                 .filter(|e| status.admits(e))
                 .filter(|e| task.is_empty() || e.task_id().is_some_and(|id| id.contains(task)))
+                .filter(|e| query.matches(e))
                 .map(|e| RowKey::of(e, is_imported))
                 .collect();
             let matching = rows.len();
@@ -122,6 +135,18 @@ pub fn WireLogPanel() -> impl IntoView {
     view! {
         <section class="panel wire-log" id="wire-log" aria-label="Wire log">
             <div class="wire-toolbar">
+                <label class="wire-search-label">
+                    "Search "
+                    <input
+                        type="search"
+                        class="wire-search"
+                        id="wire-search"
+                        placeholder="method, name, id, body text"
+                        spellcheck="false"
+                        prop:value=search
+                        on:input=move |ev| search.set(event_target_value(&ev))
+                    />
+                </label>
                 <label>
                     "Method "
                     <select
@@ -164,6 +189,27 @@ pub fn WireLogPanel() -> impl IntoView {
                         prop:value=task
                         on:input=move |ev| task.set(event_target_value(&ev))
                     />
+                </label>
+                <label class="wire-option">
+                    <input
+                        type="checkbox"
+                        class="wire-show-notes"
+                        prop:checked=options.show_notes
+                        on:change=move |ev| options.show_notes.set(event_target_checked(&ev))
+                    />
+                    "Notifications"
+                </label>
+                <label
+                    class="wire-option"
+                    title="Copy as curl writes credential headers (Authorization, tokens, keys) as <redacted>. Ticked, it puts this connection's real values in: they will be on your clipboard."
+                >
+                    <input
+                        type="checkbox"
+                        class="wire-curl-credentials"
+                        prop:checked=options.curl_credentials
+                        on:change=move |ev| options.curl_credentials.set(event_target_checked(&ev))
+                    />
+                    "Credentials in curl"
                 </label>
                 <span class="wire-shown quiet">
                     {matching} " of " {move || total.get()}
@@ -213,7 +259,7 @@ pub fn WireLogPanel() -> impl IntoView {
             }}
             <p class="quiet wire-kept-note">
                 {format!(
-                    "This browser keeps the newest {KEPT_EXCHANGES} exchanges across reloads (Authorization values are never recorded); Clear forgets them."
+                    "This browser keeps the newest {KEPT_EXCHANGES} exchanges across reloads (Authorization values are never recorded, and Copy as curl redacts credentials unless “Credentials in curl” is ticked); Clear forgets them."
                 )}
             </p>
             {move || {
@@ -242,11 +288,21 @@ pub fn WireLogPanel() -> impl IntoView {
                         }
                     })
             }}
+            <div class="wire-columns" aria-hidden="true">
+                <span>"id"</span>
+                <span>"method"</span>
+                <span>"name"</span>
+                <span>"outcome"</span>
+                <span>"round / task"</span>
+                <span>"status"</span>
+                <span>"time"</span>
+                <span></span>
+            </div>
             <ol class="wire-entries">
                 <For each=move || drawn.get() key=RowKey::clone let:row>
                     {log
                         .shown_entry(row.id)
-                        .map(|entry| view! { <WireEntryRow entry=entry open=open /> })}
+                        .map(|entry| view! { <WireEntryRow entry=entry options=options /> })}
                 </For>
             </ol>
         </section>

@@ -284,6 +284,7 @@ fn recorded_events<M: McpMethod>(
         finished_after: Some(2.0),
         error: None,
         stopped: false,
+        round: None,
     })
     .into_iter()
     .map(|timed| timed.event)

@@ -22,6 +22,7 @@ use crate::listen::ListenFilter;
 use crate::method::MethodId;
 
 pub(crate) mod input;
+mod names;
 mod notification;
 mod replay;
 mod sent;
@@ -98,6 +99,10 @@ pub enum SentDetail {
         request_state: Option<String>,
         /// The `inputResponses` carried (none on a first round).
         answers: Option<InputResponses>,
+        /// Which round of its logical request this is: 1 for a first round; for a retry, the
+        /// number the client's [`crate::LogicalRequest`] gave it. `None` for a retry whose
+        /// number is not known (a recording made without it): the wire does not carry it.
+        round: Option<u32>,
     },
     /// `tasks/get`: a poll.
     TaskGet { task_id: String },

@@ -33,6 +33,9 @@ pub struct RecordedExchange<'a> {
     pub error: Option<&'a str>,
     /// The client aborted it (Stop, a listen stream closed on purpose).
     pub stopped: bool,
+    /// Which round of its logical request the request was, as the client recorded it (the
+    /// wire does not carry it); `None` when not recorded.
+    pub round: Option<u32>,
 }
 
 /// An event of a recorded exchange, with its time after the request went out.
@@ -48,7 +51,12 @@ pub struct TimedEvent {
 /// The request id the response must carry comes from the recorded body. A method this client
 /// does not know is read with neutral rules (a `complete` result of any shape).
 pub fn decode_recorded(exchange: &RecordedExchange<'_>) -> Vec<TimedEvent> {
-    let sent = SentRequest::decode(exchange.method, exchange.request_body, exchange.name);
+    let sent = SentRequest::decode_round(
+        exchange.method,
+        exchange.request_body,
+        exchange.name,
+        exchange.round,
+    );
     let mut reader = exchange
         .status
         .map(|status| ExchangeDecoder::open(&sent, status, exchange.content_type));

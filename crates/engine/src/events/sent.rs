@@ -15,6 +15,17 @@ impl SentRequest {
     /// A recorded request: its method, its body as sent and its `Mcp-Name` header. The
     /// body is parsed here, once; a body that is not JSON is kept as a string.
     pub fn decode(method_name: &str, body: &str, name_header: Option<&str>) -> SentRequest {
+        Self::decode_round(method_name, body, name_header, None)
+    }
+
+    /// [`SentRequest::decode`], with the round number the recording kept (the wire does not
+    /// carry it: the client that sent the request knew it).
+    pub fn decode_round(
+        method_name: &str,
+        body: &str,
+        name_header: Option<&str>,
+        round: Option<u32>,
+    ) -> SentRequest {
         let request =
             crate::json::from_str(body).unwrap_or_else(|_| Value::String(body.to_owned()));
         let method = MethodId::from_name(method_name);
@@ -23,7 +34,25 @@ impl SentRequest {
             .and_then(|params| routing_name(method, params))
             .or_else(|| name_header.map(str::to_owned));
         let declares_tasks = params.is_some_and(declares_tasks);
-        Self::from_json(method_name, request, name, declares_tasks)
+        Self::from_json(method_name, request, name, declares_tasks).with_round(round)
+    }
+
+    /// Which round of its logical request this is, when it is one (see
+    /// [`SentDetail::Round`]).
+    pub fn round(&self) -> Option<u32> {
+        match &self.detail {
+            SentDetail::Round { round, .. } => *round,
+            _ => None,
+        }
+    }
+
+    /// The same request, numbered as round `round` of its logical request when `round` is
+    /// given and the request is a round (anything else is left as it is).
+    pub(crate) fn with_round(mut self, round: Option<u32>) -> Self {
+        if let (Some(number), SentDetail::Round { round, .. }) = (round, &mut self.detail) {
+            *round = Some(number);
+        }
+        self
     }
 
     /// A request from the JSON built for its body, with the facts the builder already knows.
@@ -84,6 +113,15 @@ fn detail(method: Option<MethodId>, params: &JsonObject, name: Option<&str>) -> 
         return SentDetail::Other;
     };
     if method.may_pause() {
+        let request_state = text("requestState");
+        let answers = answers().map(|answers| {
+            answers
+                .iter()
+                .map(|(key, value)| (key.clone(), value.clone()))
+                .collect::<InputResponses>()
+        });
+        // A first round carries neither; a retry's number is the client's to say.
+        let round = (request_state.is_none() && answers.is_none()).then_some(1);
         return SentDetail::Round {
             workpiece: if method == MethodId::CallTool {
                 params.get("arguments").cloned().unwrap_or(Value::Null)
@@ -96,13 +134,9 @@ fn detail(method: Option<MethodId>, params: &JsonObject, name: Option<&str>) -> 
                         .collect(),
                 )
             },
-            request_state: text("requestState"),
-            answers: answers().map(|answers| {
-                answers
-                    .iter()
-                    .map(|(key, value)| (key.clone(), value.clone()))
-                    .collect::<InputResponses>()
-            }),
+            request_state,
+            answers,
+            round,
         };
     }
     match method {

@@ -89,6 +89,7 @@ fn a_sent_tool_call_names_its_tool_and_its_workpiece() {
             workpiece: json!({"party": 2}),
             request_state: None,
             answers: None,
+            round: Some(1),
         }
     );
     assert!(!sent(call(&mut client, false).sent_event()).declares_tasks);
@@ -291,6 +292,7 @@ fn a_recorded_exchange_ends_with_ended_after_its_answer() {
         finished_after: Some(7.0),
         error: None,
         stopped: false,
+        round: None,
     });
     let shape: Vec<(f64, &'static str)> = events
         .iter()
@@ -330,6 +332,7 @@ fn a_stopped_recording_is_not_read_to_an_answer() {
         finished_after: Some(2.0),
         error: Some("the request to http://x was aborted"),
         stopped: true,
+        round: None,
     });
     assert!(
         !events
@@ -355,6 +358,7 @@ fn an_unknown_method_is_read_with_neutral_rules() {
         finished_after: Some(2.0),
         error: None,
         stopped: false,
+        round: None,
     });
     let events: Vec<ExchangeEvent> = events.into_iter().map(|timed| timed.event).collect();
     assert_eq!(
@@ -364,4 +368,68 @@ fn an_unknown_method_is_read_with_neutral_rules() {
     assert!(events.iter().any(
         |event| matches!(event, ExchangeEvent::Finding(f) if f.rule == Rule::ResultTypeMissing)
     ));
+}
+
+#[test]
+fn each_round_of_a_logical_request_carries_its_number_live_and_recorded() {
+    let mut client = Client::default();
+    let first = call(&mut client, false);
+    let mut logical = crate::LogicalRequest::start(&first, crate::Bounds::default(), 0);
+    assert_eq!(sent(first.sent_event()).round(), Some(1));
+    let id = serde_json::to_value(first.id()).expect("id");
+    let mut reader = first.reader(200, Some("application/json"));
+    reader.push_chunk(
+        json!({"jsonrpc": "2.0", "id": id, "result": {
+            "resultType": "input_required", "requestState": "s1",
+            "inputRequests": {"confirm": {"method": "elicitation/create", "params": {
+                "mode": "form", "message": "Sure?", "requestedSchema": {"type": "object",
+                "properties": {}}}}}}})
+        .to_string()
+        .as_bytes(),
+    );
+    let reply = reader.finish_outcome().expect("a reply");
+    logical.handle(reply);
+    logical
+        .answer(
+            "confirm",
+            crate::InputAnswer::Accept(json!({}).as_object().cloned()),
+        )
+        .expect("asked");
+    let second = logical.retry(&mut client, 1).expect("a second round");
+    let live = sent(second.sent_event());
+    assert_eq!(second.round(), Some(2));
+    assert_eq!(live.round(), Some(2));
+    assert_eq!(live.id, Some(second.id().clone()));
+    // The wire does not carry the number: a recording gets it back from the log, else
+    // the retry's number is unknown (never guessed as 1).
+    let body = serde_json::to_string(&live.request).expect("JSON");
+    let recorded = SentRequest::decode_round(&live.method_name, &body, None, Some(2));
+    assert_eq!(recorded, live);
+    assert_eq!(
+        SentRequest::decode(&live.method_name, &body, None).round(),
+        None
+    );
+}
+
+#[test]
+fn answers_are_labelled_by_result_type_or_error_code() {
+    let mut client = Client::default();
+    let request = call(&mut client, false);
+    let complete = read_json(&request, json!({"content": []}));
+    assert_eq!(answer(&complete).kind.result_type(), Some("complete"));
+    assert_eq!(answer(&complete).kind.label(), "complete");
+    let tool_error = read_json(&request, json!({"content": [], "isError": true}));
+    assert_eq!(answer(&tool_error).kind.label(), "complete · isError");
+    assert!(answer(&tool_error).kind.is_failure());
+    let paused = read_json(
+        &request,
+        json!({"resultType": "input_required", "requestState": "s"}),
+    );
+    assert_eq!(answer(&paused).kind.label(), "input_required");
+    let error = AnswerKind::Error {
+        code: -32602,
+        message: "bad".into(),
+    };
+    assert_eq!(error.label(), "error -32602");
+    assert_eq!(error.result_type(), None);
 }

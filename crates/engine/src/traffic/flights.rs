@@ -22,6 +22,7 @@ impl Traffic {
                     workpiece,
                     request_state,
                     answers,
+                    ..
                 },
                 Some(method),
             ) => self.open_or_retry(

@@ -88,6 +88,7 @@ impl Wire {
                 _ => None,
             },
             stopped: matches!(end, End::Stopped),
+            round: None,
         });
         for timed in events.into_iter().skip(1) {
             self.traffic.apply(id, at + timed.after_ms, &timed.event);

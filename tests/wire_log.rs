@@ -1,0 +1,468 @@
+//! The wire log in headless Chromium: its columns (JSON-RPC id, outcome, round, task), the
+//! notifications as rows, bodies as collapsible JSON trees, search, the copied curl text,
+//! the call history with Re-run, and the recent servers of the connection bar.
+#![cfg(target_arch = "wasm32")]
+
+use holdbay::connection::{Connection, RECENT_LIMIT, recent_servers};
+use holdbay::session::Session;
+use holdbay::ui::history::HistoryPanel;
+use holdbay::ui::wire_log::json_tree::JsonTree;
+use holdbay::ui::{ConnectionBar, WireLogPanel};
+use holdbay::wire::curl::{REDACTED, curl_command};
+use holdbay::wire::{WireChunk, WireEntry};
+use leptos::prelude::*;
+use serde_json::{Value, json};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, Event, EventInit, HtmlElement, HtmlInputElement};
+
+mod dom;
+
+use dom::{click, find, fresh_host, record_exchange, script_fetch, sleep_ms, text, wait_for};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const SERVER: &str = "http://127.0.0.1:9/wire-log-test/mcp";
+
+fn count(host: &Element, selector: &str) -> u32 {
+    host.query_selector_all(selector).expect("query").length()
+}
+
+fn texts(host: &Element, selector: &str) -> Vec<String> {
+    let all = host.query_selector_all(selector).expect("query");
+    (0..all.length())
+        .filter_map(|i| all.item(i))
+        .map(|node| node.text_content().unwrap_or_default())
+        .collect()
+}
+
+fn type_into(host: &Element, selector: &str, value: &str) {
+    let input: HtmlInputElement = find(host, selector)
+        .unwrap_or_else(|| panic!("{selector} is not on the page"))
+        .unchecked_into();
+    input.set_value(value);
+    let init = EventInit::new();
+    init.set_bubbles(true);
+    let event = Event::new_with_event_init_dict("input", &init).expect("event");
+    input.dispatch_event(&event).expect("dispatch");
+}
+
+fn meta() -> Value {
+    json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "holdbay", "version": "0.1.0"}})
+}
+
+/// A `tools/call` of `tool` as the app sends it; `round` as the engine numbered it.
+fn call(id: u64, tool: &str, params: Value, round: Option<u32>) -> WireEntry {
+    let mut params = params;
+    params["name"] = json!(tool);
+    params["_meta"] = meta();
+    let body = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
+    WireEntry {
+        method: "tools/call".to_owned(),
+        name: Some(tool.to_owned()),
+        server: SERVER.to_owned(),
+        url: SERVER.to_owned(),
+        started_at: 1_000.0 + id as f64,
+        request_headers: vec![
+            ("Content-Type".to_owned(), "application/json".to_owned()),
+            ("Mcp-Method".to_owned(), "tools/call".to_owned()),
+            ("Mcp-Name".to_owned(), tool.to_owned()),
+            ("Authorization".to_owned(), "Bearer •••".to_owned()),
+        ],
+        request_body: body.to_string(),
+        round,
+        ..Default::default()
+    }
+}
+
+/// `entry` answered with `messages` as an SSE body, one event per piece.
+fn sse(entry: WireEntry, messages: &[Value]) -> WireEntry {
+    WireEntry {
+        status: Some(200),
+        response_headers: vec![("content-type".into(), "text/event-stream".into())],
+        responded_after: Some(3.0),
+        body: messages
+            .iter()
+            .enumerate()
+            .map(|(i, message)| WireChunk {
+                after: 4.0 + i as f64,
+                text: format!("event: message\ndata: {message}\n\n"),
+            })
+            .collect(),
+        finished_after: Some(9.0),
+        ..entry
+    }
+}
+
+fn paused(id: u64) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "result": {"resultType": "input_required",
+        "requestState": "sealed.1", "inputRequests": {"when": {"method": "elicitation/create",
+        "params": {"mode": "form", "message": "When?", "requestedSchema": {"type": "object",
+        "properties": {"time": {"type": "string"}}}}}}}})
+}
+
+fn complete(id: u64, text: &str) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "result": {"resultType": "complete",
+        "content": [{"type": "text", "text": text}]}})
+}
+
+fn progress(n: u32, message: &str) -> Value {
+    json!({"jsonrpc": "2.0", "method": "notifications/progress",
+        "params": {"progressToken": "p1", "progress": n, "total": 3, "message": message}})
+}
+
+/// An MRTR call in two rounds, and a call that streamed progress.
+fn record_session(session: &Session) {
+    let log = session.wire();
+    record_exchange(
+        &log,
+        sse(
+            call(7, "book_table", json!({"arguments": {"party": 4}}), None),
+            &[paused(7)],
+        ),
+    );
+    record_exchange(
+        &log,
+        sse(
+            call(
+                8,
+                "book_table",
+                json!({"arguments": {"party": 4}, "requestState": "sealed.1",
+                    "inputResponses": {"when": {"action": "accept", "content": {"time": "19:00"}}}}),
+                Some(2),
+            ),
+            &[complete(8, "Booked for 4 at 19:00")],
+        ),
+    );
+    record_exchange(
+        &log,
+        sse(
+            call(9, "slow_report", json!({"arguments": {}}), None),
+            &[
+                progress(1, "reading"),
+                progress(2, "counting"),
+                complete(9, "report ready"),
+            ],
+        ),
+    );
+}
+
+fn mount_panel(host: &HtmlElement) -> (Session, holdbay::ui::UiState) {
+    dom::mount_with_session(
+        host,
+        || Session::new(Connection::direct(SERVER.to_owned())),
+        || view! { <WireLogPanel /> <HistoryPanel /> },
+    )
+}
+
+fn clear_storage() {
+    if let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+        let _ = storage.clear();
+    }
+}
+
+#[wasm_bindgen_test]
+async fn rows_show_the_rpc_id_outcome_round_and_notifications() {
+    clear_storage();
+    let host = fresh_host("wire-columns-host");
+    let (session, _) = mount_panel(&host);
+    record_session(&session);
+    sleep_ms(40).await;
+
+    assert_eq!(count(&host, ".wire-entry"), 3);
+    assert_eq!(texts(&host, ".wire-rpc-id"), ["#7", "#8", "#9"]);
+    assert_eq!(
+        texts(&host, ".wire-outcome"),
+        ["input_required", "complete", "complete"]
+    );
+    assert_eq!(
+        texts(&host, ".wire-round"),
+        ["round 1", "round 2", "round 1"]
+    );
+    assert_eq!(
+        texts(&host, ".wire-entry .wire-name"),
+        ["book_table", "book_table", "slow_report"]
+    );
+    // The progress notifications of the third call, each a row of its own.
+    let notes = texts(&host, ".wire-entry[data-rpc-id='9'] .wire-note");
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(
+        notes[0].contains("notifications/progress") && notes[0].contains("1 / 3 · reading"),
+        "{notes:?}"
+    );
+    assert!(notes[1].contains("2 / 3 · counting"), "{notes:?}");
+    assert_eq!(count(&host, ".wire-entry[data-rpc-id='7'] .wire-note"), 0);
+    // Hidden on request.
+    click(&host, ".wire-show-notes");
+    sleep_ms(20).await;
+    assert_eq!(count(&host, ".wire-note"), 0);
+    click(&host, ".wire-show-notes");
+    sleep_ms(20).await;
+    assert_eq!(count(&host, ".wire-note"), 2);
+
+    // Opened: the SSE body split into its events, each a JSON tree of text.
+    click(&host, ".wire-entry[data-rpc-id='9'] .wire-summary");
+    let details = wait_for(&host, ".wire-details").await;
+    assert!(text(&details, ".wire-side:last-child h3").contains("3 SSE events"));
+    assert_eq!(
+        texts(&details, ".wire-message-label"),
+        [
+            "notifications/progress",
+            "notifications/progress",
+            "complete"
+        ]
+    );
+    let last = texts(&details, ".wire-message .json-tree")
+        .pop()
+        .unwrap_or_default();
+    assert!(last.contains("\"report ready\""), "{last}");
+    // Pretty, not one line: every member on a line of its own.
+    assert!(count(&details, ".wire-message .json-line") > 10);
+    // The request as a tree too, and the raw body only on request.
+    assert!(text(&details, ".wire-side").contains("\"slow_report\""));
+    assert!(find(&details, ".wire-chunks").is_none());
+    click(&details, ".wire-raw-toggle");
+    sleep_ms(20).await;
+    assert_eq!(count(&details, ".wire-chunks li"), 3);
+}
+
+#[wasm_bindgen_test]
+async fn search_narrows_by_method_name_id_and_body_text() {
+    clear_storage();
+    let host = fresh_host("wire-search-host");
+    let (session, _) = mount_panel(&host);
+    record_session(&session);
+    sleep_ms(40).await;
+    let shown = |host: &Element| texts(host, ".wire-rpc-id");
+
+    type_into(&host, "#wire-search", "BOOK_table");
+    sleep_ms(20).await;
+    assert_eq!(shown(&host), ["#7", "#8"]);
+    // Text inside a body (the answer to the second round).
+    type_into(&host, "#wire-search", "19:00 booked");
+    sleep_ms(20).await;
+    assert_eq!(shown(&host), ["#8"]);
+    // A JSON-RPC id.
+    type_into(&host, "#wire-search", "9");
+    sleep_ms(20).await;
+    assert!(shown(&host).contains(&"#9".to_owned()));
+    type_into(&host, "#wire-search", "counting");
+    sleep_ms(20).await;
+    assert_eq!(shown(&host), ["#9"]);
+    type_into(&host, "#wire-search", "nothing-like-this");
+    sleep_ms(20).await;
+    assert!(shown(&host).is_empty());
+    type_into(&host, "#wire-search", "");
+    sleep_ms(20).await;
+    assert_eq!(shown(&host).len(), 3);
+}
+
+#[wasm_bindgen_test]
+fn curl_text_redacts_credentials_unless_asked() {
+    let mut entry = call(
+        7,
+        "book_table",
+        json!({"arguments": {"note": "it's"}}),
+        None,
+    );
+    let command = curl_command(&entry, "http://127.0.0.1:8080", None);
+    assert!(
+        command.starts_with(&format!("curl -sS -N -X POST '{SERVER}'")),
+        "{command}"
+    );
+    assert!(command.contains("-H 'Mcp-Name: book_table'"), "{command}");
+    assert!(
+        command.contains(&format!("-H 'Authorization: Bearer {REDACTED}'")),
+        "{command}"
+    );
+    // The body byte for byte, a quote in it escaped for the shell.
+    assert!(command.contains(r#""note":"it'\''s""#), "{command}");
+    assert!(!command.contains("•••"));
+
+    let own = [("Authorization".to_owned(), "Bearer s3cret".to_owned())];
+    let with = curl_command(&entry, "http://127.0.0.1:8080", Some(&own));
+    assert!(with.contains("-H 'Authorization: Bearer s3cret'"), "{with}");
+
+    // Through the relay the URL is the page's own.
+    entry.url = "/relay?target=http%3A%2F%2F127.0.0.1%3A9%2Fmcp".to_owned();
+    let relayed = curl_command(&entry, "http://127.0.0.1:8080/", None);
+    assert!(
+        relayed.starts_with("curl -sS -N -X POST 'http://127.0.0.1:8080/relay?target="),
+        "{relayed}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn a_large_body_starts_collapsed_and_draws_children_only_when_opened() {
+    let host = fresh_host("json-tree-host");
+    let items: Vec<Value> = (0..2_000)
+        .map(|i| json!({"index": i, "text": "some words in a large result"}))
+        .collect();
+    let value = json!({"items": items, "<b>not html</b>": "<i>text</i>"});
+    leptos::mount::mount_to(host.clone(), move || view! { <JsonTree value=value /> }).forget();
+    sleep_ms(20).await;
+    assert!(find(&host, ".json-tree.large").is_some());
+    assert_eq!(count(&host, ".json-children"), 0, "nothing drawn closed");
+    click(&host, ".json-toggle");
+    sleep_ms(20).await;
+    // One level: the two members, the array still closed.
+    assert_eq!(count(&host, ".json-children"), 1);
+    assert!(
+        find(&host, "b").is_none(),
+        "server strings are text, not HTML"
+    );
+    assert!(text(&host, ".json-tree").contains("\"<b>not html</b>\""));
+    click(&host, ".json-children .json-toggle");
+    sleep_ms(20).await;
+    // A long array draws a page of its children, then more on request.
+    assert_eq!(
+        count(&host, ".json-children .json-children > .json-node"),
+        100
+    );
+    assert!(text(&host, ".json-more").contains("show 100 more of 1900"));
+}
+
+#[wasm_bindgen_test]
+async fn the_history_keeps_each_call_and_rerun_repeats_it() {
+    clear_storage();
+    script_fetch(
+        r#"return { resultType: "complete", content: [{ type: "text", text: "again" }] };"#,
+    );
+    let host = fresh_host("history-host");
+    let (session, ui) = mount_panel(&host);
+    record_session(&session);
+    sleep_ms(40).await;
+
+    let calls = session.history().calls().get_untracked();
+    assert_eq!(calls.len(), 2, "{calls:?}");
+    assert_eq!(calls[0].tool, "slow_report");
+    assert_eq!(calls[1].tool, "book_table");
+    assert_eq!(calls[1].arguments, json!({"party": 4}));
+    // The second round's answer settled the call it belongs to.
+    assert_eq!(calls[1].outcome.as_deref(), Some("complete"));
+    assert_eq!(calls[1].round, Some(2));
+    let kept = web_sys::window()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .and_then(|s| {
+            s.get_item(&format!("holdbay/history/{SERVER}"))
+                .ok()
+                .flatten()
+        })
+        .expect("kept in localStorage");
+    assert!(
+        kept.contains("\"party\":4") && !kept.contains("Bearer"),
+        "{kept}"
+    );
+    assert_eq!(
+        texts(&host, ".history-row .history-tool"),
+        ["slow_report", "book_table"]
+    );
+    assert!(text(&host, ".history-row[data-tool='book_table']").contains("complete (round 2)"));
+
+    click(&host, ".history-row[data-tool='book_table'] .history-rerun");
+    for _ in 0..100 {
+        if session.history().calls().get_untracked().len() == 3 {
+            break;
+        }
+        sleep_ms(20).await;
+    }
+    let seen = js_sys::Reflect::get(&web_sys::window().expect("window"), &"__seen".into())
+        .expect("__seen");
+    let seen: Vec<Value> = serde_wasm_bindgen::from_value(seen).expect("requests");
+    assert_eq!(seen.len(), 1, "{seen:?}");
+    assert_eq!(seen[0]["body"]["params"]["name"], json!("book_table"));
+    assert_eq!(seen[0]["body"]["params"]["arguments"], json!({"party": 4}));
+    // The form shows the arguments, and the tool is the one shown.
+    assert_eq!(
+        ui.draft("book_table").arguments.get_untracked(),
+        Some(json!({"party": 4}))
+    );
+    assert_eq!(
+        ui.selected_tool().get_untracked().as_deref(),
+        Some("book_table")
+    );
+    let calls = session.history().calls().get_untracked();
+    assert_eq!(calls[0].tool, "book_table");
+    assert_eq!(calls[0].arguments, json!({"party": 4}));
+
+    click(&host, ".history-clear");
+    sleep_ms(20).await;
+    assert!(session.history().calls().get_untracked().is_empty());
+    assert_eq!(count(&host, ".history-row"), 0);
+    let gone = web_sys::window()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .and_then(|s| {
+            s.get_item(&format!("holdbay/history/{SERVER}"))
+                .ok()
+                .flatten()
+        });
+    assert!(gone.is_none());
+}
+
+#[wasm_bindgen_test]
+async fn recent_servers_are_kept_newest_first_without_headers_and_can_be_removed() {
+    clear_storage();
+    for n in 0..(RECENT_LIMIT + 2) {
+        let mut connection = Connection::direct(format!("http://127.0.0.1:{}/mcp", 9000 + n));
+        connection.via_relay = n % 2 == 1;
+        connection.headers = vec![("Authorization".into(), "Bearer s3cret".into())];
+        connection.persist().expect("persisted");
+    }
+    let recent = recent_servers();
+    assert_eq!(recent.len(), RECENT_LIMIT, "bounded");
+    assert_eq!(
+        recent[0].server,
+        format!("http://127.0.0.1:{}/mcp", 9000 + RECENT_LIMIT + 1)
+    );
+    assert!(recent[0].via_relay);
+    let stored = web_sys::window()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .and_then(|s| s.get_item("holdbay/recent-servers").ok().flatten())
+        .expect("kept");
+    assert!(
+        !stored.contains("s3cret") && !stored.contains("Authorization"),
+        "{stored}"
+    );
+
+    let host = fresh_host("recent-host");
+    let connected = std::sync::Arc::new(std::sync::Mutex::new(None::<Connection>));
+    let sink = connected.clone();
+    dom::mount_with_session(
+        &host,
+        || Session::new(Connection::direct(SERVER.to_owned())),
+        move || {
+            let on_connect =
+                Callback::new(move |c: Connection| *sink.lock().expect("lock") = Some(c));
+            view! { <ConnectionBar on_connect=on_connect /> }
+        },
+    );
+    sleep_ms(20).await;
+    assert_eq!(count(&host, "#recent-servers option"), RECENT_LIMIT as u32);
+    assert_eq!(
+        find(&host, "#server-url")
+            .and_then(|e| e.get_attribute("list"))
+            .as_deref(),
+        Some("recent-servers")
+    );
+    click(&host, ".toggle-recent");
+    sleep_ms(20).await;
+    assert_eq!(
+        count(&host, "#recent-menu .recent-server"),
+        RECENT_LIMIT as u32
+    );
+    let first = texts(&host, ".recent-connect").remove(0);
+    assert_eq!(first, recent[0].server);
+    // Removing one forgets it.
+    click(&host, ".recent-server:first-child .recent-forget");
+    sleep_ms(20).await;
+    assert_eq!(count(&host, ".recent-server"), RECENT_LIMIT as u32 - 1);
+    assert!(recent_servers().iter().all(|known| known.server != first));
+    // Choosing one connects with its route.
+    click(&host, ".recent-server:first-child .recent-connect");
+    sleep_ms(20).await;
+    let chosen = connected.lock().expect("lock").clone().expect("connected");
+    assert_eq!(chosen.server, recent[1].server);
+    assert_eq!(chosen.via_relay, recent[1].via_relay);
+    assert!(chosen.headers.is_empty(), "headers were not remembered");
+}

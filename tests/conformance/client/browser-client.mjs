@@ -202,27 +202,31 @@ function makeUi(page, sent, problems) {
 }
 
 /**
- * Set one argument in the form, whatever control the form chose for it. A null value is
- * "leave it out" unless the form offers an explicit null for the field.
+ * Set one argument in the form, whatever control the form chose for it. null: the field's
+ * "null" control where the schema allows null, else its "Leave out" control (the header rule
+ * treats both alike). A string with line breaks goes into the multi-line editor with its line
+ * break kind chosen; an empty string is typed (and so sent) as empty.
  */
 async function setField(scope, name, value) {
   const field = scope.locator(`[name="${name}"]`).first();
   if ((await field.count()) === 0) throw new Error(`the form has no field named ${name}`);
-  const nullControl = scope.locator(`[data-null-for="${name}"]`).first();
+  const box = field.locator('xpath=ancestor::*[contains(concat(" ", @class, " "), " form-field ")][1]');
+  const press = async (selector) => {
+    const button = box.locator(selector).first();
+    if ((await button.count()) === 0) return false;
+    if ((await button.getAttribute('aria-pressed')) !== 'true') await button.click();
+    return true;
+  };
   if (value === null) {
-    if ((await nullControl.count()) > 0) await nullControl.check();
+    if (!(await press('.presence-null'))) await press('.presence-omit');
     return;
   }
   const tag = await field.evaluate((node) => node.tagName.toLowerCase());
   const type = (await field.getAttribute('type')) ?? '';
   if (typeof value === 'boolean') {
     if (type === 'checkbox') {
-      if (value) await field.check();
-      else {
-        // An unticked box may mean "left out"; the form then offers an explicit false.
-        await field.check();
-        await field.uncheck();
-      }
+      await field.check();
+      if (!value) await field.uncheck(); // ticked once: false is then sent, not left out
     } else if (tag === 'select') {
       await field.selectOption(String(value));
     } else if (type === 'radio') {
@@ -236,7 +240,19 @@ async function setField(scope, name, value) {
     await field.selectOption(String(value));
     return;
   }
-  await field.fill(String(value));
+  const text = String(value);
+  if (/[\r\n]/.test(text)) {
+    if (!(await press('.multiline-toggle'))) throw new Error(`${name}: the form offers no multi-line editor`);
+    const ending = text.includes('\r\n') ? 'CRLF' : text.includes('\r') ? 'CR' : 'LF';
+    const choice = box.locator('select.line-ending');
+    if ((await choice.count()) > 0) await choice.selectOption(ending);
+    else if (ending !== 'LF') throw new Error(`${name}: the form offers no choice of line break`);
+    await box.locator(`textarea[name="${name}"]`).fill(text.replace(/\r\n?/g, '\n'));
+    return;
+  }
+  // Typing something first makes an empty string a typed value, not an untouched field.
+  if (text === '') await field.fill(' ');
+  await field.fill(text);
 }
 
 main().catch((error) => {

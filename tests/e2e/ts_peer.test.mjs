@@ -5,9 +5,9 @@
 // and a resource template that each pause for input (MRTR on prompts/get and
 // resources/read) and the static resources.
 //
-// The prompt and resource tests drive the Prompts and Resources panels' Get / Read
-// controls, which arrive with branch i12-prompts. On a build without them they are skipped
-// (and say so); once that branch is merged they run and are expected to pass.
+// The prompt and resource tests drive the Prompts and Resources panels, which arrive with
+// branch i12-prompts (and its tests/e2e/library.mjs). Without them they are skipped (and say
+// so); once that branch is merged they run and are expected to pass.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -171,82 +171,56 @@ test('TS SDK v2: URL-mode consent on the peer\'s own page, then the call complet
 });
 
 // ---- Prompts and resources (the panels of branch i12-prompts) ------------------------------
-// The selectors below are the contract with that branch's panels; keep them in one place.
-const catalogUi = {
-  promptsTab: '#tab-prompts',
-  resourcesTab: '#tab-resources',
-  /** The control that gets one prompt / reads one resource or template, inside its list item. */
-  getPrompt: '.get-prompt',
-  readResource: '.read-resource',
-  /** Where the prompt's or resource's form, input cards and result show. */
-  panel: '#catalog-call',
-  submit: 'button.call',
-  result: '.call-result',
+// They drive the Prompts and Resources tabs through that branch's helpers (tests/e2e/
+// library.mjs). On a build without them the tests are skipped and say why; once the branch
+// is merged they run and are expected to pass.
+const library = await import('./library.mjs').catch(() => null);
+const needsLibrary = (t) => {
+  if (library) return false;
+  t.skip('needs the Prompts and Resources panels (tests/e2e/library.mjs): enable by merging branch i12-prompts');
+  return true;
 };
 
-/** The item in the open catalog list whose name or URI shows `text`. */
-function catalogItem(page, text) {
-  return page.locator('.catalog-item', { hasText: text }).first();
-}
-
-/** Skip (saying why) when this build has no Get / Read control in the catalog panels. */
-async function needsCatalogControl(t, page, tab, control) {
-  await page.click(tab);
-  await page.waitForSelector('.catalog-item', { timeout: 10000 });
-  if ((await page.locator(control).count()) === 0) {
-    t.skip(`no ${control} control in this build: enable once branch i12-prompts is merged`);
-    return false;
-  }
-  return true;
-}
-
 test('TS SDK v2: get a prompt that asks for input first (MRTR on prompts/get)', async (t) => {
+  if (needsLibrary(t)) return;
   const { page, errors } = await openPeer();
-  if (!(await needsCatalogControl(t, page, catalogUi.promptsTab, catalogUi.getPrompt))) return page.close();
-  await catalogItem(page, 'release_notes').locator(catalogUi.getPrompt).click();
-  const panel = page.locator(catalogUi.panel);
-  await fillField(panel, 'version', '1.2');
-  await panel.locator(catalogUi.submit).first().click();
-  const card = await shown(panel, '.input-request[data-key="tone"]');
-  await fillField(card, 'tone', 'casual');
-  await answerInput(card, 'accept');
-  const result = await shown(panel, catalogUi.result);
-  assert.match(await result.textContent(), /Write casual release notes for version 1\.2\./);
+  const panel = await library.pickPrompt(page, 'release_notes');
+  await library.typeArgument(panel, 'version', '1.2');
+  await library.getPrompt(page);
+  const card = await library.inputCard(page, '#prompt-panel', 'tone');
+  await library.answerForm(card, { tone: 'casual' });
+  const messages = await library.promptMessages(page);
+  assert.deepEqual(messages.map((m) => m.role), ['user']);
+  assert.match(messages[0].text, /Write casual release notes for version 1\.2\./);
   await screenshot(page, '47-ts-peer-prompt');
   assert.deepEqual(errors, []);
   await page.close();
-  return undefined;
 });
 
 test('TS SDK v2: read the static resources (text and blob)', async (t) => {
+  if (needsLibrary(t)) return;
   const { page, errors } = await openPeer();
-  if (!(await needsCatalogControl(t, page, catalogUi.resourcesTab, catalogUi.readResource))) return page.close();
-  const panel = page.locator(catalogUi.panel);
-  await catalogItem(page, 'peer://readme').locator(catalogUi.readResource).click();
-  let result = await shown(panel, catalogUi.result);
-  assert.match(await result.textContent(), /holdbay TS peer/);
-  await catalogItem(page, 'peer://logo.png').locator(catalogUi.readResource).click();
-  result = await shown(panel, `${catalogUi.result}:has(img, .content-blob, .blob)`);
-  assert.match(await result.textContent(), /image\/png|1×1|blob/i);
+  let reader = await library.readResource(page, 'peer://readme');
+  await shown(reader, '.read-result');
+  assert.match(await reader.locator('.resource-text').textContent(), /# holdbay TS peer/);
+  reader = await library.readResource(page, 'peer://logo.png');
+  await shown(reader, '.read-result img.content-image');
   assert.deepEqual(errors, []);
   await page.close();
-  return undefined;
 });
 
 test('TS SDK v2: fill a resource template, then confirm access (MRTR on resources/read)', async (t) => {
+  if (needsLibrary(t)) return;
   const { page, errors } = await openPeer();
-  if (!(await needsCatalogControl(t, page, catalogUi.resourcesTab, catalogUi.readResource))) return page.close();
-  await catalogItem(page, 'peer://reports/{quarter}').locator(catalogUi.readResource).click();
-  const panel = page.locator(catalogUi.panel);
-  await fillField(panel, 'quarter', 'Q3');
-  await panel.locator(catalogUi.submit).first().click();
-  const card = await shown(panel, '.input-request[data-key="access"]');
-  await fillField(card, 'access', 'true');
-  await answerInput(card, 'accept');
-  const result = await shown(panel, catalogUi.result);
+  const panel = await library.pickTemplate(page, 'peer://reports/{quarter}');
+  await library.typeArgument(panel, 'quarter', 'Q3');
+  assert.equal(await library.expandedUri(page), 'peer://reports/Q3');
+  const reader = await library.readTemplate(page);
+  const card = await library.inputCard(page, '#resource-reader', 'access');
+  await library.answerForm(card, { access: 'true' });
+  const result = await shown(reader, '.read-result');
   assert.match(await result.textContent(), /Report Q3: revenue up 12 %\./);
   await screenshot(page, '48-ts-peer-resource-template');
   assert.deepEqual(errors, []);
   await page.close();
-  return undefined;
 });

@@ -11,33 +11,41 @@ async function callWithForm(ui, tool, args = {}) {
   return ui.result();
 }
 
-/** The Prompts / Resources tab of the catalog, opened. */
-async function openTab(ui, id) {
-  await ui.page.click(`#${id}`);
-}
-
 /**
- * Where the app lets a user get a prompt or read a resource (the Prompts and Resources
- * panels), use it once on `name`; false when this build of the app has no such control.
+ * Read resource `uri` with the Resources tab's Read button; false when this build of the
+ * app has no such control (the prompts/resources panels of branch i12-prompts).
  */
-async function useCatalogItem(ui, tabId, name, action) {
-  await openTab(ui, tabId);
-  const item = ui.page.locator('.catalog-item', {
-    has: ui.page.locator('.item-name, .item-detail', { hasText: name }),
-  }).first();
-  await item.waitFor({ timeout: 10000 });
-  const button = item.locator(action).first();
+async function readResource(ui, uri) {
+  await ui.page.click('#tab-resources');
+  const button = ui.page.locator(`.resource-item[data-uri="${uri}"] button.read-resource`);
+  await ui.page.waitForSelector('.catalog-item, .resource-item', { timeout: 10000 });
   if ((await button.count()) === 0) {
-    ui.log(`no ${action} control in the ${tabId} panel of this build: skipped`);
+    ui.log('no Read control in the Resources tab of this build: resources/read skipped');
     return false;
   }
   const before = ui.sent.length;
   await button.click();
-  // A form may come first (a prompt's arguments): submit it as it stands.
-  const submit = ui.page.locator('.prompt-get, .resource-read, #catalog-call button.call').first();
-  if ((await submit.count()) > 0 && (await submit.isEnabled())) await submit.click();
-  await ui.page.waitForTimeout(300);
-  ui.check(`${tabId}: ${name} sent a request`, ui.sent.length > before);
+  await ui.page.waitForSelector(`#resource-reader .read-result, #resource-reader .call-error`, { timeout: 20000 });
+  ui.check(`resources/read ${uri} was sent`,
+    ui.sent.slice(before).some((b) => b?.method === 'resources/read' && b.params?.uri === uri));
+  return true;
+}
+
+/** Get prompt `name` with the Prompts tab's Get button; false when this build has none. */
+async function getPrompt(ui, name) {
+  await ui.page.click('#tab-prompts');
+  await ui.page.waitForSelector('.catalog-item, .prompt-pick', { timeout: 10000 });
+  const pick = ui.page.locator(`.prompt-pick[data-name="${name}"]`);
+  if ((await pick.count()) === 0) {
+    ui.log('no Get control in the Prompts tab of this build: prompts/get skipped');
+    return false;
+  }
+  const before = ui.sent.length;
+  await pick.click();
+  await ui.page.click('#prompt-panel button.get-prompt');
+  await ui.page.waitForSelector('#prompt-panel .prompt-result, #prompt-panel .call-error', { timeout: 20000 });
+  ui.check(`prompts/get ${name} was sent`,
+    ui.sent.slice(before).some((b) => b?.method === 'prompts/get' && b.params?.name === name));
   return true;
 }
 
@@ -114,8 +122,8 @@ export const scenarios = {
     ui.check('test_headers completes', /Headers test completed/.test(first), first);
     const second = await callWithForm(ui, 'my-hyphenated-tool');
     ui.check('my-hyphenated-tool completes', /Headers test completed/.test(second), second);
-    await useCatalogItem(ui, 'tab-resources', 'file:///path/to/file%20name.txt', '.read-resource');
-    await useCatalogItem(ui, 'tab-prompts', 'test_prompt', '.get-prompt');
+    await readResource(ui, 'file:///path/to/file%20name.txt');
+    await getPrompt(ui, 'test_prompt');
     const methods = new Set(ui.sent.map((body) => body?.method));
     for (const method of ['tools/list', 'tools/call', 'resources/list', 'prompts/list']) {
       ui.check(`${method} was sent`, methods.has(method));

@@ -55,6 +55,16 @@ if ! grep -qs "\"version\": \"$CONFORMANCE_VERSION\"" \
   npm ci --prefix "$conformance_dir" --no-audit --no-fund
 fi
 
+# The TS SDK v2 peer for the end-to-end tests (tests/peers/ts; the system Node >= 20 runs it).
+TS_PEER_SDK_VERSION=2.4.0
+ts_peer_dir="$HOLDBAY_ROOT/tests/peers/ts"
+if ! grep -qs "\"version\": \"$TS_PEER_SDK_VERSION\"" \
+     "$ts_peer_dir/node_modules/@modelcontextprotocol/server/package.json" \
+   || ! [ -d "$ts_peer_dir/node_modules/@modelcontextprotocol/node" ]; then
+  step "@modelcontextprotocol/server@$TS_PEER_SDK_VERSION + @modelcontextprotocol/node (npm ci in tests/peers/ts)"
+  npm ci --prefix "$ts_peer_dir" --no-audit --no-fund
+fi
+
 # The third-party peer for the end-to-end tests: FastMCP + fastmcp-tasks in a venv.
 PEER_VENV="$HOLDBAY_ROOT/.tools/venv-fastmcp"
 if ! "$PEER_VENV/bin/python" -c 'import fastmcp, fastmcp_tasks; assert fastmcp.__version__ == "4.1.4"' \

@@ -2,7 +2,8 @@
 # Command 2: install what is missing, then run every test layer and the code checks:
 #   native (engine + server over real HTTP), browser (wasm-bindgen-test in headless Chromium),
 #   end-to-end (Playwright + Chromium against the real `holdbay serve`),
-#   conformance (@modelcontextprotocol/conformance server scenarios against `holdbay serve`).
+#   conformance (@modelcontextprotocol/conformance server scenarios against `holdbay serve`),
+#   client conformance (the suite's client scenarios, the app in Chromium as the client).
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$HOLDBAY_ROOT"
@@ -46,6 +47,9 @@ cargo build -p holdbay-server --quiet
 step "conformance: @modelcontextprotocol/conformance server scenarios (Node 22, 127.0.0.1)"
 bash tests/conformance/run.sh 2>&1 | tee "$logs/conformance"
 
+step "client conformance: the suite's client scenarios, the release app in Chromium as the client (via the relay)"
+bash tests/conformance/client/run.sh 2>&1 | tee "$logs/client-conformance"
+
 # One line per layer, then the total, from the runners' own summaries.
 cargo_counts() { # passed and failed, summed over every "test result:" line
   awk '/^test result:/ { for (i = 1; i <= NF; i++) { if ($(i+1) ~ /^passed/) p += $i; if ($(i+1) ~ /^failed/) f += $i } }
@@ -57,15 +61,21 @@ node_counts() {
 conformance_counts() { # scenarios, from run.sh's last line "conformance: N passed, N failed"
   awk '/^conformance: [0-9]+ passed/ { p = $2; f = $4 } END { printf "%d %d\n", p, f }' "$1"
 }
+client_conformance_counts() { # scenarios, from its last line "client conformance: N passed, N failed"
+  awk '/^client conformance: [0-9]+ passed/ { p = $3; f = $5 } END { printf "%d %d\n", p, f }' "$1"
+}
 read -r native_pass native_fail < <(cargo_counts "$logs/native")
 read -r browser_pass browser_fail < <(cargo_counts "$logs/browser")
 read -r e2e_pass e2e_fail < <(node_counts "$logs/e2e")
 read -r conformance_pass conformance_fail < <(conformance_counts "$logs/conformance")
+read -r client_pass client_fail < <(client_conformance_counts "$logs/client-conformance")
 step "summary"
 printf 'native: %d passed, %d failed\n' "$native_pass" "$native_fail"
 printf 'browser: %d passed, %d failed\n' "$browser_pass" "$browser_fail"
 printf 'e2e: %d passed, %d failed\n' "$e2e_pass" "$e2e_fail"
 printf 'conformance: %d passed, %d failed\n' "$conformance_pass" "$conformance_fail"
+printf 'client conformance: %d passed, %d failed (http-custom-headers through the form and Raw JSON)\n' \
+  "$client_pass" "$client_fail"
 printf 'total: %d passed, %d failed\n' \
-  "$((native_pass + browser_pass + e2e_pass + conformance_pass))" \
-  "$((native_fail + browser_fail + e2e_fail + conformance_fail))"
+  "$((native_pass + browser_pass + e2e_pass + conformance_pass + client_pass))" \
+  "$((native_fail + browser_fail + e2e_fail + conformance_fail + client_fail))"

@@ -1,4 +1,5 @@
-//! Which MCP endpoint the page talks to: `?server=URL`, else the same origin's `/mcp`.
+//! Which MCP endpoint the page talks to: `?server=URL`, else the same origin's `/mcp`;
+//! `&relay=1` asks for the relay from the start (a server that sends no CORS headers).
 
 use web_sys::{Url, UrlSearchParams};
 
@@ -11,6 +12,17 @@ pub fn from_page() -> Result<String, String> {
         .ok()
         .and_then(|params| params.get("server"));
     resolve(requested.as_deref(), &href)
+}
+
+/// Whether the page URL asks for the relay (`relay=1` or `relay=true`).
+pub fn relay_from_page() -> bool {
+    let search = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default();
+    UrlSearchParams::new_with_str(&search)
+        .ok()
+        .and_then(|params| params.get("relay"))
+        .is_some_and(|relay| relay == "1" || relay == "true")
 }
 
 /// Resolve a `server` parameter (absent: same-origin `/mcp`) against the page URL. Only
@@ -30,9 +42,9 @@ pub fn resolve(requested: Option<&str>, page_href: &str) -> Result<String, Strin
     }
 }
 
-/// Put `?server=` in the address bar (without reloading) so the page can be shared; the
-/// default same-origin endpoint needs no parameter.
-pub fn share_in_page_url(server: &str) {
+/// Put `?server=` (and `relay=1` when the relay is used) in the address bar, without
+/// reloading, so the page can be shared; the default same-origin endpoint needs no parameter.
+pub fn share_in_page_url(server: &str, via_relay: bool) {
     let Some(window) = web_sys::window() else {
         return;
     };
@@ -47,6 +59,11 @@ pub fn share_in_page_url(server: &str) {
         params.delete("server");
     } else {
         params.set("server", server);
+    }
+    if via_relay {
+        params.set("relay", "1");
+    } else {
+        params.delete("relay");
     }
     url.set_search(&params.to_string().as_string().unwrap_or_default());
     if url.href() != href

@@ -18,7 +18,11 @@ use crate::session::Session;
 #[component]
 pub fn App(endpoint: Result<String, String>, kept_log: Option<&'static str>) -> impl IntoView {
     let connection = match &endpoint {
-        Ok(url) => Connection::restore(url.clone()),
+        Ok(url) => {
+            let mut connection = Connection::restore(url.clone());
+            connection.via_relay |= crate::endpoint::relay_from_page();
+            connection
+        }
         Err(_) => Connection::default(),
     };
     let ui = UiState::new(View::from_page_url());
@@ -187,6 +191,6 @@ fn DiscoveryFailed(message: String) -> impl IntoView {
 
 /// Switch to `connection`: share it in the page URL, and let the session connect.
 pub fn reconnect(session: Session, connection: Connection) {
-    crate::endpoint::share_in_page_url(&connection.server);
+    crate::endpoint::share_in_page_url(&connection.server, connection.via_relay);
     session.connect(connection);
 }

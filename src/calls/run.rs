@@ -7,7 +7,7 @@
 
 use holdbay_engine::model::{CallToolResult, JsonObject, ProgressNotificationParam, ProgressToken};
 use holdbay_engine::{
-    Bounds, CallTool, ErrorStep, ExchangeEvent, InputAnswer, LogicalRequest, Outcome,
+    Bounds, CallTool, ErrorStep, ExchangeEvent, Finding, InputAnswer, LogicalRequest, Outcome,
     OutgoingRequest, Reply, RequestOptions, Step,
 };
 use leptos::prelude::*;
@@ -90,6 +90,8 @@ struct CallState {
     phase: RwSignal<Option<Phase>>,
     logical: RwSignal<Option<LogicalRequest<CallTool>>>,
     progress: RwSignal<Option<Progress>>,
+    /// What the engine found about the completed result (e.g. it breaks the outputSchema).
+    result_findings: RwSignal<Vec<Finding>>,
     tamper: RwSignal<Option<LatchTamper>>,
     token: StoredValue<Option<ProgressToken>>,
     abort: StoredValue<Option<AbortController>, LocalStorage>,
@@ -107,6 +109,7 @@ impl CallRun {
             phase: RwSignal::new(None),
             logical: RwSignal::new(None),
             progress: RwSignal::new(None),
+            result_findings: RwSignal::new(Vec::new()),
             tamper: RwSignal::new(None),
             token: StoredValue::new(None),
             abort: StoredValue::new_local(None),
@@ -127,6 +130,12 @@ impl CallRun {
 
     pub fn progress(&self) -> Signal<Option<Progress>> {
         self.state.progress.into()
+    }
+
+    /// The engine's findings about the completed result (shown with it; the link's
+    /// findings list has them too).
+    pub fn result_findings(&self) -> Signal<Vec<Finding>> {
+        self.state.result_findings.into()
     }
 
     /// The latch the learner changed for the next retry (lesson 8), if any.
@@ -189,6 +198,7 @@ impl CallRun {
         self.state.logical.try_set(Some(logical));
         self.state.token.try_set_value(token);
         self.state.progress.try_set(None);
+        self.state.result_findings.try_set(Vec::new());
         self.state.tamper.try_set(None);
         self.state.set_phase(Phase::Sending);
         self.rounds.dispatch_local(request);
@@ -306,11 +316,13 @@ impl CallState {
             self.set_phase(Phase::Sending);
             let next = match self.send(&request).await {
                 Ok(reply) => {
+                    let findings = reply.findings.clone();
                     let step = self
                         .logical
                         .try_update(|logical| logical.as_mut().map(|l| l.handle(reply)));
                     match step.flatten() {
                         Some(Step::Complete(result)) => {
+                            self.result_findings.try_set(findings);
                             return self.set_phase(Phase::Complete(Box::new(result)));
                         }
                         Some(Step::NeedsInput) => return self.set_phase(Phase::Paused),

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use super::paused::{PausedCall, RoundHistory};
 use super::progress::InFlight;
 use super::result::ToolResult;
+use super::result_findings::ResultFindings;
 use super::tamper::TamperVerdict;
 use crate::calls::{CallRun, Phase};
 use crate::ui::ErrorNotice;
@@ -26,7 +27,9 @@ pub fn CallOutcome(run: CallRun) -> impl IntoView {
                 <button class="cancel-call" on:click=move |_| run.cancel()>"Cancel the call"</button>
             }
             .into_any(),
-            Phase::Complete(result) => view! { <ToolResult result=*result /> }.into_any(),
+            Phase::Complete(result) => {
+                view! { <ToolResult result=*result /> <ResultFindings run=run /> }.into_any()
+            }
             Phase::Task { id } => view! {
                 <p class="call-task" role="status">
                     "Running as task " <code class="task-id">{id}</code> " — see Tasks"

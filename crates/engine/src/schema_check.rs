@@ -502,21 +502,19 @@ impl<'s> Checker<'s> {
                     }
                 }
             }
-            "uniqueItems" => {
-                if rule == &Value::Bool(true) {
-                    let repeated = items.iter().enumerate().find_map(|(i, item)| {
-                        items[..i]
-                            .iter()
-                            .position(|earlier| json_equal(earlier, item))
-                            .map(|first| (first, i))
-                    });
-                    if let Some((first, again)) = repeated {
-                        found.push(violation(
-                            at,
-                            "uniqueItems",
-                            format!("items {first} and {again} are equal (uniqueItems)"),
-                        ));
-                    }
+            "uniqueItems" if rule == &Value::Bool(true) => {
+                let repeated = items.iter().enumerate().find_map(|(i, item)| {
+                    items[..i]
+                        .iter()
+                        .position(|earlier| json_equal(earlier, item))
+                        .map(|first| (first, i))
+                });
+                if let Some((first, again)) = repeated {
+                    found.push(violation(
+                        at,
+                        "uniqueItems",
+                        format!("items {first} and {again} are equal (uniqueItems)"),
+                    ));
                 }
             }
             "contains" => {

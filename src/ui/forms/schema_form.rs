@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::fields::{Place, object_fields_view};
 use super::schema::{Field, parse_root};
-use super::state::{FieldState, draft_root, fits_root, read_root};
+use super::state::{FieldState, draft_root, fits_draft, fits_root, read_root};
 
 static NEXT_FORM: AtomicUsize = AtomicUsize::new(1);
 
@@ -111,7 +111,8 @@ pub fn schema_form(
                 }
                 return;
             };
-            match seeded.map(|json| (fits_root(fields, &json), json)) {
+            // A draft of this form may hold number text typed before it read as a number.
+            match seeded.map(|json| (fits_draft(fields, &json), json)) {
                 Some((Err(why), json)) => {
                     switch_problem.set(Some(format!(
                         "Edited as raw JSON: the form cannot show these arguments exactly ({why})."

@@ -523,13 +523,27 @@ fn iso_to_local(iso: &str) -> String {
 
 /// Whether the form can show `value` exactly (so switching from raw JSON loses nothing).
 pub fn fits_root(fields: &[Arc<Field>], value: &Value) -> Result<(), String> {
+    fits_value(fields, value, false)
+}
+
+/// Whether `value` is a draft of this form ([`draft_root`]): as [`fits_root`], and a number
+/// may be the text typed before it read as one.
+pub fn fits_draft(fields: &[Arc<Field>], value: &Value) -> Result<(), String> {
+    fits_value(fields, value, true)
+}
+
+fn fits_value(fields: &[Arc<Field>], value: &Value, typed: bool) -> Result<(), String> {
     let Value::Object(object) = value else {
         return Err("the arguments must be a JSON object".to_owned());
     };
-    fits_object(fields, object)
+    fits_object(fields, object, typed)
 }
 
-fn fits_object(fields: &[Arc<Field>], object: &Map<String, Value>) -> Result<(), String> {
+fn fits_object(
+    fields: &[Arc<Field>],
+    object: &Map<String, Value>,
+    typed: bool,
+) -> Result<(), String> {
     for key in object.keys() {
         if !fields.iter().any(|field| &field.name == key) {
             return Err(format!("the form has no field `{key}`"));
@@ -537,13 +551,13 @@ fn fits_object(fields: &[Arc<Field>], object: &Map<String, Value>) -> Result<(),
     }
     for field in fields {
         if let Some(value) = object.get(&field.name) {
-            fits(field, value).map_err(|why| format!("`{}`: {why}", field.name))?;
+            fits(field, value, typed).map_err(|why| format!("`{}`: {why}", field.name))?;
         }
     }
     Ok(())
 }
 
-fn fits(field: &Field, value: &Value) -> Result<(), String> {
+fn fits(field: &Field, value: &Value, typed: bool) -> Result<(), String> {
     if value.is_null() && !field.null_is_a_choice() {
         return if field.nullable {
             Ok(())
@@ -570,7 +584,10 @@ fn fits(field: &Field, value: &Value) -> Result<(), String> {
             *input != TextInput::DateTime || value_is_datetime(value)
         }
         Kind::Number { integer, .. } => {
-            value.is_i64() || value.is_u64() || (!integer && value.is_f64())
+            value.is_i64()
+                || value.is_u64()
+                || (!integer && value.is_f64())
+                || (typed && value.is_string())
         }
         Kind::Boolean => value.is_boolean(),
         Kind::Choice(options) => options.iter().any(|option| &option.value == value),
@@ -586,14 +603,14 @@ fn fits(field: &Field, value: &Value) -> Result<(), String> {
         Kind::List { item, .. } => match value.as_array() {
             Some(values) => {
                 for (index, value) in values.iter().enumerate() {
-                    fits(item, value).map_err(|why| format!("item {}: {why}", index + 1))?;
+                    fits(item, value, typed).map_err(|why| format!("item {}: {why}", index + 1))?;
                 }
                 true
             }
             None => false,
         },
         Kind::Object(fields) => match value.as_object() {
-            Some(object) => return fits_object(fields, object),
+            Some(object) => return fits_object(fields, object, typed),
             None => false,
         },
     };

@@ -38,9 +38,11 @@ impl ToolSpec {
     }
 }
 
+/// A schema written by a function (`json!` is not const).
+type SchemaFn = fn() -> Value;
+
 /// The scenarios whose results follow an `outputSchema`, by tool name.
-const OUTPUT_SCHEMAS: &[(&str, fn() -> Value)] =
-    &[(format_note::SPEC.name, format_note::output_schema)];
+const OUTPUT_SCHEMAS: &[(&str, SchemaFn)] = &[(format_note::SPEC.name, format_note::output_schema)];
 
 /// Every scenario, in the order a learner meets them.
 pub const SCENARIOS: &[&ToolSpec] = &[

@@ -263,10 +263,15 @@ async fn arrays_add_and_remove_items_and_objects_nest() {
         "an empty optional object is left out"
     );
     type_into(&host, "input[name='address.zip']", "69001").await;
+    assert!(
+        value.get_untracked().is_err(),
+        "once started, its required city is needed"
+    );
+    type_into(&host, "input[name='address.city']", "").await;
     assert_eq!(
         value.get_untracked(),
         Ok(json!({"address": {"city": "", "zip": 69001}})),
-        "once started, the object is sent, and its required city with it (empty)"
+        "a city typed into and emptied is an empty string"
     );
     type_into(&host, "input[name='address.zip']", "").await;
     assert_eq!(
@@ -297,12 +302,9 @@ async fn arrays_add_and_remove_items_and_objects_nest() {
         json!(["blue"])
     );
     assert_eq!(input(&host, "input[name='tags.0']").value(), "blue");
-    // A new string item is sent as typed: empty until filled.
+    // An empty new item is an error until filled.
     click(&host, "#form-arrays-tags .add-item").await;
-    assert_eq!(
-        value.get_untracked().expect("valid")["tags"],
-        json!(["blue", ""])
-    );
+    assert!(value.get_untracked().is_err());
     // Removing every item still sends the list, empty; leaving it out is a choice.
     click(&host, "#form-arrays-tags .remove-item").await;
     click(&host, "#form-arrays-tags .remove-item").await;
@@ -449,7 +451,16 @@ async fn press(host: &Element, field: &str, chip: &str) {
 #[wasm_bindgen_test]
 async fn optional_fields_are_left_out_nulls_and_empty_strings_are_sent() {
     let (host, value) = editor("form-exact", note_schema()).await;
-    // Optional fields without a default start left out; the required string is sent, empty.
+    // Optional fields without a default start left out; a required string is needed.
+    let status = value.get_untracked();
+    assert!(
+        matches!(&status, Err(why) if why == "Note: required"),
+        "{status:?}"
+    );
+    assert!(!field_has(&host, "text", ".empty-string"));
+    // Typed into and emptied, it is an empty string, and sent.
+    type_into(&host, "input[name=text]", "x").await;
+    type_into(&host, "input[name=text]", "").await;
     assert_eq!(value.get_untracked(), Ok(json!({"text": ""})));
     assert_eq!(
         wire_arguments(&value.get_untracked().expect("valid")),
@@ -610,6 +621,7 @@ async fn multi_line_strings_keep_their_line_breaks_byte_for_byte() {
 #[wasm_bindgen_test]
 async fn raw_json_and_the_form_carry_left_out_null_and_empty_both_ways() {
     let (host, value) = editor("form-sync", note_schema()).await;
+    type_into(&host, "input[name=text]", "").await;
     press(&host, "title", ".presence-null").await;
     toggle(&host, "input[name=uppercase]").await;
     toggle(&host, "input[name=uppercase]").await;

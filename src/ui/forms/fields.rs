@@ -92,7 +92,7 @@ pub fn field_view(field: Arc<Field>, state: FieldState, place: Place) -> AnyView
                     <legend>{label_text(&field)}</legend>
                     {presence_controls(&field, presence, &place)}
                     {help_view(&field, &place)}
-                    {presence_note(presence)}
+                    {presence_note(&field, presence)}
                     <div class="form-object-fields">{children}</div>
                 </fieldset>
             }
@@ -151,7 +151,7 @@ pub fn field_view(field: Arc<Field>, state: FieldState, place: Place) -> AnyView
                     {presence_controls(&field, presence, &place)}
                     {help_view(&field, &place)}
                     <div class="check-options">{boxes}</div>
-                    {presence_note(presence)}
+                    {presence_note(&field, presence)}
                     {move || problem().map(|why| view! { <p class="field-error">{why}</p> })}
                 </fieldset>
             }
@@ -231,9 +231,12 @@ fn presence_controls(
     Some(view! { <span class="presence-controls">{omit} {null}</span> })
 }
 
-/// Says what is sent when it is not the value shown.
-fn presence_note(presence: RwSignal<Presence>) -> impl IntoView + use<> {
+/// Says what is sent when it is not the value shown (a required field not entered yet says
+/// "required" once touched instead).
+fn presence_note(field: &Field, presence: RwSignal<Presence>) -> impl IntoView + use<> {
+    let required = field.required;
     move || match presence.get() {
+        Presence::Omitted if required => None,
         Presence::Omitted => Some(view! { <p class="presence-note">"Left out: not sent."</p> }),
         Presence::Null => Some(view! { <p class="presence-note">"Sent as null."</p> }),
         Presence::Value => None,
@@ -287,7 +290,7 @@ fn leaf_view(field: Arc<Field>, state: FieldState, place: Place) -> AnyView {
                         {controls}
                     </div>
                     {help_view(&field, &place)}
-                    {presence_note(presence)}
+                    {presence_note(&field, presence)}
                 </div>
             }
             .into_any();
@@ -375,7 +378,7 @@ fn leaf_view(field: Arc<Field>, state: FieldState, place: Place) -> AnyView {
             </div>
             {input}
             {help_view(&field, &place)}
-            {presence_note(presence)}
+            {presence_note(&field, presence)}
             {empty_string}
             {move || error.get().map(|why| view! { <p class="field-error">{why}</p> })}
         </div>
@@ -652,7 +655,7 @@ fn list_view(
             <legend>{label_text(&field)}</legend>
             {presence_controls(&field, presence, &place)}
             {help_view(&field, &place)}
-            {presence_note(presence)}
+            {presence_note(&field, presence)}
             <ol class="form-list-items">{rows}</ol>
             {move || {
                 items.with(Vec::is_empty).then(|| view! { <p class="quiet form-list-empty">"No items."</p> })

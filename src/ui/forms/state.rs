@@ -16,7 +16,8 @@ use super::schema::{Field, Kind, TextInput, choice_key};
 /// Whether and how a field is sent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Presence {
-    /// The key is not sent.
+    /// The key is not sent (for a required field: nothing entered yet, so the form is not
+    /// ready).
     Omitted,
     /// Sent as `null`.
     Null,
@@ -149,12 +150,14 @@ impl ListItem {
 
 impl FieldState {
     /// The state showing `value`; where it is None, the field's default if `defaults`. With
-    /// neither, an optional field is left out and a required one is empty. Values of the
-    /// wrong shape are ignored (use [`fits_root`] first when that matters).
+    /// neither, an optional field is left out, and a required one is empty: a required
+    /// string is not entered yet (the form is not ready until it is; once typed into, even
+    /// emptied again, it is sent, `""` included). Values of the wrong shape are ignored (use
+    /// [`fits_root`] first when that matters).
     pub fn new(field: &Field, value: Option<&Value>, defaults: bool) -> Self {
         let value = value.or(field.default.as_ref().filter(|_| defaults));
         let presence = match value {
-            None if field.required => Presence::Value,
+            None if field.required && !matches!(field.kind, Kind::Text { .. }) => Presence::Value,
             None => Presence::Omitted,
             Some(Value::Null) if !field.null_is_a_choice() => Presence::Null,
             Some(_) => Presence::Value,

@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use holdbay::ui::forms::{ArgumentsEditor, Delivery, InputRequestCard};
 use holdbay_engine::model::JsonObject;
-use holdbay_engine::{InputAnswer, InputAsk, InputRequestKind};
+use holdbay_engine::{Client, InputAnswer, InputAsk, InputRequestKind, RequestOptions};
 use leptos::prelude::*;
 use serde_json::{Value, json};
 use wasm_bindgen::{JsCast, JsValue};
@@ -267,7 +267,18 @@ async fn arrays_add_and_remove_items_and_objects_nest() {
         value.get_untracked().is_err(),
         "once started, its required city is needed"
     );
+    type_into(&host, "input[name='address.city']", "").await;
+    assert_eq!(
+        value.get_untracked(),
+        Ok(json!({"address": {"city": "", "zip": 69001}})),
+        "a city typed into and emptied is an empty string"
+    );
     type_into(&host, "input[name='address.zip']", "").await;
+    assert_eq!(
+        value.get_untracked(),
+        Ok(json!({"address": {"city": ""}})),
+        "an emptied optional number is left out"
+    );
     type_into(&host, "input[name='address.city']", "Lyon").await;
     click(&host, "#form-arrays-tags .add-item").await;
     type_into(&host, "input[name='tags.0']", "red").await;
@@ -294,6 +305,12 @@ async fn arrays_add_and_remove_items_and_objects_nest() {
     // An empty new item is an error until filled.
     click(&host, "#form-arrays-tags .add-item").await;
     assert!(value.get_untracked().is_err());
+    // Removing every item still sends the list, empty; leaving it out is a choice.
+    click(&host, "#form-arrays-tags .remove-item").await;
+    click(&host, "#form-arrays-tags .remove-item").await;
+    assert_eq!(value.get_untracked().expect("valid")["tags"], json!([]));
+    click(&host, "#form-arrays-tags .presence-omit").await;
+    assert!(value.get_untracked().expect("valid").get("tags").is_none());
 }
 
 #[wasm_bindgen_test]
@@ -354,6 +371,391 @@ async fn raw_json_round_trips_and_unrepresentable_schemas_fall_back() {
     );
     assert!(!exists(&host, ".raw-toggle"));
     assert_eq!(value.get_untracked(), Ok(json!({})));
+}
+
+/// The JSON body the engine puts on the wire for `tools/call note(arguments)`.
+fn wire_body(arguments: &Value) -> String {
+    let mut client = Client::default();
+    client
+        .call_tool(
+            "note",
+            arguments.as_object().cloned(),
+            &RequestOptions::default(),
+        )
+        .expect("a request")
+        .body()
+        .to_owned()
+}
+
+/// The `arguments` object of that body, as JSON text exactly as sent (keys in order).
+fn wire_arguments(arguments: &Value) -> String {
+    let body = wire_body(arguments);
+    let parsed: Value = serde_json::from_str(&body).expect("JSON");
+    let sent = &parsed["params"]["arguments"];
+    assert_eq!(sent, arguments, "the body carries the form's arguments");
+    let text = serde_json::to_string(sent).expect("JSON");
+    assert!(body.contains(&text), "{body} holds {text} as written");
+    text
+}
+
+fn note_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "text": { "type": "string", "title": "Note" },
+            "title": { "type": ["string", "null"], "title": "Title" },
+            "subtitle": { "anyOf": [{ "type": "string" }, { "type": "null" }] },
+            "uppercase": { "type": "boolean", "title": "Upper case" },
+            "count": { "type": "integer" },
+            "ratio": { "type": "number" }
+        },
+        "required": ["text"]
+    })
+}
+
+fn presence(host: &Element, field: &str) -> String {
+    find(host, &format!("#{}-{field}", host.id()))
+        .closest("[data-presence]")
+        .ok()
+        .flatten()
+        .and_then(|element| element.get_attribute("data-presence"))
+        .unwrap_or_default()
+}
+
+fn field_has(host: &Element, field: &str, selector: &str) -> bool {
+    find(host, &format!("#{}-{field}", host.id()))
+        .closest("[data-presence]")
+        .ok()
+        .flatten()
+        .and_then(|element| element.query_selector(selector).ok().flatten())
+        .is_some()
+}
+
+async fn press(host: &Element, field: &str, chip: &str) {
+    let id = host.id();
+    let head = find(host, &format!("#{id}-{field}"))
+        .closest("[data-presence]")
+        .ok()
+        .flatten()
+        .expect("the field");
+    let chip: HtmlButtonElement = head
+        .query_selector(chip)
+        .ok()
+        .flatten()
+        .expect("the control")
+        .unchecked_into();
+    chip.click();
+    settle().await;
+}
+
+#[wasm_bindgen_test]
+async fn optional_fields_are_left_out_nulls_and_empty_strings_are_sent() {
+    let (host, value) = editor("form-exact", note_schema()).await;
+    // Optional fields without a default start left out; a required string is needed.
+    let status = value.get_untracked();
+    assert!(
+        matches!(&status, Err(why) if why == "Note: required"),
+        "{status:?}"
+    );
+    assert!(!field_has(&host, "text", ".empty-string"));
+    // Typed into and emptied, it is an empty string, and sent.
+    type_into(&host, "input[name=text]", "x").await;
+    type_into(&host, "input[name=text]", "").await;
+    assert_eq!(value.get_untracked(), Ok(json!({"text": ""})));
+    assert_eq!(
+        wire_arguments(&value.get_untracked().expect("valid")),
+        r#"{"text":""}"#
+    );
+    assert!(
+        field_has(&host, "text", ".empty-string"),
+        "says it sends \"\""
+    );
+    assert_eq!(presence(&host, "uppercase"), "omitted");
+    assert!(input(&host, "input[name=uppercase]").indeterminate());
+    // Controls only where the schema allows them.
+    assert!(!field_has(&host, "text", ".presence-omit"));
+    assert!(!field_has(&host, "text", ".presence-null"));
+    assert!(field_has(&host, "title", ".presence-null"));
+    assert!(
+        field_has(&host, "subtitle", ".presence-null"),
+        "anyOf with null"
+    );
+    assert!(!field_has(&host, "uppercase", ".presence-null"));
+
+    press(&host, "title", ".presence-null").await;
+    press(&host, "subtitle", ".presence-null").await;
+    assert_eq!(presence(&host, "title"), "null");
+    assert_eq!(
+        wire_arguments(&value.get_untracked().expect("valid")),
+        r#"{"text":"","title":null,"subtitle":null}"#
+    );
+    // Typing into a null field sends the text instead; an emptied one sends "".
+    type_into(&host, "input[name=subtitle]", "x").await;
+    type_into(&host, "input[name=subtitle]", "").await;
+    assert_eq!(value.get_untracked().expect("valid")["subtitle"], json!(""));
+
+    // An optional boolean: left out, then true, then false, then left out again.
+    toggle(&host, "input[name=uppercase]").await;
+    assert_eq!(
+        value.get_untracked().expect("valid")["uppercase"],
+        json!(true)
+    );
+    toggle(&host, "input[name=uppercase]").await;
+    assert_eq!(
+        value.get_untracked().expect("valid")["uppercase"],
+        json!(false)
+    );
+    press(&host, "uppercase", ".presence-omit").await;
+    assert!(
+        value
+            .get_untracked()
+            .expect("valid")
+            .get("uppercase")
+            .is_none()
+    );
+    // Pressing "Leave out" again sends the value shown.
+    press(&host, "uppercase", ".presence-omit").await;
+    assert_eq!(
+        value.get_untracked().expect("valid")["uppercase"],
+        json!(false)
+    );
+    press(&host, "uppercase", ".presence-omit").await;
+
+    // Numbers go out as typed: an integer stays an integer, no float formatting.
+    type_into(&host, "input[name=ratio]", "1").await;
+    type_into(&host, "input[name=count]", "7").await;
+    assert_eq!(
+        wire_arguments(&value.get_untracked().expect("valid")),
+        r#"{"text":"","title":null,"subtitle":"","count":7,"ratio":1}"#
+    );
+    type_into(&host, "input[name=ratio]", "0.1").await;
+    assert!(wire_body(&value.get_untracked().expect("valid")).contains(r#""ratio":0.1"#));
+    type_into(&host, "input[name=ratio]", "1.0").await;
+    assert!(wire_body(&value.get_untracked().expect("valid")).contains(r#""ratio":1.0"#));
+    type_into(&host, "input[name=count]", "7.5").await;
+    let status = value.get_untracked();
+    assert!(
+        matches!(&status, Err(why) if why.contains("whole")),
+        "{status:?}"
+    );
+    // Emptying an optional number leaves it out.
+    type_into(&host, "input[name=count]", "").await;
+    type_into(&host, "input[name=ratio]", "").await;
+    assert_eq!(
+        value.get_untracked(),
+        Ok(json!({"text": "", "title": null, "subtitle": ""}))
+    );
+}
+
+#[wasm_bindgen_test]
+async fn multi_line_strings_keep_their_line_breaks_byte_for_byte() {
+    let (host, value) = editor("form-lines", note_schema()).await;
+    // Spaces and tabs at either end are kept in a one-line input.
+    type_into(&host, "input[name=text]", "\tindented ").await;
+    assert_eq!(
+        value.get_untracked().expect("valid")["text"],
+        json!("\tindented ")
+    );
+
+    press(&host, "text", ".multiline-toggle").await;
+    let area: HtmlTextAreaElement = find(&host, "textarea[name=text]").unchecked_into();
+    choose(&host, "#form-lines-text-ending", "CRLF").await;
+    area.set_value("line one\nline two");
+    fire(&area, "input");
+    settle().await;
+    assert_eq!(
+        value.get_untracked().expect("valid")["text"],
+        json!("line one\r\nline two")
+    );
+    // The element itself only ever holds \n: the exact text is the form's, not the element's.
+    assert_eq!(area.value(), "line one\nline two");
+    assert!(
+        wire_body(&value.get_untracked().expect("valid"))
+            .contains(r#""text":"line one\r\nline two""#)
+    );
+    choose(&host, "#form-lines-text-ending", "CR").await;
+    assert_eq!(
+        value.get_untracked().expect("valid")["text"],
+        json!("line one\rline two")
+    );
+    choose(&host, "#form-lines-text-ending", "LF").await;
+    assert_eq!(
+        value.get_untracked().expect("valid")["text"],
+        json!("line one\nline two")
+    );
+    assert!(
+        button(&host, ".multiline-toggle").disabled(),
+        "a text with line breaks cannot go back to one line"
+    );
+
+    // From raw JSON: a CRLF text opens multi-line with CRLF chosen, and is kept exactly.
+    click(&host, ".raw-toggle").await;
+    let raw: HtmlTextAreaElement = find(&host, "textarea.arguments-json").unchecked_into();
+    raw.set_value(r#"{"text": "a\r\n\r\nb\r\n"}"#);
+    fire(&raw, "input");
+    settle().await;
+    assert!(exists(&host, ".raw-fit[data-fits=true]"));
+    click(&host, ".raw-toggle").await;
+    assert!(exists(&host, "textarea[name=text]"));
+    let ending: HtmlSelectElement = find(&host, "#form-lines-text-ending").unchecked_into();
+    assert_eq!(ending.value(), "CRLF");
+    assert_eq!(value.get_untracked(), Ok(json!({"text": "a\r\n\r\nb\r\n"})));
+
+    // Mixed line breaks cannot be shown by one choice: the raw JSON stays, and is sent.
+    click(&host, ".raw-toggle").await;
+    let raw: HtmlTextAreaElement = find(&host, "textarea.arguments-json").unchecked_into();
+    raw.set_value(r#"{"text": "a\r\nb\nc"}"#);
+    fire(&raw, "input");
+    settle().await;
+    assert!(exists(&host, ".raw-only"));
+    click(&host, ".raw-toggle").await;
+    assert!(exists(&host, "textarea.arguments-json"), "kept as raw JSON");
+    assert!(
+        host.text_content()
+            .unwrap_or_default()
+            .contains("several kinds")
+    );
+    assert!(wire_body(&value.get_untracked().expect("valid")).contains(r#""text":"a\r\nb\nc""#));
+}
+
+#[wasm_bindgen_test]
+async fn raw_json_and_the_form_carry_left_out_null_and_empty_both_ways() {
+    let (host, value) = editor("form-sync", note_schema()).await;
+    type_into(&host, "input[name=text]", "").await;
+    press(&host, "title", ".presence-null").await;
+    toggle(&host, "input[name=uppercase]").await;
+    toggle(&host, "input[name=uppercase]").await;
+    click(&host, ".raw-toggle").await;
+    let raw: HtmlTextAreaElement = find(&host, "textarea.arguments-json").unchecked_into();
+    let shown: Value = serde_json::from_str(&raw.value()).expect("JSON");
+    assert_eq!(
+        shown,
+        json!({"text": "", "title": null, "uppercase": false})
+    );
+    assert!(
+        !raw.value().contains("subtitle"),
+        "a left-out field is absent"
+    );
+
+    raw.set_value(r#"{"text": "x", "subtitle": null, "count": 3}"#);
+    fire(&raw, "input");
+    settle().await;
+    assert_eq!(
+        value.get_untracked(),
+        Ok(json!({"text": "x", "subtitle": null, "count": 3}))
+    );
+    click(&host, ".raw-toggle").await;
+    assert!(
+        !exists(&host, "textarea.arguments-json"),
+        "back to the form"
+    );
+    assert_eq!(presence(&host, "title"), "omitted");
+    assert_eq!(presence(&host, "subtitle"), "null");
+    assert_eq!(presence(&host, "uppercase"), "omitted");
+    assert_eq!(input(&host, "input[name=count]").value(), "3");
+    assert_eq!(
+        value.get_untracked(),
+        Ok(json!({"text": "x", "subtitle": null, "count": 3}))
+    );
+
+    // What the form cannot show keeps the raw JSON authoritative, sent as written.
+    for (json, why) in [
+        (r#"{"text": "x", "count": 1.0}"#, "count"),
+        (r#"{"text": "x", "uppercase": null}"#, "null"),
+    ] {
+        click(&host, ".raw-toggle").await;
+        let raw: HtmlTextAreaElement = find(&host, "textarea.arguments-json").unchecked_into();
+        raw.set_value(json);
+        fire(&raw, "input");
+        settle().await;
+        let note = find(&host, ".raw-only").text_content().unwrap_or_default();
+        assert!(note.contains(why), "{note}");
+        click(&host, ".raw-toggle").await;
+        assert!(exists(&host, "textarea.arguments-json"), "{json} stays raw");
+        let sent = wire_body(&value.get_untracked().expect("valid"));
+        let written: Value = serde_json::from_str(json).expect("JSON");
+        assert!(
+            sent.contains(&serde_json::to_string(&written).expect("JSON")),
+            "{sent}"
+        );
+        raw.set_value(r#"{"text": "y"}"#);
+        fire(&raw, "input");
+        settle().await;
+        click(&host, ".raw-toggle").await;
+    }
+    assert_eq!(value.get_untracked(), Ok(json!({"text": "y"})));
+}
+
+#[wasm_bindgen_test]
+async fn a_rebuilt_form_shows_its_draft_exactly_and_reopens_raw_json() {
+    let schema_json = note_schema();
+    let host = fresh_host("form-draft");
+    let value = RwSignal::new(Ok::<Value, String>(json!({})));
+    let draft = RwSignal::new(None::<Value>);
+    let raw_draft = RwSignal::new(None::<String>);
+    let shown = RwSignal::new(true);
+    let schema_arc = schema(schema_json);
+    leptos::mount::mount_to(host.clone(), move || {
+        let schema_arc = schema_arc.clone();
+        move || {
+            shown.get().then(|| {
+                // As the call panel does: the form starts from the draft.
+                let seed = RwSignal::new(draft.get_untracked());
+                view! {
+                    <ArgumentsEditor
+                        schema=schema_arc.clone()
+                        value=value
+                        id_prefix="form-draft"
+                        seed=seed
+                        draft=draft
+                        raw_draft=raw_draft
+                    />
+                }
+            })
+        }
+    })
+    .forget();
+    settle().await;
+    press(&host, "title", ".presence-null").await;
+    type_into(&host, "input[name=text]", "").await;
+    toggle(&host, "input[name=uppercase]").await;
+    // Not a whole number: kept as typed in the draft, not sent.
+    type_into(&host, "input[name=count]", "7.5").await;
+    assert_eq!(
+        draft.get_untracked(),
+        Some(json!({"text": "", "title": null, "uppercase": true, "count": "7.5"})),
+        "the draft keeps what was typed, valid or not"
+    );
+    shown.set(false);
+    settle().await;
+    shown.set(true);
+    settle().await;
+    assert_eq!(presence(&host, "title"), "null");
+    assert_eq!(presence(&host, "subtitle"), "omitted");
+    assert_eq!(input(&host, "input[name=count]").value(), "7.5");
+    type_into(&host, "input[name=count]", "12").await;
+    assert_eq!(
+        value.get_untracked(),
+        Ok(json!({"text": "", "title": null, "uppercase": true, "count": 12}))
+    );
+
+    // Raw JSON the form cannot show: still raw, as typed, after the rebuild.
+    click(&host, ".raw-toggle").await;
+    let raw: HtmlTextAreaElement = find(&host, "textarea.arguments-json").unchecked_into();
+    let typed = "{\"text\": \"x\", \"extra\": [1]}";
+    raw.set_value(typed);
+    fire(&raw, "input");
+    settle().await;
+    shown.set(false);
+    settle().await;
+    shown.set(true);
+    settle().await;
+    let raw: HtmlTextAreaElement = find(&host, "textarea.arguments-json").unchecked_into();
+    assert_eq!(raw.value(), typed);
+    assert_eq!(
+        value.get_untracked(),
+        Ok(json!({"text": "x", "extra": [1]}))
+    );
 }
 
 /// An input request as the engine hands it to a card: its key, its kind, its JSON.
@@ -458,7 +860,16 @@ async fn form_elicitation_accepts_only_valid_content() {
     type_into(&host, "input[name=notes]", "too long").await;
     assert!(button(&host, ".accept").disabled(), "notes are too long");
     type_into(&host, "input[name=notes]", "").await;
-    assert!(!button(&host, ".accept").disabled());
+    assert!(
+        !button(&host, ".accept").disabled(),
+        "an empty string is valid"
+    );
+    // Emptied, the notes are an empty string; left out, they are not sent.
+    click(
+        &host,
+        "#card-form .presence-omit[aria-label='Leave out notes']",
+    )
+    .await;
     click(&host, ".accept").await;
     assert_eq!(
         answers.get_untracked(),

@@ -11,8 +11,8 @@ use std::collections::BTreeMap;
 
 use holdbay_engine::model::{CallToolResult, JsonObject, ProgressNotificationParam, ProgressToken};
 use holdbay_engine::{
-    Bounds, CallTool, Client, ErrorStep, ExchangeEvent, GetPrompt, InputAnswer, LogicalRequest,
-    McpMethod, Outcome, OutgoingRequest, ReadResource, Reply, RequestOptions, Step,
+    Bounds, CallTool, Client, ErrorStep, ExchangeEvent, Finding, GetPrompt, InputAnswer,
+    LogicalRequest, McpMethod, Outcome, OutgoingRequest, ReadResource, Reply, RequestOptions, Step,
 };
 use leptos::prelude::*;
 use web_sys::AbortController;
@@ -128,6 +128,8 @@ struct RunState<M: RunMethod> {
     phase: RwSignal<Option<Phase<M::Output>>>,
     logical: RwSignal<Option<LogicalRequest<M>>>,
     progress: RwSignal<Option<Progress>>,
+    /// What the engine found about the completed result (e.g. it breaks the outputSchema).
+    result_findings: RwSignal<Vec<Finding>>,
     tamper: RwSignal<Option<LatchTamper>>,
     token: StoredValue<Option<ProgressToken>>,
     abort: StoredValue<Option<AbortController>, LocalStorage>,
@@ -153,6 +155,7 @@ impl<M: RunMethod> Run<M> {
             phase: RwSignal::new(None),
             logical: RwSignal::new(None),
             progress: RwSignal::new(None),
+            result_findings: RwSignal::new(Vec::new()),
             tamper: RwSignal::new(None),
             token: StoredValue::new(None),
             abort: StoredValue::new_local(None),
@@ -174,6 +177,12 @@ impl<M: RunMethod> Run<M> {
 
     pub fn progress(&self) -> Signal<Option<Progress>> {
         self.state.progress.into()
+    }
+
+    /// The engine's findings about the completed result (shown with it; the link's
+    /// findings list has them too).
+    pub fn result_findings(&self) -> Signal<Vec<Finding>> {
+        self.state.result_findings.into()
     }
 
     /// The latch the learner changed for the next retry (lesson 8), if any.
@@ -222,6 +231,7 @@ impl<M: RunMethod> Run<M> {
         self.state.logical.try_set(Some(logical));
         self.state.token.try_set_value(token);
         self.state.progress.try_set(None);
+        self.state.result_findings.try_set(Vec::new());
         self.state.tamper.try_set(None);
         self.state.set_phase(Phase::Sending);
         self.rounds.dispatch_local(request);
@@ -383,11 +393,13 @@ impl<M: RunMethod> RunState<M> {
             self.set_phase(Phase::Sending);
             let next = match self.send(&request).await {
                 Ok(reply) => {
+                    let findings = reply.findings.clone();
                     let step = self
                         .logical
                         .try_update(|logical| logical.as_mut().map(|l| l.handle(reply)));
                     match step.flatten() {
                         Some(Step::Complete(result)) => {
+                            self.result_findings.try_set(findings);
                             return self.set_phase(Phase::Complete(Box::new(result)));
                         }
                         Some(Step::NeedsInput) => return self.set_phase(Phase::Paused),

@@ -31,7 +31,7 @@ pub fn FindingsPanel(#[prop(into)] findings: Signal<Vec<Finding>>) -> impl IntoV
 }
 
 #[component]
-fn FindingRow(finding: Finding) -> impl IntoView {
+pub(crate) fn FindingRow(finding: Finding) -> impl IntoView {
     let rule = finding.rule.id();
     let rule_attribute = rule.clone();
     let severity = severity_label(finding.severity);

@@ -23,8 +23,11 @@ pub enum View {
 #[derive(Debug, Clone, Copy)]
 pub struct CallDraft {
     /// The arguments as entered so far (even when not valid yet); `None`: the schema's
-    /// defaults.
+    /// defaults. A key left out is a field left out; `null` and `""` are sent as such.
     pub arguments: RwSignal<Option<Value>>,
+    /// The raw JSON editor's text, while the user edits the arguments there (it is then
+    /// what is sent, even JSON the form cannot show).
+    pub raw_arguments: RwSignal<Option<String>>,
     pub accept_task: RwSignal<bool>,
     pub report_progress: RwSignal<bool>,
     /// Who set the call up, when a lesson did ("Started by a lesson, …").
@@ -37,6 +40,7 @@ pub struct CallDraft {
 impl CallDraft {
     /// Show `arguments` in the form (rebuilding it), as a lesson sets a call up.
     pub fn replace_arguments(&self, arguments: Value) {
+        self.raw_arguments.set(None);
         self.arguments.set(Some(arguments));
         self.replaced.update(|n| *n += 1);
     }
@@ -113,6 +117,7 @@ impl UiState {
         }
         let draft = self.owner.make(|| CallDraft {
             arguments: RwSignal::new(None),
+            raw_arguments: RwSignal::new(None),
             accept_task: RwSignal::new(true),
             report_progress: RwSignal::new(true),
             note: RwSignal::new(None),

@@ -30,8 +30,8 @@ test('the page shows the demo server and its tools from the real /mcp endpoint',
   const tools = await page.$$eval('.tool-name', (nodes) => nodes.map((n) => n.textContent));
   assert.deepEqual(tools.sort(), [
     'book_table', 'bulk_import', 'connect_account', 'deploy', 'echo',
-    'endless_questions', 'flaky_job', 'plan_migration', 'quick_sum', 'run_pipeline',
-    'slow_report',
+    'endless_questions', 'flaky_job', 'format_note', 'plan_migration', 'quick_sum',
+    'run_pipeline', 'slow_report',
   ]);
   const descriptions = await page.$$eval('.tool-description', (nodes) => nodes.length);
   assert.equal(descriptions, tools.length);

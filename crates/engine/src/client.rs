@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 use std::marker::PhantomData;
+use std::sync::Arc;
 
 use rmcp::model::TASKS_EXTENSION_ID;
 use rmcp::model::{
@@ -25,6 +26,7 @@ use crate::outgoing::OutgoingRequest;
 use crate::pages::ListMethod;
 use crate::protocol;
 use crate::response::Limits;
+use crate::structured::OutputContract;
 
 /// Who the client says it is and what it declares on every request.
 #[derive(Debug, Clone)]
@@ -80,6 +82,8 @@ pub struct Client {
     next_id: i64,
     /// Mirrored-argument headers by tool name, from the last `tools/list`.
     tool_headers: BTreeMap<String, Vec<HeaderParam>>,
+    /// `outputSchema` by tool name, from the last `tools/list`: results are checked against it.
+    output_schemas: BTreeMap<String, Arc<JsonObject>>,
 }
 
 impl Client {
@@ -88,6 +92,7 @@ impl Client {
             config,
             next_id: 1,
             tool_headers: BTreeMap::new(),
+            output_schemas: BTreeMap::new(),
         }
     }
 
@@ -103,6 +108,12 @@ impl Client {
             .into_iter()
             .map(|(tool, params)| {
                 self.tool_headers.insert(tool.name.to_string(), params);
+                match &tool.output_schema {
+                    Some(schema) => self
+                        .output_schemas
+                        .insert(tool.name.to_string(), schema.clone()),
+                    None => self.output_schemas.remove(tool.name.as_ref()),
+                };
                 tool
             })
             .collect();
@@ -336,6 +347,12 @@ impl Client {
         // Serializing rmcp's own request types has no failure mode short of a bug in those
         // types; an empty body would be rejected loudly by any server.
         let body = body.unwrap_or_default();
+        let output = M::tool_call(&params).and_then(|(tool, _)| {
+            self.output_schemas.get(tool).map(|schema| OutputContract {
+                tool: tool.to_owned(),
+                schema: schema.clone(),
+            })
+        });
         OutgoingRequest {
             id,
             headers,
@@ -346,6 +363,7 @@ impl Client {
             declares_tasks,
             limits: self.config.limits,
             round: None,
+            output,
             method: PhantomData,
         }
     }

@@ -54,6 +54,10 @@ pub enum Rule {
     ListenUnrequestedNotification,
     /// A result that does not match its schema.
     MalformedResult,
+    /// A tool's `structuredContent` that does not match the tool's `outputSchema`.
+    OutputSchemaMismatch,
+    /// A successful result of a tool with an `outputSchema`, without `structuredContent`.
+    StructuredContentMissing,
 }
 
 impl Rule {

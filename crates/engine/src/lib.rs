@@ -13,6 +13,9 @@
 //!   when to open the next;
 //! - [`Pages`] walks a paginated list to a [`Listing`] that says if it stopped early;
 //! - [`ResultCache`] honours `ttlMs`/`cacheScope`;
+//! - a tool's `outputSchema`, learned from `tools/list`, is checked against the
+//!   `structuredContent` of its results ([`OutputContract`], with the small JSON Schema
+//!   checker [`schema_check`]);
 //! - a [`Finding`] records what the server did against the spec.
 //!
 //! Every protocol decision (headers, `_meta`, ids, framing, status handling, result decoding)
@@ -41,7 +44,9 @@ mod pages;
 pub mod protocol;
 mod refusal;
 mod response;
+pub mod schema_check;
 mod sse;
+mod structured;
 mod task;
 pub mod traffic;
 mod uri_template;
@@ -77,6 +82,7 @@ pub use pages::{
 pub use refusal::refusal_for;
 pub use response::{Decoded, Limits, Outcome, Reply, ResponseError, ResponseReader};
 pub use sse::{SseDecoder, SseError};
+pub use structured::OutputContract;
 pub use task::{
     DEFAULT_POLL_MS, DuePolls, MAX_POLL_MS, MAX_POLLS_IN_FLIGHT, MIN_POLL_MS, TaskError, TaskEvent,
     TaskTracker, due_polls,

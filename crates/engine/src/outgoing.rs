@@ -8,6 +8,7 @@ use crate::client::RequestOptions;
 use crate::events::{ExchangeEvent, SentRequest};
 use crate::method::McpMethod;
 use crate::response::{Limits, ResponseReader};
+use crate::structured::OutputContract;
 
 /// One JSON-RPC request as it goes on the wire. The caller sends `headers` and `body` with an
 /// HTTP POST to the MCP endpoint, then reads the answer with [`OutgoingRequest::reader`].
@@ -26,6 +27,8 @@ pub struct OutgoingRequest<M: McpMethod> {
     /// Which round of a logical request this is, once a [`crate::LogicalRequest`] numbered
     /// it (a retry or a resend); a first round needs no number.
     pub(crate) round: Option<u32>,
+    /// For `tools/call` of a tool with an `outputSchema`: what its result must match.
+    pub(crate) output: Option<OutputContract>,
     pub(crate) method: PhantomData<M>,
 }
 
@@ -97,5 +100,11 @@ impl<M: McpMethod> OutgoingRequest<M> {
             content_type,
             self.limits,
         )
+        .with_output(self.output.clone())
+    }
+
+    /// The tool's `outputSchema` this request's result is checked against, if any.
+    pub fn output_contract(&self) -> Option<&OutputContract> {
+        self.output.as_ref()
     }
 }

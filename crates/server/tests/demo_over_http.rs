@@ -58,7 +58,8 @@ async fn tools_list_names_every_scenario_with_a_description() {
             "bulk_import",
             "flaky_job",
             "slow_report",
-            "echo"
+            "echo",
+            "format_note"
         ]
     );
     assert!(

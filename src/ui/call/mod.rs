@@ -5,6 +5,8 @@ pub mod outcome;
 mod paused;
 mod progress;
 mod result;
+mod result_findings;
+mod schemas;
 mod tamper;
 
 use std::sync::Arc;
@@ -21,6 +23,7 @@ use crate::session::Session;
 pub use outcome::CallOutcome;
 pub use paused::shorten;
 pub use result::{ToolResult, base64_decoded_len, data_url};
+use schemas::ToolSchemas;
 pub use tamper::{TamperLatch, TamperVerdict};
 
 #[component]
@@ -83,8 +86,15 @@ fn ToolCall(name: String, tool: Option<Tool>, run: CallRun, draft: CallDraft) ->
     view! {
         <section class="panel" id="call-panel">
             <h2>"Call"</h2>
-            <ToolHeader name=name tool=tool />
-            <ArgumentsEditor schema=schema value=arguments seed=seed draft=draft.arguments />
+            <ToolHeader name=name tool=tool.clone() />
+            <ToolSchemas tool=tool />
+            <ArgumentsEditor
+                schema=schema
+                value=arguments
+                seed=seed
+                draft=draft.arguments
+                raw_draft=draft.raw_arguments
+            />
             <div class="call-options">
                 <label>
                     <input

@@ -4,6 +4,7 @@ use leptos::prelude::*;
 
 use super::paused::{PausedCall, RoundHistory};
 use super::progress::InFlight;
+use super::result_findings::ResultFindings;
 use super::tamper::TamperVerdict;
 use crate::calls::{Phase, Run, RunMethod};
 use crate::ui::ErrorNotice;
@@ -29,7 +30,9 @@ where
                 <button class="cancel-call" on:click=move |_| run.cancel()>"Cancel the call"</button>
             }
             .into_any(),
-            Phase::Complete(result) => (*result).show(),
+            Phase::Complete(result) => {
+                view! { {(*result).show()} <ResultFindings run=run /> }.into_any()
+            }
             Phase::Task { id } => view! {
                 <p class="call-task" role="status">
                     "Running as task " <code class="task-id">{id}</code> " — see Tasks"

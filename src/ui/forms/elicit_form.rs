@@ -8,7 +8,7 @@ use serde_json::Value;
 
 use super::decline::DeclineOrCancel;
 use super::delivery::Delivery;
-use super::schema_form::{fresh_prefix, schema_form};
+use super::schema_form::{FormSignals, fresh_prefix, schema_form};
 
 #[component]
 pub fn FormElicitation(
@@ -24,10 +24,14 @@ pub fn FormElicitation(
         .collect();
     let form = schema_form(
         &schema,
-        content,
         fresh_prefix(&format!("elicit-{safe_key}-")),
-        RwSignal::new(None),
-        None,
+        FormSignals {
+            value: content,
+            seed: RwSignal::new(None),
+            draft: None,
+            raw_draft: None,
+            preview: false,
+        },
     );
     let accepted = move || match content.get_untracked() {
         Ok(Value::Object(content)) => Some(InputAnswer::Accept(Some(content))),

@@ -1,4 +1,5 @@
-//! The inputs of a schema form, one view per field kind. Labels, help and errors are
+//! The inputs of a schema form, one view per field kind, each with its presence controls
+//! ("Leave out", "null") where the schema allows them. Labels, help and errors are
 //! server-provided text and are rendered as text nodes only.
 
 use std::sync::Arc;
@@ -6,17 +7,23 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use super::schema::{Field, Kind, TextInput};
-use super::state::{FieldState, ListItem, count_problem, leaf_value};
+use super::state::{
+    Entry, FieldState, LineEnding, ListItem, Presence, TextEntry, count_problem, leaf_problem,
+    line_endings, with_line_ending,
+};
 
-/// Where a field sits: its element id (unique on the page) and its `name` attribute
-/// (the property path, e.g. `address.city`).
+/// Where a field sits: its element id (unique on the page), its `name` attribute (the
+/// property path, e.g. `address.city`), and the presence of each object or list it sits in
+/// (entering a value sends them too).
 #[derive(Clone)]
 pub struct Place {
     pub id: String,
     pub name: String,
+    pub ancestors: Vec<RwSignal<Presence>>,
 }
 
 impl Place {
+    /// The place of a property of the object at this place.
     pub fn child(&self, segment: &str) -> Place {
         let safe: String = segment
             .chars()
@@ -29,7 +36,25 @@ impl Place {
             } else {
                 format!("{}.{segment}", self.name)
             },
+            ancestors: self.ancestors.clone(),
         }
+    }
+}
+
+/// Send the field (and everything it sits in): the user entered a value.
+fn present(presence: RwSignal<Presence>, ancestors: &[RwSignal<Presence>]) {
+    for signal in ancestors.iter().chain([&presence]) {
+        if signal.get_untracked() != Presence::Value {
+            signal.set(Presence::Value);
+        }
+    }
+}
+
+fn presence_name(presence: Presence) -> &'static str {
+    match presence {
+        Presence::Omitted => "omitted",
+        Presence::Null => "null",
+        Presence::Value => "value",
     }
 }
 
@@ -44,24 +69,46 @@ pub fn object_fields_view(fields: &[Arc<Field>], states: &[FieldState], place: &
 }
 
 pub fn field_view(field: Arc<Field>, state: FieldState, place: Place) -> AnyView {
-    match (&field.kind, state) {
-        (Kind::Object(fields), FieldState::Object(states)) => view! {
-            <fieldset class="form-object" id=place.id.clone()>
-                <legend>{label_text(&field)}</legend>
-                {help_view(&field, &place)}
-                {object_fields_view(fields, &states, &place)}
-            </fieldset>
+    let presence = state.presence;
+    match (&field.kind, state.entry.clone()) {
+        (Kind::Object(fields), Entry::Object(states)) => {
+            let inner = Place {
+                ancestors: place.ancestors.iter().copied().chain([presence]).collect(),
+                ..place.clone()
+            };
+            let children = fields
+                .iter()
+                .zip(&states)
+                .map(|(child, child_state)| {
+                    field_view(child.clone(), child_state.clone(), inner.child(&child.name))
+                })
+                .collect_view();
+            view! {
+                <fieldset
+                    class="form-object"
+                    id=place.id.clone()
+                    data-presence=move || presence_name(presence.get())
+                >
+                    <legend>{label_text(&field)}</legend>
+                    {presence_controls(&field, presence, &place)}
+                    {help_view(&field, &place)}
+                    {presence_note(&field, presence)}
+                    <div class="form-object-fields">{children}</div>
+                </fieldset>
+            }
+            .into_any()
         }
-        .into_any(),
-        (Kind::List { item, .. }, FieldState::List(items)) => {
-            list_view(field.clone(), item.clone(), items, place)
+        (Kind::List { item, .. }, Entry::List(items)) => {
+            list_view(field.clone(), item.clone(), items, presence, place)
         }
-        (Kind::MultiChoice { options, .. }, FieldState::MultiChoice(flags)) => {
+        (Kind::MultiChoice { options, .. }, Entry::MultiChoice(flags)) => {
+            let ancestors = place.ancestors.clone();
             let boxes = options
                 .iter()
                 .enumerate()
                 .map(|(index, option)| {
                     let id = format!("{}-{index}", place.id);
+                    let ancestors = ancestors.clone();
                     view! {
                         <span class="check-option">
                             <input
@@ -73,6 +120,7 @@ pub fn field_view(field: Arc<Field>, state: FieldState, place: Place) -> AnyView
                                 on:change=move |event| {
                                     let on = event_target_checked(&event);
                                     flags.update(|f| if let Some(flag) = f.get_mut(index) { *flag = on });
+                                    present(presence, &ancestors);
                                 }
                             />
                             <label for=id>{option.label.clone()}</label>
@@ -82,19 +130,34 @@ pub fn field_view(field: Arc<Field>, state: FieldState, place: Place) -> AnyView
                 .collect_view();
             let problem = {
                 let field = field.clone();
-                move || count_problem(&field, flags.with(|f| f.iter().filter(|on| **on).count()))
+                move || {
+                    (presence.get() == Presence::Value)
+                        .then(|| {
+                            count_problem(
+                                &field,
+                                flags.with(|f| f.iter().filter(|on| **on).count()),
+                            )
+                        })
+                        .flatten()
+                }
             };
             view! {
-                <fieldset class="form-field form-multi" id=place.id.clone()>
+                <fieldset
+                    class="form-field form-multi"
+                    id=place.id.clone()
+                    data-presence=move || presence_name(presence.get())
+                >
                     <legend>{label_text(&field)}</legend>
+                    {presence_controls(&field, presence, &place)}
                     {help_view(&field, &place)}
                     <div class="check-options">{boxes}</div>
+                    {presence_note(&field, presence)}
                     {move || problem().map(|why| view! { <p class="field-error">{why}</p> })}
                 </fieldset>
             }
             .into_any()
         }
-        (_, state) => leaf_view(field, state, place),
+        (_, _) => leaf_view(field, state, place),
     }
 }
 
@@ -113,17 +176,85 @@ fn help_view(field: &Field, place: &Place) -> Option<impl IntoView + use<>> {
         .map(|help| view! { <p class="field-help" id=id>{help}</p> })
 }
 
-/// One text, number, checkbox or select input, with its help and error text. "Required"
-/// shows only once the user has been in the field, so a fresh form is not all red.
+/// "Leave out" for an optional field, "null" where the schema allows it: toggles, pressed
+/// while the field is in that state. Pressing a pressed one sends the value again.
+fn presence_controls(
+    field: &Field,
+    presence: RwSignal<Presence>,
+    place: &Place,
+) -> Option<impl IntoView + use<>> {
+    if field.required && !field.nullable {
+        return None;
+    }
+    let toggle = move |state: Presence, ancestors: Vec<RwSignal<Presence>>| {
+        move |_: leptos::ev::MouseEvent| {
+            if presence.get_untracked() == state {
+                present(presence, &ancestors);
+            } else {
+                // A null is sent, so whatever holds it is sent too.
+                if state == Presence::Null {
+                    present(presence, &ancestors);
+                }
+                presence.set(state);
+            }
+        }
+    };
+    let pressed = move |state: Presence| move || (presence.get() == state).to_string();
+    let omit = (!field.required).then(|| {
+        view! {
+            <button
+                type="button"
+                class="chip presence-omit"
+                aria-pressed=pressed(Presence::Omitted)
+                aria-label=format!("Leave out {}", field.label)
+                title="Leave the field out: its key is not sent"
+                on:click=toggle(Presence::Omitted, place.ancestors.clone())
+            >
+                "Leave out"
+            </button>
+        }
+    });
+    let null = field.nullable.then(|| {
+        view! {
+            <button
+                type="button"
+                class="chip presence-null"
+                aria-pressed=pressed(Presence::Null)
+                aria-label=format!("Send {} as null", field.label)
+                title="Send null (the schema allows it)"
+                on:click=toggle(Presence::Null, place.ancestors.clone())
+            >
+                "null"
+            </button>
+        }
+    });
+    Some(view! { <span class="presence-controls">{omit} {null}</span> })
+}
+
+/// Says what is sent when it is not the value shown (a required field not entered yet says
+/// "required" once touched instead).
+fn presence_note(field: &Field, presence: RwSignal<Presence>) -> impl IntoView + use<> {
+    let required = field.required;
+    move || match presence.get() {
+        Presence::Omitted if required => None,
+        Presence::Omitted => Some(view! { <p class="presence-note">"Left out: not sent."</p> }),
+        Presence::Null => Some(view! { <p class="presence-note">"Sent as null."</p> }),
+        Presence::Value => None,
+    }
+}
+
+/// One text, number, checkbox or select input, with its presence controls, help and error
+/// text. "Required" shows only once the user has been in the field, so a fresh form is not
+/// all red.
 fn leaf_view(field: Arc<Field>, state: FieldState, place: Place) -> AnyView {
+    let presence = state.presence;
     let touched = RwSignal::new(false);
     let error = {
         let field = field.clone();
         let state = state.clone();
-        Memo::new(move |_| match leaf_value(&field, &state) {
-            Err(why) => Some(why),
-            Ok(None) if field.required && touched.get() => Some("required".to_owned()),
-            Ok(_) => None,
+        Memo::new(move |_| match leaf_problem(&field, &state) {
+            Some(why) if why == "required" && !touched.get() => None,
+            other => other,
         })
     };
     let help_id = format!("{}-help", place.id);
@@ -131,28 +262,43 @@ fn leaf_view(field: Arc<Field>, state: FieldState, place: Place) -> AnyView {
     let id = place.id.clone();
     let name = place.name.clone();
     let required = field.required;
-    let input = match (&field.kind, state) {
-        (Kind::Boolean, FieldState::Boolean(checked)) => {
+    let ancestors = place.ancestors.clone();
+    let controls = presence_controls(&field, presence, &place);
+    let input = match (&field.kind, state.entry.clone()) {
+        (Kind::Boolean, Entry::Boolean(checked)) => {
             return view! {
-                <div class="form-field form-check">
-                    <input
-                        type="checkbox"
-                        id=id.clone()
-                        name=name
-                        aria-describedby=described
-                        prop:checked=move || checked.get()
-                        on:change=move |event| checked.set(event_target_checked(&event))
-                    />
-                    <label for=id>{label_text(&field)}</label>
+                <div
+                    class="form-field form-check"
+                    class:omitted=move || presence.get() == Presence::Omitted
+                    class:is-null=move || presence.get() == Presence::Null
+                    data-presence=move || presence_name(presence.get())
+                >
+                    <div class="field-head">
+                        <input
+                            type="checkbox"
+                            id=id.clone()
+                            name=name
+                            aria-describedby=described
+                            prop:checked=move || presence.get() == Presence::Value && checked.get()
+                            prop:indeterminate=move || presence.get() != Presence::Value
+                            on:change=move |event| {
+                                checked.set(event_target_checked(&event));
+                                present(presence, &ancestors);
+                            }
+                        />
+                        <label for=id>{label_text(&field)}</label>
+                        {controls}
+                    </div>
                     {help_view(&field, &place)}
+                    {presence_note(&field, presence)}
                 </div>
             }
             .into_any();
         }
-        (Kind::Choice(options), FieldState::Choice(chosen)) => {
+        (Kind::Choice(options), Entry::Choice(chosen)) => {
             // An empty choice only when the field may be left out or has nothing chosen yet.
             let blank = (!required || chosen.get_untracked().is_empty())
-                .then(|| view! { <option value="">"— choose —"</option> });
+                .then(|| view! { <option value="" prop:selected=move || chosen.get().is_empty()>"— choose —"</option> });
             let options = options
                 .iter()
                 .map(|option| {
@@ -174,7 +320,14 @@ fn leaf_view(field: Arc<Field>, state: FieldState, place: Place) -> AnyView {
                     aria-required=required.then_some("true")
                     on:change=move |event| {
                         touched.set(true);
-                        chosen.set(event_target_value(&event));
+                        let key = event_target_value(&event);
+                        let none = key.is_empty();
+                        chosen.set(key);
+                        if none && !required {
+                            presence.set(Presence::Omitted);
+                        } else {
+                            present(presence, &ancestors);
+                        }
                     }
                     on:blur=move |_| touched.set(true)
                 >
@@ -184,74 +337,240 @@ fn leaf_view(field: Arc<Field>, state: FieldState, place: Place) -> AnyView {
             }
             .into_any()
         }
-        (kind, FieldState::Text(text)) => {
-            let (input_type, step, min, max) = match kind {
-                Kind::Number {
-                    integer,
-                    minimum,
-                    maximum,
-                } => (
-                    "number",
-                    Some(if *integer { "1" } else { "any" }),
-                    minimum.map(|m| m.to_string()),
-                    maximum.map(|m| m.to_string()),
-                ),
-                Kind::Text { input, .. } => (
-                    match input {
-                        TextInput::Plain => "text",
-                        TextInput::Email => "email",
-                        TextInput::Uri => "url",
-                        TextInput::Date => "date",
-                        TextInput::DateTime => "datetime-local",
-                    },
-                    None,
-                    None,
-                    None,
-                ),
-                _ => ("text", None, None, None),
-            };
-            let (min_length, max_length) = match kind {
-                Kind::Text {
-                    min_length,
-                    max_length,
-                    ..
-                } => (
-                    min_length.map(|n| n.to_string()),
-                    max_length.map(|n| n.to_string()),
-                ),
-                _ => (None, None),
-            };
-            view! {
-                <input
-                    type=input_type
-                    id=id.clone()
-                    name=name
-                    step=step
-                    min=min
-                    max=max
-                    minlength=min_length
-                    maxlength=max_length
-                    aria-describedby=described
-                    aria-invalid=move || error.get().is_some().then_some("true")
-                    aria-required=required.then_some("true")
-                    prop:value=move || text.get()
-                    on:input=move |event| text.set(event_target_value(&event))
-                    on:blur=move |_| touched.set(true)
-                />
-            }
-            .into_any()
+        (kind, Entry::Text(entry)) => {
+            text_input(kind, entry, presence, &field, &place, (touched, error))
         }
         _ => ().into_any(),
     };
+    let multiline = match (&field.kind, &state.entry) {
+        (
+            Kind::Text {
+                input: TextInput::Plain,
+                ..
+            },
+            Entry::Text(entry),
+        ) => Some(multiline_toggle(*entry)),
+        _ => None,
+    };
+    let empty_string = match (&field.kind, &state.entry) {
+        (Kind::Text { .. }, Entry::Text(entry)) => Some(*entry),
+        _ => None,
+    }
+    .map(|entry| {
+        move || {
+            (presence.get() == Presence::Value && entry.text.with(String::is_empty)).then(|| {
+                view! { <p class="presence-note empty-string">"Sent as an empty string."</p> }
+            })
+        }
+    });
     view! {
-        <div class="form-field" class:invalid=move || error.get().is_some()>
-            <label for=id>{label_text(&field)}</label>
+        <div
+            class="form-field"
+            class:invalid=move || error.get().is_some()
+            class:omitted=move || presence.get() == Presence::Omitted
+            class:is-null=move || presence.get() == Presence::Null
+            data-presence=move || presence_name(presence.get())
+        >
+            <div class="field-head">
+                <label for=id>{label_text(&field)}</label>
+                {controls}
+                {multiline}
+            </div>
             {input}
             {help_view(&field, &place)}
+            {presence_note(&field, presence)}
+            {empty_string}
             {move || error.get().map(|why| view! { <p class="field-error">{why}</p> })}
         </div>
     }
     .into_any()
+}
+
+/// A text or number input; a plain string in multi-line mode is a text area with its line
+/// break kind beside it.
+fn text_input(
+    kind: &Kind,
+    entry: TextEntry,
+    presence: RwSignal<Presence>,
+    field: &Field,
+    place: &Place,
+    (touched, error): (RwSignal<bool>, Memo<Option<String>>),
+) -> AnyView {
+    let id = place.id.clone();
+    let name = place.name.clone();
+    let required = field.required;
+    let described = field.help.is_some().then(|| format!("{}-help", place.id));
+    let ancestors = place.ancestors.clone();
+    let (input_type, step, min, max, plain) = match kind {
+        Kind::Number {
+            integer,
+            minimum,
+            maximum,
+        } => (
+            "number",
+            Some(if *integer { "1" } else { "any" }),
+            minimum.map(|m| m.to_string()),
+            maximum.map(|m| m.to_string()),
+            false,
+        ),
+        Kind::Text { input, .. } => (
+            match input {
+                TextInput::Plain => "text",
+                TextInput::Email => "email",
+                TextInput::Uri => "url",
+                TextInput::Date => "date",
+                TextInput::DateTime => "datetime-local",
+            },
+            None,
+            None,
+            None,
+            *input == TextInput::Plain,
+        ),
+        _ => ("text", None, None, None, true),
+    };
+    let (min_length, max_length) = match kind {
+        Kind::Text {
+            min_length,
+            max_length,
+            ..
+        } => (
+            min_length.map(|n| n.to_string()),
+            max_length.map(|n| n.to_string()),
+        ),
+        _ => (None, None),
+    };
+    let text = entry.text;
+    let typed_in_line = {
+        let ancestors = ancestors.clone();
+        move |typed: String| {
+            // An empty number, date or address is no value: an optional one is left out.
+            // An empty plain string is a value: "".
+            let leave_out = typed.is_empty() && !plain && !required;
+            text.set(typed);
+            if leave_out {
+                presence.set(Presence::Omitted);
+            } else {
+                present(presence, &ancestors);
+            }
+        }
+    };
+    let single = {
+        let id = id.clone();
+        let name = name.clone();
+        let described = described.clone();
+        move || {
+            let typed_in_line = typed_in_line.clone();
+            view! {
+                <input
+                    type=input_type
+                    id=id.clone()
+                    name=name.clone()
+                    step=step
+                    min=min.clone()
+                    max=max.clone()
+                    minlength=min_length.clone()
+                    maxlength=max_length.clone()
+                    aria-describedby=described.clone()
+                    aria-invalid=move || error.get().is_some().then_some("true")
+                    aria-required=required.then_some("true")
+                    prop:value=move || text.get()
+                    on:input=move |event| typed_in_line(event_target_value(&event))
+                    on:blur=move |_| touched.set(true)
+                />
+            }
+        }
+    };
+    let multi = move || {
+        let ancestors = ancestors.clone();
+        let ending = entry.ending;
+        view! {
+            <textarea
+                id=id.clone()
+                name=name.clone()
+                class="text-lines"
+                rows="4"
+                spellcheck="false"
+                aria-describedby=described.clone()
+                aria-invalid=move || error.get().is_some().then_some("true")
+                aria-required=required.then_some("true")
+                prop:value=move || text.get()
+                on:input=move |event| {
+                    // The element holds `\n` only: the line break kind is the form's.
+                    let typed = event_target_value(&event);
+                    text.set(with_line_ending(&typed, ending.get_untracked()));
+                    present(presence, &ancestors);
+                }
+                on:blur=move |_| touched.set(true)
+            ></textarea>
+            {line_ending_select(entry, format!("{}-ending", id))}
+        }
+    };
+    let multiline = entry.multiline;
+    view! {
+        {move || {
+            if plain && multiline.get() {
+                multi().into_any()
+            } else {
+                single().into_any()
+            }
+        }}
+    }
+    .into_any()
+}
+
+/// "Multi-line": a text area instead of a one-line input. A text with line breaks stays
+/// multi-line (a one-line input would drop them).
+fn multiline_toggle(entry: TextEntry) -> impl IntoView + use<> {
+    let locked = move || entry.multiline.get() && entry.text.with(|t| !line_endings(t).is_empty());
+    view! {
+        <button
+            type="button"
+            class="chip multiline-toggle"
+            aria-pressed=move || entry.multiline.get().to_string()
+            disabled=locked
+            title=move || {
+                if locked() {
+                    "The text has line breaks: it stays multi-line"
+                } else {
+                    "Edit as several lines"
+                }
+            }
+            on:click=move |_| entry.multiline.update(|on| *on = !*on)
+        >
+            "Multi-line"
+        </button>
+    }
+}
+
+/// The kind of line break a multi-line text is sent with.
+fn line_ending_select(entry: TextEntry, id: String) -> impl IntoView + use<> {
+    let options = LineEnding::ALL
+        .into_iter()
+        .map(|ending| {
+            view! {
+                <option value=ending.label() prop:selected=move || entry.ending.get() == ending>
+                    {ending.label()}
+                </option>
+            }
+        })
+        .collect_view();
+    view! {
+        <span class="line-ending-choice">
+            <label for=id.clone()>"Line breaks sent as"</label>
+            <select
+                id=id
+                class="line-ending"
+                on:change=move |event| {
+                    if let Some(ending) = LineEnding::from_label(&event_target_value(&event)) {
+                        entry.ending.set(ending);
+                        entry.text.update(|text| *text = with_line_ending(text, ending));
+                    }
+                }
+            >
+                {options}
+            </select>
+        </span>
+    }
 }
 
 /// An array: its items, each removable, and a button to add one.
@@ -259,6 +578,7 @@ fn list_view(
     field: Arc<Field>,
     item: Arc<Field>,
     items: RwSignal<Vec<ListItem>>,
+    presence: RwSignal<Presence>,
     place: Place,
 ) -> AnyView {
     // New items' signals belong to this view, so they are freed with it.
@@ -272,6 +592,7 @@ fn list_view(
     };
     let add = {
         let item = item.clone();
+        let ancestors = place.ancestors.clone();
         move |_| {
             let make = || ListItem::new(&item, None, true);
             let fresh = match &owner {
@@ -279,13 +600,21 @@ fn list_view(
                 None => make(),
             };
             items.update(|items| items.push(fresh));
+            present(presence, &ancestors);
         }
     };
     let problem = {
         let field = field.clone();
-        move || count_problem(&field, items.with(Vec::len))
+        move || {
+            (presence.get() == Presence::Value)
+                .then(|| count_problem(&field, items.with(Vec::len)))
+                .flatten()
+        }
     };
-    let list_place = place.clone();
+    let list_place = Place {
+        ancestors: place.ancestors.iter().copied().chain([presence]).collect(),
+        ..place.clone()
+    };
     let rows = move || {
         items
             .get()
@@ -296,6 +625,7 @@ fn list_view(
                 let item_place = Place {
                     id: format!("{}-{id}", list_place.id),
                     name: format!("{}.{index}", list_place.name),
+                    ancestors: list_place.ancestors.clone(),
                 };
                 let label = format!("Remove item {}", index + 1);
                 view! {
@@ -317,9 +647,15 @@ fn list_view(
             .collect_view()
     };
     view! {
-        <fieldset class="form-field form-list" id=place.id.clone()>
+        <fieldset
+            class="form-field form-list"
+            id=place.id.clone()
+            data-presence=move || presence_name(presence.get())
+        >
             <legend>{label_text(&field)}</legend>
+            {presence_controls(&field, presence, &place)}
             {help_view(&field, &place)}
+            {presence_note(&field, presence)}
             <ol class="form-list-items">{rows}</ol>
             {move || {
                 items.with(Vec::is_empty).then(|| view! { <p class="quiet form-list-empty">"No items."</p> })

@@ -1,6 +1,8 @@
 //! A JSON Schema read as a form: the subset a form can show. Anything else (`$ref`,
 //! unions of several types, free-form maps, very large or deep schemas) is refused with a
-//! reason, and the caller falls back to the raw JSON editor.
+//! reason, and the caller falls back to the raw JSON editor. A field may allow `null`
+//! (`type: ["T", "null"]`, or `anyOf`/`oneOf` with a `{"type": "null"}` branch): the form
+//! can then send `null` for it.
 
 use std::sync::Arc;
 
@@ -22,8 +24,17 @@ pub struct Field {
     /// `description`, shown as help text.
     pub help: Option<String>,
     pub required: bool,
+    /// The schema allows `null` besides the kind's values.
+    pub nullable: bool,
     pub default: Option<Value>,
     pub kind: Kind,
+}
+
+impl Field {
+    /// `null` is one of the field's fixed values (an `enum` or `const` list with `null`).
+    pub fn null_is_a_choice(&self) -> bool {
+        matches!(&self.kind, Kind::Choice(options) if options.iter().any(|o| o.value.is_null()))
+    }
 }
 
 #[derive(Debug)]
@@ -90,7 +101,7 @@ pub fn choice_key(value: &Value) -> String {
 pub fn parse_root(schema: &Map<String, Value>) -> Result<Vec<Arc<Field>>, String> {
     let mut budget = MAX_FIELDS;
     let root = Value::Object(schema.clone());
-    let schema = resolve_union(&root)?;
+    let (schema, _) = resolve_union(&root)?;
     match type_name(&schema)?.as_deref() {
         Some("object") | None => object_fields(&schema, 0, &mut budget),
         Some(other) => Err(format!(
@@ -149,14 +160,16 @@ fn parse_field(
     *budget = budget
         .checked_sub(1)
         .ok_or_else(|| format!("it has more than {MAX_FIELDS} fields"))?;
-    let schema = resolve_union(schema).map_err(|why| format!("`{name}`: {why}"))?;
+    let (schema, null_branch) = resolve_union(schema).map_err(|why| format!("`{name}`: {why}"))?;
     let text = |key: &str| schema.get(key).and_then(Value::as_str).map(str::to_owned);
     let kind = parse_kind(name, &schema, depth, budget)?;
+    let null_type = matches!(schema.get("type"), Some(Value::Array(names)) if names.iter().any(|n| n == "null"));
     Ok(Field {
         name: name.to_owned(),
         label: text("title").unwrap_or_else(|| name.to_owned()),
         help: text("description"),
         required,
+        nullable: null_branch || null_type,
         default: schema.get("default").cloned(),
         kind,
     })
@@ -193,7 +206,8 @@ fn parse_kind(
         Some("boolean") => Kind::Boolean,
         Some("array") => {
             let items = match schema.get("items") {
-                Some(items @ Value::Object(_)) => resolve_union(items)?,
+                // The item's own `null` is kept in its schema: `parse_field` reads it again.
+                Some(items @ Value::Object(_)) => resolve_union(items)?.0,
                 _ => return Err(format!("`{name}` is an array without one `items` schema")),
             };
             match choices(&items) {
@@ -205,7 +219,7 @@ fn parse_kind(
                 None => Kind::List {
                     item: Arc::new(parse_field(
                         "Item",
-                        &Value::Object(items),
+                        schema.get("items").unwrap_or(&Value::Null),
                         true,
                         depth + 1,
                         budget,
@@ -226,9 +240,10 @@ fn parse_kind(
 }
 
 /// The schema itself, or for `anyOf`/`oneOf` of one type plus `null` (how optional values are
-/// often written) that one type, keeping the outer title, description and default.
-/// `$ref` and real unions cannot be shown as a form.
-fn resolve_union(schema: &Value) -> Result<Map<String, Value>, String> {
+/// often written) that one type, keeping the outer title, description and default; and
+/// whether a `null` branch was there. A union of constants (with or without `null`) stays a
+/// list of choices. `$ref` and real unions cannot be shown as a form.
+fn resolve_union(schema: &Value) -> Result<(Map<String, Value>, bool), String> {
     let Value::Object(schema) = schema else {
         return Err("a schema that is not an object".to_owned());
     };
@@ -245,26 +260,38 @@ fn resolve_union(schema: &Value) -> Result<Map<String, Value>, String> {
         }
     }
     let union = ["anyOf", "oneOf"]
-        .iter()
-        .find_map(|key| schema.get(*key).and_then(Value::as_array));
-    let Some(branches) = union else {
-        return Ok(schema.clone());
+        .into_iter()
+        .find_map(|key| schema.get(key).and_then(Value::as_array).map(|b| (key, b)));
+    let Some((key, branches)) = union else {
+        return Ok((schema.clone(), false));
     };
     if choice_list(branches).is_some() {
-        return Ok(schema.clone());
+        return Ok((schema.clone(), false));
     }
-    let mut real = branches
+    let is_null = |branch: &&Value| {
+        branch.get("type").and_then(Value::as_str) == Some("null")
+            || branch.get("const") == Some(&Value::Null)
+    };
+    let nullable = branches.iter().any(|branch| is_null(&branch));
+    let real: Vec<Value> = branches
         .iter()
-        .filter(|branch| branch.get("type").and_then(Value::as_str) != Some("null"));
-    match (real.next(), real.next()) {
-        (Some(only), None) => {
-            let mut merged = resolve_union(only)?;
+        .filter(|branch| !is_null(branch))
+        .cloned()
+        .collect();
+    if real.len() > 1 && choice_list(&real).is_some() {
+        let mut choices = schema.clone();
+        choices.insert(key.to_owned(), Value::Array(real));
+        return Ok((choices, nullable));
+    }
+    match real.as_slice() {
+        [only] => {
+            let (mut merged, inner_null) = resolve_union(only)?;
             for key in ["title", "description", "default"] {
                 if let Some(outer) = schema.get(key) {
                     merged.insert(key.to_owned(), outer.clone());
                 }
             }
-            Ok(merged)
+            Ok((merged, nullable || inner_null))
         }
         _ => Err("it is a union of several types".to_owned()),
     }

@@ -1,5 +1,7 @@
-//! A form built from an object JSON Schema, with a "Raw JSON" toggle. Schemas the form
-//! cannot show open in the raw JSON editor directly.
+//! A form built from an object JSON Schema, with a "Raw JSON" toggle. Both edit the same
+//! arguments: switching carries them over exactly. JSON the form cannot show (a key it has
+//! no field for, mixed line breaks, `1.0` for an integer, …) stays in the raw editor, which
+//! is then what is sent, and says so. Schemas the form cannot show open in the raw editor.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -9,8 +11,8 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 use super::fields::{Place, object_fields_view};
-use super::schema::parse_root;
-use super::state::{FieldState, draft_root, fits_root, read_root};
+use super::schema::{Field, parse_root};
+use super::state::{FieldState, draft_root, fits_draft, fits_root, read_root};
 
 static NEXT_FORM: AtomicUsize = AtomicUsize::new(1);
 
@@ -19,16 +21,36 @@ pub fn fresh_prefix(kind: &str) -> String {
     format!("{kind}{}", NEXT_FORM.fetch_add(1, Ordering::Relaxed))
 }
 
-/// The form for `schema`. `value` holds `Ok(object)` while the input is valid, else
-/// `Err(the first problem)`. `draft`, when given, follows what is entered even while it is
-/// not valid yet (so the form can be rebuilt from it later, e.g. after a view switch).
+/// The signals a form reads and writes.
+#[derive(Clone, Copy)]
+pub struct FormSignals {
+    /// `Ok(object)` while the input is valid, else `Err(the first problem)`.
+    pub value: RwSignal<Result<Value, String>>,
+    /// What the form shows when (re)built: `None` = the schema's defaults. Setting it
+    /// rebuilds the form (in the raw editor if the form cannot show it).
+    pub seed: RwSignal<Option<Value>>,
+    /// Follows what is entered, even while it is not valid yet (so the form can be rebuilt
+    /// from it later, e.g. after a view switch).
+    pub draft: Option<RwSignal<Option<Value>>>,
+    /// The raw editor's text while it is open (so a rebuilt form reopens it as it was).
+    pub raw_draft: Option<RwSignal<Option<String>>>,
+    /// Show the JSON that will be sent under the form.
+    pub preview: bool,
+}
+
+/// The form for `schema`.
 pub fn schema_form(
     schema: &JsonObject,
-    value: RwSignal<Result<Value, String>>,
     prefix: String,
-    seed: RwSignal<Option<Value>>,
-    draft: Option<RwSignal<Option<Value>>>,
+    signals: FormSignals,
 ) -> impl IntoView + use<> {
+    let FormSignals {
+        value,
+        seed,
+        draft,
+        raw_draft,
+        preview,
+    } = signals;
     let parsed = parse_root(schema);
     let required: Vec<String> = parsed
         .as_ref()
@@ -47,7 +69,6 @@ pub fn schema_form(
     let raw = RwSignal::new(fields.is_none());
     let raw_text = RwSignal::new(String::new());
     let switch_problem = RwSignal::new(None::<String>);
-    // `seed` is what the form shows when (re)built: None = the schema's defaults.
     let current: StoredValue<Vec<FieldState>> = StoredValue::new(Vec::new());
     let required = Arc::new(required);
 
@@ -66,16 +87,74 @@ pub fn schema_form(
             }
         }
     };
+    // Open the raw editor on `text`: it is what is sent from now on.
+    let open_raw = {
+        let parse_raw = parse_raw.clone();
+        move |text: String| {
+            value.set(parse_raw(&text));
+            if let Some(raw_draft) = raw_draft {
+                raw_draft.set(Some(text.clone()));
+            }
+            raw_text.set(text);
+            raw.set(true);
+        }
+    };
+    // Where the arguments `seed` holds are edited: the form if it can show them exactly.
+    let place_seed = {
+        let fields = fields.clone();
+        let open_raw = open_raw.clone();
+        move |seeded: Option<Value>| {
+            let Some(fields) = fields.as_ref() else {
+                // Only the raw editor: it shows the new arguments.
+                if let Some(json) = seeded {
+                    open_raw(serde_json::to_string_pretty(&json).unwrap_or_default());
+                }
+                return;
+            };
+            // A draft of this form may hold number text typed before it read as a number.
+            match seeded.map(|json| (fits_draft(fields, &json), json)) {
+                Some((Err(why), json)) => {
+                    switch_problem.set(Some(format!(
+                        "Edited as raw JSON: the form cannot show these arguments exactly ({why})."
+                    )));
+                    open_raw(serde_json::to_string_pretty(&json).unwrap_or_default());
+                }
+                _ => {
+                    switch_problem.set(None);
+                    if let Some(raw_draft) = raw_draft {
+                        raw_draft.set(None);
+                    }
+                    raw.set(false);
+                }
+            }
+        }
+    };
 
-    if fields.is_none() {
-        let start = match value.get_untracked() {
-            Ok(object @ Value::Object(_)) => object,
-            _ => Value::Object(JsonObject::new()),
-        };
-        let text = serde_json::to_string_pretty(&start).unwrap_or_default();
-        value.set(parse_raw(&text));
-        raw_text.set(text);
+    let kept_raw = raw_draft.and_then(|raw_draft| raw_draft.get_untracked());
+    match (&fields, kept_raw) {
+        // The raw editor was open when this form was last shown: as it was.
+        (_, Some(text)) => open_raw(text),
+        (None, None) => {
+            let start = match (seed.get_untracked(), value.get_untracked()) {
+                (Some(seeded @ Value::Object(_)), _) | (None, Ok(seeded @ Value::Object(_))) => {
+                    seeded
+                }
+                _ => Value::Object(JsonObject::new()),
+            };
+            open_raw(serde_json::to_string_pretty(&start).unwrap_or_default());
+        }
+        (Some(_), None) => place_seed(seed.get_untracked()),
     }
+    // A new seed from outside (a lesson's preset) is placed again.
+    Effect::new({
+        let place_seed = place_seed.clone();
+        move |first: Option<()>| {
+            let seeded = seed.get();
+            if first.is_some() {
+                untrack(|| place_seed(seeded));
+            }
+        }
+    });
 
     let form = {
         let fields = fields.clone();
@@ -105,6 +184,7 @@ pub fn schema_form(
                     &Place {
                         id: prefix.clone(),
                         name: String::new(),
+                        ancestors: Vec::new(),
                     },
                 )
             };
@@ -122,6 +202,7 @@ pub fn schema_form(
     let toggle = {
         let fields = fields.clone();
         let parse_raw = parse_raw.clone();
+        let open_raw = open_raw.clone();
         move |_| {
             let Some(fields) = fields.as_ref() else {
                 return;
@@ -132,6 +213,9 @@ pub fn schema_form(
                 match back {
                     Ok(json) => {
                         switch_problem.set(None);
+                        if let Some(raw_draft) = raw_draft {
+                            raw_draft.set(None);
+                        }
                         seed.set(Some(json));
                         raw.set(false);
                     }
@@ -141,41 +225,46 @@ pub fn schema_form(
                 }
             } else {
                 let draft = current.with_value(|states| draft_root(fields, states));
-                let text = serde_json::to_string_pretty(&draft).unwrap_or_default();
-                value.set(parse_raw(&text));
-                raw_text.set(text);
                 switch_problem.set(None);
-                raw.set(true);
+                open_raw(serde_json::to_string_pretty(&draft).unwrap_or_default());
             }
         }
     };
 
     let raw_id = format!("{prefix}-raw");
-    let raw_editor = move || {
-        let parse_raw = parse_raw.clone();
-        raw.get().then(|| {
-            view! {
-                <div class="raw-json">
-                    <label for=raw_id.clone()>"JSON"</label>
-                    <textarea
-                        id=raw_id.clone()
-                        class="arguments-json"
-                        rows="8"
-                        spellcheck="false"
-                        prop:value=move || raw_text.get()
-                        on:input=move |event| {
-                            let text = event_target_value(&event);
-                            let parsed = parse_raw(&text);
-                            if let (Some(draft), Ok(json)) = (draft, &parsed) {
-                                draft.set(Some(json.clone()));
+    let raw_editor = {
+        let fields = fields.clone();
+        move || {
+            let parse_raw = parse_raw.clone();
+            let fields = fields.clone();
+            raw.get().then(|| {
+                view! {
+                    <div class="raw-json">
+                        <label for=raw_id.clone()>"JSON"</label>
+                        <textarea
+                            id=raw_id.clone()
+                            class="arguments-json"
+                            rows="8"
+                            spellcheck="false"
+                            prop:value=move || raw_text.get()
+                            on:input=move |event| {
+                                let text = event_target_value(&event);
+                                let parsed = parse_raw(&text);
+                                if let (Some(draft), Ok(json)) = (draft, &parsed) {
+                                    draft.set(Some(json.clone()));
+                                }
+                                if let Some(raw_draft) = raw_draft {
+                                    raw_draft.set(Some(text.clone()));
+                                }
+                                value.set(parsed);
+                                raw_text.set(text);
                             }
-                            value.set(parsed);
-                            raw_text.set(text);
-                        }
-                    ></textarea>
-                </div>
-            }
-        })
+                        ></textarea>
+                        {fields.map(|fields| raw_fit(fields, value))}
+                    </div>
+                }
+            })
+        }
     };
 
     let toolbar = fields.is_some().then(|| {
@@ -197,6 +286,7 @@ pub fn schema_form(
             <p class="form-note">"This schema is edited as raw JSON: " {why} "."</p>
         }
     });
+    let preview = preview.then(|| json_preview(value));
 
     view! {
         <div class="form-host" id=prefix>
@@ -208,6 +298,62 @@ pub fn schema_form(
             {move || {
                 value.get().err().map(|why| view! { <p class="form-status" role="status">"Not ready: " {why}</p> })
             }}
+            {preview}
         </div>
+    }
+}
+
+/// While the raw editor is open: whether the form could show this JSON, or why only the raw
+/// editor can (it is then sent exactly as written).
+fn raw_fit(
+    fields: Arc<Vec<Arc<Field>>>,
+    value: RwSignal<Result<Value, String>>,
+) -> impl IntoView + use<> {
+    move || {
+        let Ok(json) = value.get() else {
+            return None;
+        };
+        Some(match fits_root(&fields, &json) {
+            Ok(()) => view! {
+                <p class="form-note raw-fit" data-fits="true">
+                    "The form can show this JSON: “Back to the form” keeps it exactly."
+                </p>
+            }
+            .into_any(),
+            Err(why) => view! {
+                <p class="form-note raw-fit raw-only" data-fits="false">
+                    "Only the raw JSON can show this (" {why} "): it is sent exactly as written."
+                </p>
+            }
+            .into_any(),
+        })
+    }
+}
+
+/// The exact JSON the arguments are, as it goes on the wire: one line in the summary,
+/// pretty when opened.
+fn json_preview(value: RwSignal<Result<Value, String>>) -> impl IntoView + use<> {
+    let compact = move || {
+        value.with(|v| match v {
+            Ok(json) => json.to_string(),
+            Err(_) => "not ready".to_owned(),
+        })
+    };
+    let pretty = move || {
+        value.with(|v| {
+            v.as_ref()
+                .ok()
+                .and_then(|json| serde_json::to_string_pretty(json).ok())
+                .unwrap_or_default()
+        })
+    };
+    view! {
+        <details class="json-preview">
+            <summary>
+                <span class="json-preview-title">"Arguments as sent"</span>
+                <code class="json-preview-line">{compact}</code>
+            </summary>
+            <pre class="json-preview-body">{pretty}</pre>
+        </details>
     }
 }

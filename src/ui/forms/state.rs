@@ -1,5 +1,9 @@
-//! What the user has entered in a schema form (one signal per input), its validation, and
-//! the JSON it stands for.
+//! What the user has entered in a schema form (one signal per input), whether each field is
+//! sent at all, its validation, and the exact JSON it stands for.
+//!
+//! Every field has a [`Presence`]: left out (the key is not sent), `null` (where the schema
+//! allows it), or a value. Required fields are always sent. A present string is sent as
+//! typed, spaces, an empty string and line breaks included (see [`LineEnding`]).
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -9,11 +13,92 @@ use serde_json::{Map, Number, Value};
 
 use super::schema::{Field, Kind, TextInput, choice_key};
 
-/// The entered state of one field, shaped like its [`Kind`].
+/// Whether and how a field is sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Presence {
+    /// The key is not sent (for a required field: nothing entered yet, so the form is not
+    /// ready).
+    Omitted,
+    /// Sent as `null`.
+    Null,
+    /// Sent with the value entered.
+    Value,
+}
+
+/// The line break a multi-line text's lines are joined with. A browser's text area only
+/// holds `\n` (it turns `\r\n` and `\r` into `\n`), so the kind is kept beside the text and
+/// the exact string is kept in the state, never read back from the element.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LineEnding {
+    Lf,
+    CrLf,
+    Cr,
+}
+
+impl LineEnding {
+    pub const ALL: [LineEnding; 3] = [LineEnding::Lf, LineEnding::CrLf, LineEnding::Cr];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LineEnding::Lf => "\n",
+            LineEnding::CrLf => "\r\n",
+            LineEnding::Cr => "\r",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            LineEnding::Lf => "LF",
+            LineEnding::CrLf => "CRLF",
+            LineEnding::Cr => "CR",
+        }
+    }
+
+    pub fn from_label(label: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|ending| ending.label() == label)
+    }
+}
+
+/// The kinds of line break in `text`, in the order first met.
+pub fn line_endings(text: &str) -> Vec<LineEnding> {
+    let mut found = Vec::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let ending = match c {
+            '\r' if chars.peek() == Some(&'\n') => {
+                chars.next();
+                LineEnding::CrLf
+            }
+            '\r' => LineEnding::Cr,
+            '\n' => LineEnding::Lf,
+            _ => continue,
+        };
+        if !found.contains(&ending) {
+            found.push(ending);
+        }
+    }
+    found
+}
+
+/// `text` with every line break (of any kind) written as `ending`.
+pub fn with_line_ending(text: &str, ending: LineEnding) -> String {
+    text.replace("\r\n", "\n")
+        .replace('\r', "\n")
+        .replace('\n', ending.as_str())
+}
+
+/// The entered state of one field.
 #[derive(Clone)]
-pub enum FieldState {
-    /// Text and number inputs keep the text as typed.
-    Text(RwSignal<String>),
+pub struct FieldState {
+    pub presence: RwSignal<Presence>,
+    pub entry: Entry,
+}
+
+/// What is entered, shaped like the field's [`Kind`].
+#[derive(Clone)]
+pub enum Entry {
+    /// Text and number inputs.
+    Text(TextEntry),
     Boolean(RwSignal<bool>),
     /// The chosen option's key (`""`: none).
     Choice(RwSignal<String>),
@@ -21,6 +106,28 @@ pub enum FieldState {
     MultiChoice(RwSignal<Vec<bool>>),
     List(RwSignal<Vec<ListItem>>),
     Object(Vec<FieldState>),
+}
+
+/// A text or number input.
+#[derive(Clone, Copy)]
+pub struct TextEntry {
+    /// A string exactly as it is sent (line breaks included); a number as typed.
+    pub text: RwSignal<String>,
+    /// Shown as a multi-line text area.
+    pub multiline: RwSignal<bool>,
+    /// The line break the text area's lines are joined with.
+    pub ending: RwSignal<LineEnding>,
+}
+
+impl TextEntry {
+    fn new(text: String) -> Self {
+        let endings = line_endings(&text);
+        Self {
+            multiline: RwSignal::new(!endings.is_empty()),
+            ending: RwSignal::new(endings.first().copied().unwrap_or(LineEnding::Lf)),
+            text: RwSignal::new(text),
+        }
+    }
 }
 
 /// An array item, with an id that stays stable while other items come and go.
@@ -42,10 +149,29 @@ impl ListItem {
 }
 
 impl FieldState {
-    /// The state showing `value`; where it is None, the field's default if `defaults`, else
-    /// empty. Values of the wrong shape are ignored (use [`fits_root`] first when that matters).
+    /// The state showing `value`; where it is None, the field's default if `defaults`. With
+    /// neither, an optional field is left out, and a required one is empty: a required
+    /// string is not entered yet (the form is not ready until it is; once typed into, even
+    /// emptied again, it is sent, `""` included). Values of the wrong shape are ignored (use
+    /// [`fits_root`] first when that matters).
     pub fn new(field: &Field, value: Option<&Value>, defaults: bool) -> Self {
         let value = value.or(field.default.as_ref().filter(|_| defaults));
+        let presence = match value {
+            None if field.required && !matches!(field.kind, Kind::Text { .. }) => Presence::Value,
+            None => Presence::Omitted,
+            Some(Value::Null) if !field.null_is_a_choice() => Presence::Null,
+            Some(_) => Presence::Value,
+        };
+        let shown = value.filter(|_| presence == Presence::Value);
+        Self {
+            presence: RwSignal::new(presence),
+            entry: Entry::new(field, shown, defaults),
+        }
+    }
+}
+
+impl Entry {
+    fn new(field: &Field, value: Option<&Value>, defaults: bool) -> Self {
         match &field.kind {
             Kind::Text { input, .. } => {
                 let text = value.and_then(Value::as_str).unwrap_or_default();
@@ -53,10 +179,10 @@ impl FieldState {
                     TextInput::DateTime => iso_to_local(text),
                     _ => text.to_owned(),
                 };
-                Self::Text(RwSignal::new(text))
+                Self::Text(TextEntry::new(text))
             }
             // A number, or the text typed before it read as one (a draft).
-            Kind::Number { .. } => Self::Text(RwSignal::new(match value {
+            Kind::Number { .. } => Self::Text(TextEntry::new(match value {
                 Some(Value::Number(number)) => number.to_string(),
                 Some(Value::String(typed)) => typed.clone(),
                 _ => String::new(),
@@ -129,76 +255,61 @@ fn read_object(fields: &[Arc<Field>], states: &[FieldState]) -> Result<Map<Strin
     Ok(object)
 }
 
-/// What is entered now, as JSON, valid or not yet: valid fields as their values, a text
-/// or number input that does not read yet as the text typed, the others skipped. A starting
-/// point for editing as raw JSON, and what a rebuilt form shows again.
-pub fn draft_root(fields: &[Arc<Field>], states: &[FieldState]) -> Value {
-    let mut object = Map::new();
-    for (field, state) in fields.iter().zip(states) {
-        match (read(field, state), state) {
-            (Ok(Some(value)), _) => {
-                object.insert(field.name.clone(), value);
-            }
-            (Err(_), FieldState::Text(text)) if !text.with(|t| t.trim().is_empty()) => {
-                object.insert(field.name.clone(), Value::String(text.get()));
-            }
-            _ => {}
-        }
+/// The JSON of one field: None when it is left out.
+pub fn read(field: &Field, state: &FieldState) -> Result<Option<Value>, String> {
+    match state.presence.get() {
+        Presence::Omitted if field.required => Err("required".to_owned()),
+        Presence::Omitted => Ok(None),
+        Presence::Null if field.nullable => Ok(Some(Value::Null)),
+        Presence::Null => Err("the schema does not allow null here".to_owned()),
+        Presence::Value => value_of(field, &state.entry).map(Some),
     }
-    Value::Object(object)
 }
 
-/// The JSON of one field: None when it is left empty (and may be).
-pub fn read(field: &Field, state: &FieldState) -> Result<Option<Value>, String> {
-    let value = match (&field.kind, state) {
-        (Kind::Object(fields), FieldState::Object(states)) => {
-            // An optional object left wholly empty is left out, whatever its own fields require.
-            if !field.required
-                && draft_root(fields, states)
-                    .as_object()
-                    .is_some_and(Map::is_empty)
-            {
-                return Ok(None);
-            }
-            let object = read_object(fields, states)?;
-            (field.required || !object.is_empty()).then_some(Value::Object(object))
+/// The value entered, checked against the field's constraints.
+fn value_of(field: &Field, entry: &Entry) -> Result<Value, String> {
+    match (&field.kind, entry) {
+        (Kind::Object(fields), Entry::Object(states)) => {
+            read_object(fields, states).map(Value::Object)
         }
-        (Kind::List { item, .. }, FieldState::List(items)) => {
+        (Kind::List { item, .. }, Entry::List(items)) => {
             let items = items.get();
             let mut values = Vec::with_capacity(items.len());
             for (index, entry) in items.iter().enumerate() {
                 match read(item, &entry.state) {
                     Ok(Some(value)) => values.push(value),
-                    Ok(None) => return Err(format!("item {} is empty", index + 1)),
+                    Ok(None) => return Err(format!("item {} is left out", index + 1)),
                     Err(why) => return Err(format!("item {}: {why}", index + 1)),
                 }
             }
             count_problem(field, values.len()).map_or(Ok(()), Err)?;
-            (field.required || !values.is_empty()).then_some(Value::Array(values))
+            Ok(Value::Array(values))
         }
-        _ => leaf_value(field, state)?,
-    };
-    if value.is_none() && field.required {
-        return Err("required".to_owned());
+        _ => leaf_value(field, entry),
     }
-    Ok(value)
+}
+
+/// The problem with a present single input (not objects or lists), if any: what the field
+/// shows next to it.
+pub fn leaf_problem(field: &Field, state: &FieldState) -> Option<String> {
+    match state.presence.get() {
+        Presence::Value => leaf_value(field, &state.entry).err(),
+        _ => read(field, state).err(),
+    }
 }
 
 /// The value of a single input (not objects or lists), checked against its constraints.
-pub fn leaf_value(field: &Field, state: &FieldState) -> Result<Option<Value>, String> {
-    match (&field.kind, state) {
+pub fn leaf_value(field: &Field, entry: &Entry) -> Result<Value, String> {
+    match (&field.kind, entry) {
         (
             Kind::Text {
                 input,
                 min_length,
                 max_length,
             },
-            FieldState::Text(text),
+            Entry::Text(entry),
         ) => {
-            let text = text.get();
-            if text.is_empty() {
-                return Ok(None);
-            }
+            let text = entry.text.get();
             let length = text.chars().count() as u64;
             if let Some(min) = min_length.filter(|min| length < *min) {
                 return Err(format!("at least {min} characters"));
@@ -206,7 +317,7 @@ pub fn leaf_value(field: &Field, state: &FieldState) -> Result<Option<Value>, St
             if let Some(max) = max_length.filter(|max| length > *max) {
                 return Err(format!("at most {max} characters"));
             }
-            check_format(*input, &text).map(|text| Some(Value::String(text)))
+            check_format(*input, &text).map(Value::String)
         }
         (
             Kind::Number {
@@ -214,40 +325,43 @@ pub fn leaf_value(field: &Field, state: &FieldState) -> Result<Option<Value>, St
                 minimum,
                 maximum,
             },
-            FieldState::Text(text),
+            Entry::Text(entry),
         ) => {
-            let text = text.get();
+            let text = entry.text.get();
             let text = text.trim();
             if text.is_empty() {
-                return Ok(None);
+                return Err(if field.required {
+                    "required".to_owned()
+                } else {
+                    "a number, or leave it out".to_owned()
+                });
             }
-            let number: f64 = text.parse().map_err(|_| "not a number".to_owned())?;
-            if !number.is_finite() {
-                return Err("not a number".to_owned());
+            let number = parse_number(text, *integer)?;
+            let value = number.as_f64().unwrap_or(f64::NAN);
+            if let Some(min) = minimum.filter(|min| value < *min) {
+                return Err(format!("at least {min}"));
             }
-            if minimum.is_some_and(|min| number < min) {
-                return Err(format!("at least {}", minimum.unwrap_or_default()));
+            if let Some(max) = maximum.filter(|max| value > *max) {
+                return Err(format!("at most {max}"));
             }
-            if maximum.is_some_and(|max| number > max) {
-                return Err(format!("at most {}", maximum.unwrap_or_default()));
-            }
-            if *integer {
-                if number.fract() != 0.0 || number.abs() > 9_007_199_254_740_991.0 {
-                    return Err("a whole number".to_owned());
-                }
-                return Ok(Some(Value::Number(Number::from(number as i64))));
-            }
-            Ok(Number::from_f64(number).map(Value::Number))
+            Ok(Value::Number(number))
         }
-        (Kind::Boolean, FieldState::Boolean(checked)) => Ok(Some(Value::Bool(checked.get()))),
-        (Kind::Choice(options), FieldState::Choice(key)) => {
+        (Kind::Boolean, Entry::Boolean(checked)) => Ok(Value::Bool(checked.get())),
+        (Kind::Choice(options), Entry::Choice(key)) => {
             let key = key.get();
-            Ok(options
+            options
                 .iter()
                 .find(|option| option.key() == key)
-                .map(|option| option.value.clone()))
+                .map(|option| option.value.clone())
+                .ok_or_else(|| {
+                    if field.required {
+                        "required".to_owned()
+                    } else {
+                        "choose one, or leave it out".to_owned()
+                    }
+                })
         }
-        (Kind::MultiChoice { options, .. }, FieldState::MultiChoice(flags)) => {
+        (Kind::MultiChoice { options, .. }, Entry::MultiChoice(flags)) => {
             let chosen: Vec<Value> = options
                 .iter()
                 .zip(flags.get())
@@ -255,9 +369,66 @@ pub fn leaf_value(field: &Field, state: &FieldState) -> Result<Option<Value>, St
                 .map(|(option, _)| option.value.clone())
                 .collect();
             count_problem(field, chosen.len()).map_or(Ok(()), Err)?;
-            Ok((field.required || !chosen.is_empty()).then_some(Value::Array(chosen)))
+            Ok(Value::Array(chosen))
         }
-        _ => Ok(None),
+        _ => Err("this input does not fit its field".to_owned()),
+    }
+}
+
+/// A number as typed, kept exact: `1` stays the integer 1, `0.1` the number 0.1, `1.0`
+/// stays `1.0`. An integer field takes whole numbers only.
+pub fn parse_number(text: &str, integer: bool) -> Result<Number, String> {
+    // A number input also accepts `.5` and `-.5`, which JSON writes with a leading zero.
+    let json = match text.strip_prefix('-') {
+        Some(rest) if rest.starts_with('.') => format!("-0{rest}"),
+        _ if text.starts_with('.') => format!("0{text}"),
+        _ => text.to_owned(),
+    };
+    let number: Number = serde_json::from_str(&json).map_err(|_| "not a number".to_owned())?;
+    if integer && !(number.is_i64() || number.is_u64()) {
+        return Err("a whole number".to_owned());
+    }
+    if number.as_f64().is_none_or(|n| !n.is_finite()) {
+        return Err("not a number".to_owned());
+    }
+    Ok(number)
+}
+
+/// What is entered now, as JSON, valid or not yet: present fields as their values, a text
+/// or number input that does not read yet as the text typed, left-out fields absent. A
+/// starting point for editing as raw JSON, and what a rebuilt form (a draft) shows again.
+pub fn draft_root(fields: &[Arc<Field>], states: &[FieldState]) -> Value {
+    Value::Object(draft_object(fields, states))
+}
+
+fn draft_object(fields: &[Arc<Field>], states: &[FieldState]) -> Map<String, Value> {
+    fields
+        .iter()
+        .zip(states)
+        .filter_map(|(field, state)| draft(field, state).map(|value| (field.name.clone(), value)))
+        .collect()
+}
+
+fn draft(field: &Field, state: &FieldState) -> Option<Value> {
+    match state.presence.get() {
+        Presence::Omitted => None,
+        Presence::Null => Some(Value::Null),
+        Presence::Value => match (&field.kind, &state.entry) {
+            (Kind::Object(fields), Entry::Object(states)) => {
+                Some(Value::Object(draft_object(fields, states)))
+            }
+            (Kind::List { item, .. }, Entry::List(items)) => Some(Value::Array(
+                items
+                    .get()
+                    .iter()
+                    .map(|entry| draft(item, &entry.state).unwrap_or(Value::Null))
+                    .collect(),
+            )),
+            (_, Entry::Text(entry)) => Some(
+                leaf_value(field, &state.entry).unwrap_or_else(|_| Value::String(entry.text.get())),
+            ),
+            _ => leaf_value(field, &state.entry).ok(),
+        },
     }
 }
 
@@ -324,6 +495,9 @@ fn is_date(text: &str) -> bool {
 
 /// A `datetime-local` input's text (the user's local time) as RFC 3339 in UTC.
 fn local_to_iso(local: &str) -> Option<String> {
+    if local.is_empty() {
+        return None;
+    }
     let date = js_sys::Date::new(&local.into());
     if date.get_time().is_nan() {
         return None;
@@ -352,13 +526,27 @@ fn iso_to_local(iso: &str) -> String {
 
 /// Whether the form can show `value` exactly (so switching from raw JSON loses nothing).
 pub fn fits_root(fields: &[Arc<Field>], value: &Value) -> Result<(), String> {
+    fits_value(fields, value, false)
+}
+
+/// Whether `value` is a draft of this form ([`draft_root`]): as [`fits_root`], and a number
+/// may be the text typed before it read as one.
+pub fn fits_draft(fields: &[Arc<Field>], value: &Value) -> Result<(), String> {
+    fits_value(fields, value, true)
+}
+
+fn fits_value(fields: &[Arc<Field>], value: &Value, typed: bool) -> Result<(), String> {
     let Value::Object(object) = value else {
         return Err("the arguments must be a JSON object".to_owned());
     };
-    fits_object(fields, object)
+    fits_object(fields, object, typed)
 }
 
-fn fits_object(fields: &[Arc<Field>], object: &Map<String, Value>) -> Result<(), String> {
+fn fits_object(
+    fields: &[Arc<Field>],
+    object: &Map<String, Value>,
+    typed: bool,
+) -> Result<(), String> {
     for key in object.keys() {
         if !fields.iter().any(|field| &field.name == key) {
             return Err(format!("the form has no field `{key}`"));
@@ -366,38 +554,66 @@ fn fits_object(fields: &[Arc<Field>], object: &Map<String, Value>) -> Result<(),
     }
     for field in fields {
         if let Some(value) = object.get(&field.name) {
-            fits(field, value).map_err(|why| format!("`{}`: {why}", field.name))?;
+            fits(field, value, typed).map_err(|why| format!("`{}`: {why}", field.name))?;
         }
     }
     Ok(())
 }
 
-fn fits(field: &Field, value: &Value) -> Result<(), String> {
+fn fits(field: &Field, value: &Value, typed: bool) -> Result<(), String> {
+    if value.is_null() && !field.null_is_a_choice() {
+        return if field.nullable {
+            Ok(())
+        } else {
+            Err("null, which the schema does not allow here".to_owned())
+        };
+    }
     let ok = match &field.kind {
         Kind::Text { input, .. } => {
-            value.is_string() && (*input != TextInput::DateTime || value_is_datetime(value))
+            let Some(text) = value.as_str() else {
+                return Err("not a string".to_owned());
+            };
+            let endings = line_endings(text);
+            if endings.len() > 1 {
+                let kinds: Vec<&str> = endings.iter().map(|e| e.label()).collect();
+                return Err(format!(
+                    "its line breaks are of several kinds ({}); the form writes one kind",
+                    kinds.join(", ")
+                ));
+            }
+            if *input != TextInput::Plain && !endings.is_empty() {
+                return Err("line breaks in a one-line field".to_owned());
+            }
+            *input != TextInput::DateTime || value_is_datetime(value)
         }
         Kind::Number { integer, .. } => {
-            value.is_i64() || value.is_u64() || (!integer && value.is_f64())
+            value.is_i64()
+                || value.is_u64()
+                || (!integer && value.is_f64())
+                || (typed && value.is_string())
         }
         Kind::Boolean => value.is_boolean(),
         Kind::Choice(options) => options.iter().any(|option| &option.value == value),
+        // The form sends the chosen options in their order, each once.
         Kind::MultiChoice { options, .. } => value.as_array().is_some_and(|values| {
-            values
+            let in_order: Vec<&Value> = options
                 .iter()
-                .all(|value| options.iter().any(|option| &option.value == value))
+                .map(|option| &option.value)
+                .filter(|option| values.contains(option))
+                .collect();
+            in_order.len() == values.len() && in_order.iter().zip(values).all(|(a, b)| *a == b)
         }),
         Kind::List { item, .. } => match value.as_array() {
             Some(values) => {
-                for value in values {
-                    fits(item, value)?;
+                for (index, value) in values.iter().enumerate() {
+                    fits(item, value, typed).map_err(|why| format!("item {}: {why}", index + 1))?;
                 }
                 true
             }
             None => false,
         },
         Kind::Object(fields) => match value.as_object() {
-            Some(object) => return fits_object(fields, object),
+            Some(object) => return fits_object(fields, object, typed),
             None => false,
         },
     };
@@ -408,8 +624,9 @@ fn fits(field: &Field, value: &Value) -> Result<(), String> {
     }
 }
 
+/// A date-time the form's minute-precision local input gives back unchanged.
 fn value_is_datetime(value: &Value) -> bool {
     value
         .as_str()
-        .is_some_and(|text| !js_sys::Date::new(&text.into()).get_time().is_nan())
+        .is_some_and(|text| local_to_iso(&iso_to_local(text)).as_deref() == Some(text))
 }

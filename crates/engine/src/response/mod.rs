@@ -22,6 +22,7 @@ pub(crate) use result_type::ResultRules;
 use crate::events::{AnswerEvent, AnswerKind, ExchangeEvent, InputAsk};
 use crate::findings::{Finding, Rule};
 use crate::method::McpMethod;
+use crate::structured::OutputContract;
 
 /// Bounds on what the engine accepts from a server.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -91,6 +92,8 @@ pub(crate) const EXCERPT_CHARS: usize = 200;
 pub struct ResponseReader<M: McpMethod> {
     body: BodyReader,
     declares_tasks: bool,
+    /// For `tools/call` of a tool with an `outputSchema`: what its result must match.
+    output: Option<OutputContract>,
     method: PhantomData<M>,
 }
 
@@ -107,8 +110,15 @@ impl<M: McpMethod> ResponseReader<M> {
         Self {
             body: BodyReader::new(request_id, status, content_type, limits),
             declares_tasks,
+            output: None,
             method: PhantomData,
         }
+    }
+
+    /// Check a `complete` result against the tool's `outputSchema` (a finding if it breaks).
+    pub(crate) fn with_output(mut self, output: Option<OutputContract>) -> Self {
+        self.output = output;
+        self
     }
 
     /// The response's `WWW-Authenticate` header, if it had one (the browser exposes it only
@@ -144,7 +154,7 @@ impl<M: McpMethod> ResponseReader<M> {
         let envelope = self.body.finish(false);
         envelope
             .result
-            .and_then(|result| decode_reply::<M>(result, self.declares_tasks))
+            .and_then(|result| decode_reply::<M>(result, self.declares_tasks, self.output.as_ref()))
     }
 
     /// The whole body has arrived: the events not yet taken, then `Answered` and the
@@ -152,9 +162,9 @@ impl<M: McpMethod> ResponseReader<M> {
     pub fn finish_decoded(mut self) -> Decoded<M> {
         let envelope = self.body.finish(true);
         let mut events = self.body.take_events();
-        let result = envelope
-            .result
-            .and_then(|result| decode_reply::<M>(result, self.declares_tasks));
+        let result = envelope.result.and_then(|result| {
+            decode_reply::<M>(result, self.declares_tasks, self.output.as_ref())
+        });
         let (kind, findings) = match &result {
             Ok(reply) => (answer_kind::<M>(reply), reply.findings.clone()),
             Err(error) => (
@@ -245,6 +255,7 @@ fn complete_only<M: McpMethod>(
 fn decode_reply<M: McpMethod>(
     result: JsonObject,
     declares_tasks: bool,
+    output: Option<&OutputContract>,
 ) -> Result<Reply<Outcome<M::Output>>, ResponseError> {
     // Kept as received; typed decoding reads it by reference. Only a result that needs the
     // spec's defaults filled in (older servers) is copied.
@@ -266,10 +277,14 @@ fn decode_reply<M: McpMethod>(
         }
         _ => Outcome::Complete(M::decode_output(source).map_err(invalid)?),
     };
+    let mut findings = checked.findings;
+    if let (Outcome::Complete(_), Some(output)) = (&outcome, output) {
+        findings.extend(output.findings(&raw_result));
+    }
     Ok(Reply {
         result: outcome,
         raw_result,
-        findings: checked.findings,
+        findings,
     })
 }
 

@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::scenarios::{
     book_table, bulk_import, connect_account, deploy, echo, endless_questions, flaky_job,
-    plan_migration, quick_sum, run_pipeline, slow_report,
+    format_note, plan_migration, quick_sum, run_pipeline, slow_report,
 };
 
 /// A tool's advertised definition.
@@ -27,9 +27,22 @@ impl ToolSpec {
         };
         let mut tool = Tool::new(self.name, self.description, Arc::new(schema));
         tool.title = Some(self.title.to_owned());
+        tool.output_schema = OUTPUT_SCHEMAS
+            .iter()
+            .find(|(name, _)| *name == self.name)
+            .and_then(|(_, schema)| match schema() {
+                Value::Object(schema) => Some(Arc::new(schema)),
+                _ => None,
+            });
         tool
     }
 }
+
+/// A schema written by a function (`json!` is not const).
+type SchemaFn = fn() -> Value;
+
+/// The scenarios whose results follow an `outputSchema`, by tool name.
+const OUTPUT_SCHEMAS: &[(&str, SchemaFn)] = &[(format_note::SPEC.name, format_note::output_schema)];
 
 /// Every scenario, in the order a learner meets them.
 pub const SCENARIOS: &[&ToolSpec] = &[
@@ -44,6 +57,7 @@ pub const SCENARIOS: &[&ToolSpec] = &[
     &flaky_job::SPEC,
     &slow_report::SPEC,
     &echo::SPEC,
+    &format_note::SPEC,
 ];
 
 pub fn tools() -> Vec<Tool> {

@@ -28,7 +28,7 @@ use crate::shared::Shared;
 use crate::tasks::JobRegistry;
 use scenarios::{
     book_table, bulk_import, connect_account, deploy, echo, endless_questions, flaky_job,
-    plan_migration, quick_sum, run_pipeline, slow_report,
+    format_note, plan_migration, quick_sum, run_pipeline, slow_report,
 };
 
 /// Name the app shows after `server/discover`.
@@ -71,6 +71,7 @@ impl DemoServer {
             "flaky_job" => flaky_job::call(call).await,
             "slow_report" => slow_report::call(call).await,
             "echo" => echo::call(call),
+            "format_note" => format_note::call(call),
             other => {
                 if self.conformance()
                     && let Some(response) = crate::conformance::call_tool(call).await

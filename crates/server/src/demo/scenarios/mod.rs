@@ -7,6 +7,7 @@ pub mod deploy;
 pub mod echo;
 pub mod endless_questions;
 pub mod flaky_job;
+pub mod format_note;
 pub mod plan_migration;
 pub mod quick_sum;
 pub mod run_pipeline;

@@ -13,7 +13,9 @@
 //!   when to open the next;
 //! - [`Pages`] walks a paginated list to a [`Listing`] that says if it stopped early;
 //! - [`ResultCache`] honours `ttlMs`/`cacheScope`;
-//! - a [`Finding`] records what the server did against the spec.
+//! - a [`Finding`] records what the server did against the spec;
+//! - [`Client::negotiate`] retries once after `-32022`, and [`legacy_server`] tells a server
+//!   of an older revision apart (§10.6), each ending in a [`VersionMismatch`] when it fails.
 //!
 //! Every protocol decision (headers, `_meta`, ids, framing, status handling, result decoding)
 //! is made here, once, so the browser app, the native tests and the server all share it.
@@ -43,6 +45,7 @@ mod response;
 mod sse;
 mod task;
 pub mod traffic;
+mod version;
 
 pub use answer::{AnswerError, InputAnswer};
 pub use cache::{AuthContext, ResultCache};
@@ -76,6 +79,10 @@ pub use task::{
     TaskTracker, due_polls,
 };
 pub use traffic::Traffic;
+pub use version::{
+    CLIENT_VERSIONS, LATEST_LEGACY_VERSION, Negotiated, Negotiation, VersionMismatch,
+    VersionRejection, legacy_server, newest_common,
+};
 
 /// The `rmcp` wire model, re-exported so callers use the very types the engine decodes into.
 pub use rmcp::model;

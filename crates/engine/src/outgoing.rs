@@ -23,6 +23,8 @@ pub struct OutgoingRequest<M: McpMethod> {
     pub(crate) options: RequestOptions,
     pub(crate) declares_tasks: bool,
     pub(crate) limits: Limits,
+    /// The one retry after a `-32022` (a second one ends the negotiation).
+    pub(crate) version_retry: bool,
     pub(crate) method: PhantomData<M>,
 }
 
@@ -50,6 +52,19 @@ impl<M: McpMethod> OutgoingRequest<M> {
     /// The params as sent (without `_meta`).
     pub fn params(&self) -> &M::Params {
         &self.params
+    }
+
+    /// Whether this is the one retry with another protocol version after a `-32022`.
+    pub fn is_version_retry(&self) -> bool {
+        self.version_retry
+    }
+
+    /// The protocol revision it carries (`_meta` and `MCP-Protocol-Version`).
+    pub fn protocol_version(&self) -> String {
+        self.meta
+            .protocol_version()
+            .map(|version| version.as_str().to_owned())
+            .unwrap_or_default()
     }
 
     /// Whether this request declared the tasks extension.

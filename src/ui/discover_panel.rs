@@ -174,7 +174,7 @@ pub fn VersionNotice(mismatch: VersionMismatch) -> impl IntoView {
                     " and no MCP 2026-07-28 error, which is how a server of MCP "
                     {LATEST_LEGACY_VERSION} " or earlier answers: those revisions start every
                     session with an initialize handshake, which 2026-07-28 no longer has. "
-                    "Its own error message only reflects that."
+                    "Whatever error text it sends follows from that; it is not the cause."
                 </p>
                 // A 404 or 405 is also what a URL that is no MCP endpoint at all answers.
                 {(status != 400).then(|| view! {

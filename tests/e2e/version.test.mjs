@@ -121,6 +121,7 @@ async function assertNothingListing(page) {
 /** The notice's words, and screenshots in the light and the dark scheme. */
 async function shoot(page, name) {
   mkdirSync(shots, { recursive: true });
+  await page.evaluate(() => document.querySelectorAll('.column').forEach((column) => column.scrollTo(0, 0)));
   for (const scheme of ['light', 'dark']) {
     await page.emulateMedia({ colorScheme: scheme });
     await page.screenshot({ path: join(shots, `${name}-${scheme}.png`) });
@@ -185,6 +186,7 @@ test('a server that refuses the first version gets exactly one retry, then works
     // The wire log shows both exchanges.
     assert.equal(await wireRows(page, 'server/discover'), 2);
     assert.ok(await page.locator('.tool-name').count() > 0, 'the tools are listed');
+    await shoot(page, '62-version-retry');
     assert.deepEqual(errors, []);
     await page.close();
   } finally {

@@ -79,3 +79,12 @@ if ! "$PEER_VENV/bin/python" -c 'import fastmcp, fastmcp_tasks; assert fastmcp._
   python3 -m venv "$PEER_VENV"
   "$PEER_VENV/bin/pip" install --quiet --disable-pip-version-check -r tests/peers/requirements.txt
 fi
+
+# A real 2025-11-25-only server for the end-to-end tests (version.test.mjs): server-everything.
+LEGACY_PEER_VERSION=2026.8.31
+legacy_dir="$HOLDBAY_ROOT/tests/peers/legacy"
+if ! grep -qs "\"version\": \"$LEGACY_PEER_VERSION\"" \
+     "$legacy_dir/node_modules/@modelcontextprotocol/server-everything/package.json"; then
+  step "@modelcontextprotocol/server-everything@$LEGACY_PEER_VERSION (npm ci)"
+  npm ci --prefix "$legacy_dir" --no-audit --no-fund
+fi

@@ -197,15 +197,19 @@ impl Catalog {
         let Some(request) = link.build(|client| client.discover()) else {
             return;
         };
-        let discovered = match link.exchange(&request).await {
+        // The first contact: a -32022 gets the engine's one retry, and an older server is
+        // told apart (wire reference §10.6).
+        let discovered = match link.first_contact(&request).await {
             Ok(reply) => reply.result,
             Err(error) => {
+                // Nothing stays "Listing…" after a failed connect.
+                let why = not_listed_because(&error);
+                self.tools.try_set(Loaded::Failed(why.clone()));
+                self.prompts.try_set(Loaded::Failed(why.clone()));
+                self.resources.try_set(Loaded::Failed(why.clone()));
+                self.templates.try_set(Loaded::Failed(why));
                 self.discovery.try_set(Loaded::Failed(error.to_string()));
                 self.discovery_error.try_set(Some(error));
-                self.tools.try_set(not_listed());
-                self.prompts.try_set(not_listed());
-                self.resources.try_set(not_listed());
-                self.templates.try_set(not_listed());
                 return;
             }
         };
@@ -270,8 +274,13 @@ fn listed<T>(items: Vec<T>) -> Loaded<Listed<T>> {
 }
 
 /// What the lists show when discovery failed.
-fn not_listed<T>() -> Loaded<T> {
-    Loaded::Failed("not listed: server/discover failed".to_owned())
+fn not_listed_because(error: &ExchangeError) -> String {
+    match error {
+        ExchangeError::Version(_) => {
+            "not listed: Holdbay and this server speak no common protocol revision".to_owned()
+        }
+        _ => format!("not listed: {} failed", holdbay_engine::MethodId::Discover),
+    }
 }
 
 /// Every page of one list method, as the engine's pager walks it.

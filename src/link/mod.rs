@@ -7,8 +7,8 @@ pub mod transport;
 use std::collections::HashSet;
 
 use holdbay_engine::{
-    Client, ExchangeEvent, Finding, Listen, ListenEvent, McpMethod, Outcome, OutgoingRequest,
-    Reply, Rule,
+    Client, ExchangeEvent, Finding, Listen, ListenEvent, McpMethod, Negotiation, Outcome,
+    OutgoingRequest, Reply, Rule, legacy_server,
 };
 use leptos::prelude::*;
 use web_sys::AbortSignal;
@@ -65,9 +65,11 @@ impl Link {
         self.connection.try_get_untracked().unwrap_or_default()
     }
 
-    /// Point the link at another server (or route): the session's connect does this.
+    /// Point the link at another server (or route): the session's connect does this. The
+    /// protocol revision is negotiated again, from the newest.
     pub(crate) fn set_connection(&self, connection: Connection) {
         self.connection.try_set(connection);
+        self.build(Client::reset_version);
     }
 
     pub fn wire(&self) -> WireLog {
@@ -108,13 +110,63 @@ impl Link {
         self.build(|_| ()).is_some()
     }
 
-    /// Send `request` over the current connection; its answer must be `complete`.
+    /// Send `request` over the current connection; its answer must be `complete`. After a
+    /// `-32022` the engine decides: one retry (its own exchange in the wire log, with the
+    /// version later requests keep), or why the versions do not meet.
     pub async fn exchange<M: McpMethod>(
         &self,
         request: &OutgoingRequest<M>,
     ) -> Result<Reply<M::Output>, ExchangeError> {
         let connection = self.connection_now();
-        transport::exchange(&self.carry(&connection), request).await
+        let answer = transport::exchange(&self.carry(&connection), request).await;
+        let Err(ExchangeError::Response(error)) = &answer else {
+            return answer;
+        };
+        let Some(negotiated) = self
+            .build(|client| client.negotiate(request, error))
+            .flatten()
+        else {
+            return answer;
+        };
+        self.note_findings(negotiated.findings);
+        let retry = match negotiated.next {
+            Negotiation::Retry(retry) => retry,
+            Negotiation::Stop(mismatch) => return Err(mismatch.into()),
+        };
+        let answer = transport::exchange(&self.carry(&connection), retry.as_ref()).await;
+        let Err(ExchangeError::Response(error)) = &answer else {
+            return answer;
+        };
+        // The retry was the one retry: the engine ends any further -32022 here.
+        match self
+            .build(|client| client.negotiate(retry.as_ref(), error))
+            .flatten()
+        {
+            Some(negotiated) => {
+                self.note_findings(negotiated.findings);
+                match negotiated.next {
+                    Negotiation::Stop(mismatch) => Err(mismatch.into()),
+                    Negotiation::Retry(_) => answer,
+                }
+            }
+            None => answer,
+        }
+    }
+
+    /// The first request to a server (`server/discover`): [`Link::exchange`], and a failure
+    /// that means the server speaks an older revision (wire reference §10.6) said so,
+    /// rather than as the server's own words.
+    pub async fn first_contact<M: McpMethod>(
+        &self,
+        request: &OutgoingRequest<M>,
+    ) -> Result<Reply<M::Output>, ExchangeError> {
+        self.exchange(request).await.map_err(|error| match error {
+            ExchangeError::Response(response) => match legacy_server(&response) {
+                Some(legacy) => ExchangeError::Version(legacy),
+                None => ExchangeError::Response(response),
+            },
+            other => other,
+        })
     }
 
     /// Send `request`, which may pause for input or become a task; `abort` stops it and

@@ -6,7 +6,7 @@ use gloo_net::http::{Method, RequestBuilder, Response};
 use holdbay_engine::headers::merge_extra_headers;
 use holdbay_engine::{
     Decoded, ExchangeEvent, Listen, ListenEvent, McpMethod, Outcome, OutgoingRequest, Reply,
-    ResponseError, Subscription, TimedEvent,
+    ResponseError, Subscription, TimedEvent, VersionMismatch,
 };
 use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
@@ -33,6 +33,10 @@ pub enum ExchangeError {
     BodyInterrupted { url: String, detail: String },
     #[error(transparent)]
     Response(#[from] ResponseError),
+    /// The client and the server did not agree on a protocol revision (the engine's
+    /// negotiation, or an older server told apart).
+    #[error(transparent)]
+    Version(#[from] VersionMismatch),
 }
 
 impl ExchangeError {

@@ -8,10 +8,11 @@ use leptos::prelude::*;
 use super::state::{UiState, View};
 use super::{
     CallPanel, Catalog, ConnectionBar, DiscoverPanel, Dock, ErrorNotice, LessonsPanel, Scene,
-    TasksPanel, Timeline,
+    TasksPanel, Timeline, VersionNotice,
 };
 use crate::catalog::Loaded;
 use crate::connection::Connection;
+use crate::link::ExchangeError;
 use crate::session::Session;
 
 /// `kept_log`: the IndexedDB database that keeps the wire log across reloads, if any.
@@ -158,14 +159,19 @@ fn SceneView(connected: impl Fn() -> bool + Send + Sync + Copy + 'static) -> imp
     }
 }
 
-/// Discovery failed: say why, and when it looks like CORS offer the relay in one click.
+/// Discovery failed: say why (no common protocol revision in plain words), and when it looks
+/// like CORS offer the relay in one click.
 #[component]
 fn DiscoveryFailed(message: String) -> impl IntoView {
     let session = Session::current();
-    let could_be_cors = session
+    let error = session
         .catalog_untracked()
         .discovery_error()
-        .with_untracked(|error| error.as_ref().is_some_and(|e| e.could_be_cors()));
+        .get_untracked();
+    if let Some(ExchangeError::Version(mismatch)) = error {
+        return view! { <VersionNotice mismatch=mismatch /> }.into_any();
+    }
+    let could_be_cors = error.as_ref().is_some_and(|e| e.could_be_cors());
     let relay_offer = could_be_cors.then(|| {
         let use_relay = move |_| {
             let mut connection = session.link().connection_now();
@@ -187,6 +193,7 @@ fn DiscoveryFailed(message: String) -> impl IntoView {
         <ErrorNotice title="server/discover failed" message=message />
         {relay_offer}
     }
+    .into_any()
 }
 
 /// Switch to `connection`: share it in the page URL, and let the session connect.

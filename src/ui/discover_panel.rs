@@ -1,7 +1,9 @@
-//! What `server/discover` said: identity, versions, capabilities, instructions.
+//! What `server/discover` said: identity, versions, capabilities, instructions; or why no
+//! protocol revision could be agreed on.
 
 use holdbay_engine::model::DiscoverResult;
 use holdbay_engine::protocol::PROTOCOL_VERSION;
+use holdbay_engine::{CLIENT_VERSIONS, LATEST_LEGACY_VERSION, VersionMismatch};
 use leptos::prelude::*;
 use serde_json::Value;
 
@@ -143,6 +145,123 @@ pub fn DiscoverPanel(result: DiscoverResult) -> impl IntoView {
                         </details>
                     }
                 })}
+        </section>
+    }
+}
+
+/// Why Holdbay and the server found no protocol revision to speak, in plain words, with
+/// what to do. The server's own error text is not repeated as the cause: an older server
+/// says "not initialized" because it expects a handshake 2026-07-28 no longer has.
+#[component]
+pub fn VersionNotice(mismatch: VersionMismatch) -> impl IntoView {
+    let ours = CLIENT_VERSIONS.join(", ");
+    let chips = |versions: Vec<String>| {
+        versions
+            .into_iter()
+            .map(|v| {
+                let is_ours = CLIENT_VERSIONS.contains(&v.as_str());
+                view! { <span class="chip" class:ours=is_ours>{v}</span> }
+            })
+            .collect_view()
+    };
+    let (kind, title, body) = match mismatch {
+        VersionMismatch::Legacy { status } => {
+            // A 404 or 405 is also what a URL that is no MCP endpoint at all answers.
+            let (title, maybe_elsewhere) = if status == 400 {
+                ("This server speaks an older MCP revision", None)
+            } else {
+                (
+                    "No MCP 2026-07-28 endpoint at this URL",
+                    Some(view! {
+                        <p>
+                            "A URL that is not an MCP endpoint answers HTTP " {status}
+                            " too: check the address first (the endpoint is often /mcp)."
+                        </p>
+                    }),
+                )
+            };
+            let body = view! {
+                <p class="error-message">
+                    "It answered Holdbay's first request with HTTP " {status}
+                    " and no MCP 2026-07-28 error, which is how a server of MCP "
+                    {LATEST_LEGACY_VERSION} " or earlier answers: those revisions start "
+                    "every session with an initialize handshake, which 2026-07-28 no longer "
+                    "has. Whatever error text it sends follows from that; it is not the cause."
+                </p>
+                {maybe_elsewhere}
+                <p>
+                    "Holdbay speaks MCP " <strong>{ours}</strong>
+                    ", so it cannot inspect this server."
+                </p>
+                <p class="what-to-do">
+                    <strong>"What to do: "</strong>
+                    "upgrade the server, or the MCP SDK it is built on, to a release that "
+                    "supports MCP 2026-07-28; or inspect it with a client for the older "
+                    "revision (for example the MCP Inspector in its legacy era). The wire log "
+                    "shows the exchange."
+                </p>
+            }
+            .into_any();
+            ("legacy", title, body)
+        }
+        VersionMismatch::NoCommonVersion { supported, ours } => {
+            let named = !supported.is_empty();
+            let body = view! {
+                <p class="error-message">
+                    "The server refused Holdbay's protocol version (error -32022, unsupported "
+                    "protocol version), and none of the versions it supports is one Holdbay "
+                    "speaks."
+                </p>
+                <dl class="facts">
+                    <dt>"The server supports"</dt>
+                    <dd id="server-supported-versions">
+                        {if named {
+                            chips(supported).into_any()
+                        } else {
+                            view! { <span class="quiet">"(it did not say)"</span> }.into_any()
+                        }}
+                    </dd>
+                    <dt>"Holdbay speaks"</dt>
+                    <dd id="client-versions">{chips(ours)}</dd>
+                </dl>
+                <p class="what-to-do">
+                    <strong>"What to do: "</strong>
+                    "run a release of the server that also supports MCP 2026-07-28, or use a "
+                    "client that speaks one of the server's versions."
+                </p>
+            }
+            .into_any();
+            ("no-common-version", "No protocol version in common", body)
+        }
+        VersionMismatch::RejectedAgain { sent, supported } => {
+            let body = view! {
+                <p class="error-message">
+                    "It answered error -32022 (unsupported protocol version) to Holdbay's "
+                    "first request. Holdbay retried once with " <strong>{sent}</strong>
+                    ", a version the server lists, and the server refused that too. Holdbay "
+                    "retries only once."
+                </p>
+                <dl class="facts">
+                    <dt>"The server supports"</dt>
+                    <dd id="server-supported-versions">{chips(supported)}</dd>
+                </dl>
+                <p class="what-to-do">
+                    <strong>"What to do: "</strong>
+                    "the server contradicts itself; the wire log shows both exchanges."
+                </p>
+            }
+            .into_any();
+            (
+                "rejected-again",
+                "The server refused the protocol version twice",
+                body,
+            )
+        }
+    };
+    view! {
+        <section class="error-notice version-notice" role="alert" id="version-notice" data-kind=kind>
+            <h2>{title}</h2>
+            {body}
         </section>
     }
 }

@@ -27,7 +27,7 @@ pub use app::{App, reconnect};
 pub use call::CallPanel;
 pub use catalog::{Catalog, CatalogItem, CatalogList};
 pub use connection_bar::ConnectionBar;
-pub use discover_panel::DiscoverPanel;
+pub use discover_panel::{DiscoverPanel, VersionNotice};
 pub use dock::Dock;
 pub use findings::FindingsPanel;
 pub use lessons::LessonsPanel;

@@ -13,7 +13,7 @@ use rmcp::model::{
     Request, RequestId, RequestMetaObject, Tool, UpdateTaskParams,
 };
 
-use crate::findings::Finding;
+use crate::findings::{Finding, Rule};
 use crate::headers::{
     HeaderArgumentError, HeaderParam, encode_header_value, keep_valid_tools, param_headers,
 };
@@ -25,7 +25,10 @@ use crate::method::{
 use crate::outgoing::OutgoingRequest;
 use crate::pages::ListMethod;
 use crate::protocol;
-use crate::response::Limits;
+use crate::response::{Limits, ResponseError};
+use crate::version::{
+    CLIENT_VERSIONS, Negotiated, Negotiation, VersionMismatch, VersionRejection, newest_common,
+};
 use crate::structured::OutputContract;
 
 /// Who the client says it is and what it declares on every request.
@@ -35,6 +38,9 @@ pub struct ClientConfig {
     /// Declared per request; only what the client really handles.
     pub capabilities: ClientCapabilities,
     pub limits: Limits,
+    /// The protocol revisions the client speaks, newest first; it starts with the first and
+    /// moves only when a `-32022` says so ([`Client::negotiate`]).
+    pub versions: Vec<String>,
 }
 
 /// What the engine handles: form and URL elicitation, and the tasks extension. Nothing
@@ -54,6 +60,7 @@ impl Default for ClientConfig {
                 .with_title("Holdbay"),
             capabilities: default_capabilities(),
             limits: Limits::default(),
+            versions: CLIENT_VERSIONS.iter().map(|v| (*v).to_owned()).collect(),
         }
     }
 }
@@ -84,16 +91,88 @@ pub struct Client {
     tool_headers: BTreeMap<String, Vec<HeaderParam>>,
     /// `outputSchema` by tool name, from the last `tools/list`: results are checked against it.
     output_schemas: BTreeMap<String, Arc<JsonObject>>,
+    /// The revision every request carries, in `_meta` and `MCP-Protocol-Version`.
+    version: ProtocolVersion,
 }
 
 impl Client {
     pub fn new(config: ClientConfig) -> Self {
+        let version = newest_version(&config);
         Self {
             config,
             next_id: 1,
             tool_headers: BTreeMap::new(),
             output_schemas: BTreeMap::new(),
+            version,
         }
+    }
+
+    /// The protocol revision requests carry now.
+    pub fn protocol_version(&self) -> &str {
+        self.version.as_str()
+    }
+
+    /// Another server: start again from the newest revision the client speaks.
+    pub fn reset_version(&mut self) {
+        self.version = newest_version(&self.config);
+    }
+
+    /// After `sent` failed with `error`: `None` unless the error is a `-32022`
+    /// (UnsupportedProtocolVersion). Then either the one retry (a new request, new id, with
+    /// the newest version both sides speak, which later requests carry too) or why not:
+    /// no version in common, or `sent` was already the retry. The server is asked again
+    /// even when its `supported` list names the version it refused (a finding), but only
+    /// once.
+    pub fn negotiate<M: McpMethod>(
+        &mut self,
+        sent: &OutgoingRequest<M>,
+        error: &ResponseError,
+    ) -> Option<Negotiated<M>> {
+        let rejection = VersionRejection::of(error)?;
+        // What the error itself broke is a finding of its exchange (`ResponseError::finding`).
+        let mut findings = Vec::new();
+        let sent_version = sent.protocol_version();
+        let stop = |mismatch, findings| {
+            Some(Negotiated {
+                next: Negotiation::Stop(mismatch),
+                findings,
+            })
+        };
+        let Some(chosen) = newest_common(&self.config.versions, &rejection.supported) else {
+            return stop(
+                VersionMismatch::NoCommonVersion {
+                    supported: rejection.supported,
+                    ours: self.config.versions.clone(),
+                },
+                findings,
+            );
+        };
+        if sent.version_retry {
+            return stop(
+                VersionMismatch::RejectedAgain {
+                    sent: sent_version,
+                    supported: rejection.supported,
+                },
+                findings,
+            );
+        }
+        if rejection.supported.contains(&sent_version) {
+            findings.push(Finding::new(
+                Rule::VersionRejectedThoughListed,
+                format!(
+                    "the server refused protocol version {sent_version} with -32022 although \
+                     its own supported list names it"
+                ),
+                None,
+            ));
+        }
+        self.version = protocol_version(&chosen);
+        let mut retry = self.request::<M>(sent.params.clone(), &sent.options);
+        retry.version_retry = true;
+        Some(Negotiated {
+            next: Negotiation::Retry(Box::new(retry)),
+            findings,
+        })
     }
 
     pub fn config(&self) -> &ClientConfig {
@@ -326,7 +405,7 @@ impl Client {
             ("Accept".to_owned(), protocol::ACCEPT.to_owned()),
             (
                 protocol::HEADER_PROTOCOL_VERSION.to_owned(),
-                protocol::PROTOCOL_VERSION.to_owned(),
+                self.version.as_str().to_owned(),
             ),
             (protocol::HEADER_METHOD.to_owned(), M::name().to_owned()),
         ];
@@ -336,7 +415,7 @@ impl Client {
         headers.extend(mirrored);
 
         let mut meta = RequestMetaObject::with_client_context(
-            ProtocolVersion::V_2026_07_28,
+            self.version.clone(),
             self.config.client_info.clone(),
             capabilities,
         );
@@ -364,6 +443,7 @@ impl Client {
             limits: self.config.limits,
             round: None,
             output,
+            version_retry: false,
             method: PhantomData,
         }
     }
@@ -402,6 +482,20 @@ pub(crate) fn request_json<M: McpMethod, T>(
         .remove::<RequestMetaObject>()
         .unwrap_or_default();
     (written, meta)
+}
+
+/// The newest revision of `config` (2026-07-28 if it names none).
+fn newest_version(config: &ClientConfig) -> ProtocolVersion {
+    config
+        .versions
+        .first()
+        .map_or(ProtocolVersion::V_2026_07_28, |v| protocol_version(v))
+}
+
+/// rmcp's `ProtocolVersion` holds any string, but builds one only by deserializing.
+fn protocol_version(version: &str) -> ProtocolVersion {
+    serde_json::from_value(serde_json::Value::String(version.to_owned()))
+        .unwrap_or(ProtocolVersion::V_2026_07_28)
 }
 
 /// tasks/* always declare the extension: servers answer -32021 otherwise.

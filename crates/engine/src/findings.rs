@@ -58,6 +58,12 @@ pub enum Rule {
     OutputSchemaMismatch,
     /// A successful result of a tool with an `outputSchema`, without `structuredContent`.
     StructuredContentMissing,
+    /// A `-32022` (unsupported protocol version) on an HTTP status other than 400.
+    UnsupportedVersionStatus,
+    /// A `-32022` without `data: {supported: string[], requested: string}`.
+    UnsupportedVersionData,
+    /// A `-32022` refusing a version that the server's own `supported` list names.
+    VersionRejectedThoughListed,
 }
 
 impl Rule {
@@ -73,6 +79,8 @@ impl Rule {
         match self {
             Rule::ResultTypeMissing | Rule::CacheHintsMissing => Severity::Info,
             Rule::ListenFilterNarrowed => Severity::Info,
+            // Legal in the letter (the client retries once), but the server contradicts itself.
+            Rule::VersionRejectedThoughListed => Severity::Info,
             Rule::ListenUnrequestedNotification => Severity::Should,
             _ => Severity::Must,
         }

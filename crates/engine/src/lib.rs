@@ -16,7 +16,9 @@
 //! - a tool's `outputSchema`, learned from `tools/list`, is checked against the
 //!   `structuredContent` of its results ([`OutputContract`], with the small JSON Schema
 //!   checker [`schema_check`]);
-//! - a [`Finding`] records what the server did against the spec.
+//! - a [`Finding`] records what the server did against the spec;
+//! - [`Client::negotiate`] retries once after `-32022`, and [`legacy_server`] tells a server
+//!   of an older revision apart (§10.6), each ending in a [`VersionMismatch`] when it fails.
 //!
 //! Every protocol decision (headers, `_meta`, ids, framing, status handling, result decoding)
 //! is made here, once, so the browser app, the native tests and the server all share it.
@@ -50,6 +52,7 @@ mod structured;
 mod task;
 pub mod traffic;
 mod uri_template;
+mod version;
 
 pub use answer::{AnswerError, InputAnswer};
 pub use cache::{AuthContext, ResultCache};
@@ -89,6 +92,10 @@ pub use task::{
 };
 pub use traffic::Traffic;
 pub use uri_template::{UriTemplate, UriTemplateError};
+pub use version::{
+    CLIENT_VERSIONS, LATEST_LEGACY_VERSION, Negotiated, Negotiation, VersionMismatch,
+    VersionRejection, legacy_server, newest_common,
+};
 
 /// The `rmcp` wire model, re-exported so callers use the very types the engine decodes into.
 pub use rmcp::model;

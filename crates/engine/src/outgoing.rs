@@ -29,6 +29,8 @@ pub struct OutgoingRequest<M: McpMethod> {
     pub(crate) round: Option<u32>,
     /// For `tools/call` of a tool with an `outputSchema`: what its result must match.
     pub(crate) output: Option<OutputContract>,
+    /// The one retry after a `-32022` (a second one ends the negotiation).
+    pub(crate) version_retry: bool,
     pub(crate) method: PhantomData<M>,
 }
 
@@ -62,6 +64,19 @@ impl<M: McpMethod> OutgoingRequest<M> {
     /// numbered it (`None` for a request built directly: a first round, or no round at all).
     pub fn round(&self) -> Option<u32> {
         self.round
+    }
+
+    /// Whether this is the one retry with another protocol version after a `-32022`.
+    pub fn is_version_retry(&self) -> bool {
+        self.version_retry
+    }
+
+    /// The protocol revision it carries (`_meta` and `MCP-Protocol-Version`).
+    pub fn protocol_version(&self) -> String {
+        self.meta
+            .protocol_version()
+            .map(|version| version.as_str().to_owned())
+            .unwrap_or_default()
     }
 
     /// Whether this request declared the tasks extension.

@@ -51,7 +51,8 @@ struct ServeArgs {
     /// Let the relay reach this non-loopback host (host or host:port). Repeatable.
     #[arg(long = "relay-allow", value_name = "HOST[:PORT]")]
     relay_allow: Vec<String>,
-    /// Expose extra fixture tools next to the teaching scenarios.
+    /// Expose extra fixture tools next to the teaching scenarios, or make the server refuse
+    /// protocol versions (to show a client's version negotiation). Repeatable.
     #[arg(long, value_enum)]
     fixtures: Vec<FixtureSet>,
     /// Largest accepted request body, in bytes.

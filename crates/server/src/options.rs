@@ -60,6 +60,12 @@ impl std::str::FromStr for Token {
 pub enum FixtureSet {
     /// The tools, prompts and resources `@modelcontextprotocol/conformance` expects.
     Conformance,
+    /// Refuse the first request this server gets with `-32022` (as the conformance suite's
+    /// `request-metadata` mock does), so a client's one version retry can be seen.
+    RejectFirstVersion,
+    /// Refuse every request with `-32022`, supporting only 2025-06-18 and 2025-11-25: a
+    /// server with no protocol version in common with a 2026-07-28 client.
+    NoCommonVersion,
 }
 
 /// Bounds that protect the server; each one, when hit, gives the client a clear error.

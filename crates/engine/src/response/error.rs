@@ -81,6 +81,10 @@ impl ResponseError {
             Self::WrongId { .. } => Rule::WrongResponseId,
             Self::UnexpectedResultType { rule, .. } => *rule,
             Self::InvalidResult { .. } => Rule::MalformedResult,
+            Self::Rpc { .. } => {
+                let rejection = crate::version::VersionRejection::of(self)?;
+                return rejection.findings().into_iter().next();
+            }
             _ => return None,
         };
         Some(Finding::new(rule, self.to_string(), None))

@@ -22,6 +22,8 @@ struct ErrorBody {
 struct ErrorObject {
     code: i64,
     message: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    data: Option<serde_json::Value>,
 }
 
 /// `status` with `{"jsonrpc":"2.0","id":null,"error":{"code":code,"message":message}}`.
@@ -36,12 +38,24 @@ pub fn jsonrpc_error_for(
     code: i64,
     message: impl Into<String>,
 ) -> Response {
+    jsonrpc_error_with_data(id, status, code, message, None)
+}
+
+/// The same, with the error's `data` member.
+pub fn jsonrpc_error_with_data(
+    id: serde_json::Value,
+    status: StatusCode,
+    code: i64,
+    message: impl Into<String>,
+    data: Option<serde_json::Value>,
+) -> Response {
     let body = ErrorBody {
         jsonrpc: "2.0",
         id,
         error: ErrorObject {
             code,
             message: message.into(),
+            data,
         },
     };
     let text = serde_json::to_string(&body).unwrap_or_else(|_| {

@@ -1,5 +1,7 @@
 //! The `/mcp` endpoint: rmcp's Streamable HTTP service running the demo server, plus
-//! the `subscriptions/listen` streams for `notifications/tasks` that rmcp cannot route.
+//! the `subscriptions/listen` streams for `notifications/tasks` that rmcp cannot route, and
+//! the `-32022` answers rmcp gives in-band (a legacy `initialize`) or not at all (the
+//! version fixtures).
 
 use std::sync::Arc;
 
@@ -9,6 +11,7 @@ use rmcp::transport::streamable_http_server::{
 };
 
 mod listen;
+mod version;
 
 use crate::demo::DemoServer;
 use crate::shared::Shared;
@@ -27,10 +30,13 @@ pub fn service(shared: Arc<Shared>) -> Router {
         Arc::new(LocalSessionManager::default()),
         config,
     );
+    let door = Arc::new(version::VersionDoor::new(&shared));
     Router::new()
         .fallback_service(mcp)
         .layer(axum::middleware::from_fn_with_state(
             shared,
             listen::route_task_listens,
         ))
+        // Outermost: a request in a revision this server does not speak goes no further.
+        .layer(axum::middleware::from_fn_with_state(door, version::refuse))
 }

@@ -26,10 +26,10 @@ use crate::outgoing::OutgoingRequest;
 use crate::pages::ListMethod;
 use crate::protocol;
 use crate::response::{Limits, ResponseError};
+use crate::structured::OutputContract;
 use crate::version::{
     CLIENT_VERSIONS, Negotiated, Negotiation, VersionMismatch, VersionRejection, newest_common,
 };
-use crate::structured::OutputContract;
 
 /// Who the client says it is and what it declares on every request.
 #[derive(Debug, Clone)]

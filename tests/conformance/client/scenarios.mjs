@@ -206,6 +206,11 @@ async function shownInputSchema(ui, tool) {
   const view = ui.page.locator('#call-panel .input-schema pre, #call-panel .input-schema code').first();
   if ((await view.count()) > 0) {
     ui.log('reading the inputSchema from the call panel');
+    // The schema view is a closed <details>: open it as a user would, then read it.
+    const details = ui.page.locator('#call-panel details.input-schema').first();
+    if (!(await details.evaluate((element) => element.open))) {
+      await details.locator('summary').first().click();
+    }
     return JSON.parse(await view.innerText());
   }
   ui.log('reading the inputSchema from the wire log');

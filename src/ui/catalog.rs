@@ -1,6 +1,5 @@
 //! What the server offers, in tabs: Tools | Prompts | Resources, each searchable.
 
-use holdbay_engine::MethodId;
 use leptos::prelude::*;
 
 use super::prompts::PromptsTab;
@@ -37,16 +36,6 @@ pub fn SearchBox(
             on:input=move |ev| query.set(event_target_value(&ev))
         />
     }
-}
-
-/// One prompt or resource, as listed.
-#[derive(Debug, Clone, PartialEq)]
-pub struct CatalogItem {
-    pub name: String,
-    pub title: Option<String>,
-    pub description: Option<String>,
-    /// A resource's URI (and MIME type).
-    pub detail: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -131,9 +120,9 @@ fn tools_view(tools: Loaded<Toolbox>) -> AnyView {
             view! { <p class="quiet" id="no-tools">"This server does not advertise tools."</p> }
                 .into_any()
         }
+        // Also shown when discovery failed and tools/list was never sent.
         Loaded::Failed(message) => {
-            let title = format!("{} failed", MethodId::ListTools);
-            view! { <ErrorNotice title=title message=message /> }.into_any()
+            view! { <ErrorNotice title="tools not listed" message=message /> }.into_any()
         }
     }
 }
@@ -145,61 +134,60 @@ fn stopped_note(stopped: Option<String>) -> Option<impl IntoView> {
     })
 }
 
-/// A searchable list of prompts or resources.
-#[component]
-pub fn CatalogList(
-    items: Vec<CatalogItem>,
-    noun: &'static str,
-    #[prop(into)] id: String,
-) -> impl IntoView {
-    let total = items.len();
-    let search_id = format!("{id}-search");
-    let items = StoredValue::new(items);
-    let query = RwSignal::new(String::new());
-    let shown = move || {
+/// The items whose name, title, description or detail (`fields`) match the query, as a
+/// derived list for a view.
+pub fn searched<T: Clone + Send + Sync + 'static>(
+    items: StoredValue<Vec<T>>,
+    query: RwSignal<String>,
+    fields: for<'a> fn(&'a T) -> [Option<&'a str>; 4],
+) -> impl Fn() -> Vec<T> + Copy + Send + Sync + 'static {
+    move || {
         let query = query.get();
         items.with_value(|items| {
             items
                 .iter()
-                .filter(|item| {
-                    matches(
-                        &query,
-                        [
-                            Some(item.name.as_str()),
-                            item.title.as_deref(),
-                            item.description.as_deref(),
-                            item.detail.as_deref(),
-                        ],
-                    )
-                })
+                .filter(|item| matches(&query, fields(item)))
                 .cloned()
-                .collect::<Vec<_>>()
+                .collect()
         })
-    };
-    let count = move || shown().len();
+    }
+}
+
+/// The frame of a searchable list of prompts, resources or templates: title and count, the
+/// search box, why the list is incomplete if it is, and the items (`children`).
+#[component]
+pub fn CatalogSection(
+    #[prop(into)] id: String,
+    noun: &'static str,
+    total: usize,
+    #[prop(into)] shown: Signal<usize>,
+    query: RwSignal<String>,
+    stopped: Option<String>,
+    children: Children,
+) -> impl IntoView {
+    let search_id = format!("{id}-search");
     view! {
         <section class="panel catalog-panel" id=id>
-            <h2>{noun} " " <span class="count catalog-count">{count}</span></h2>
+            <h2>{noun} " " <span class="count catalog-count">{move || shown.get()}</span></h2>
             {(total == 0).then(|| view! { <p class="quiet">"The server lists no " {noun} "."</p> })}
             {(total > 0)
                 .then(|| view! { <SearchBox query=query id=search_id.clone() label=format!("Search {noun}") /> })}
-            <ul class="catalog-list">
-                {move || {
-                    shown()
-                        .into_iter()
-                        .map(|item| {
-                            view! {
-                                <li class="catalog-item">
-                                    <code class="item-name">{item.name}</code>
-                                    {item.title.map(|t| view! { <span class="tool-title">{t}</span> })}
-                                    {item.detail.map(|d| view! { <p class="item-detail">{d}</p> })}
-                                    {item.description.map(|d| view! { <p class="tool-description">{d}</p> })}
-                                </li>
-                            }
-                        })
-                        .collect_view()
-                }}
-            </ul>
+            {stopped_note(stopped)}
+            <ul class="catalog-list">{children()}</ul>
         </section>
+    }
+}
+
+/// A list that is not ready: still listing, not offered by the server, or failed.
+pub fn not_ready<T>(step: Loaded<T>, noun: &'static str) -> AnyView {
+    match step {
+        Loaded::Loading => view! { <p class="pending">"Listing " {noun} "…"</p> }.into_any(),
+        Loaded::NotOffered => {
+            view! { <p class="quiet">"This server does not advertise " {noun} "."</p> }.into_any()
+        }
+        Loaded::Failed(message) => {
+            view! { <ErrorNotice title=format!("{noun} not listed") message=message /> }.into_any()
+        }
+        Loaded::Ready(_) => ().into_any(),
     }
 }

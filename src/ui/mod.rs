@@ -25,7 +25,7 @@ pub mod wire_log;
 
 pub use app::{App, reconnect};
 pub use call::CallPanel;
-pub use catalog::{Catalog, CatalogItem, CatalogList};
+pub use catalog::Catalog;
 pub use connection_bar::ConnectionBar;
 pub use discover_panel::{DiscoverPanel, VersionNotice};
 pub use dock::Dock;

@@ -16,9 +16,8 @@ pub use field::{ArgumentField, SUGGEST_DEBOUNCE_MS};
 
 use crate::catalog::{Listed, Loaded};
 use crate::session::Session;
-use crate::ui::ErrorNotice;
 use crate::ui::call::CallOutcome;
-use crate::ui::catalog::{SearchBox, matches};
+use crate::ui::catalog::{CatalogSection, not_ready, searched};
 use crate::ui::state::UiState;
 
 /// The prompts, and the picked one's form and gets.
@@ -26,14 +25,8 @@ use crate::ui::state::UiState;
 pub fn PromptsTab() -> impl IntoView {
     let session = Session::current();
     move || match session.catalog().prompts().get() {
-        Loaded::Loading => view! { <p class="pending">"Listing prompts…"</p> }.into_any(),
-        Loaded::NotOffered => {
-            view! { <p class="quiet">"This server does not advertise prompts."</p> }.into_any()
-        }
-        Loaded::Failed(message) => {
-            view! { <ErrorNotice title="prompts not listed" message=message /> }.into_any()
-        }
         Loaded::Ready(listed) => view! { <PromptList listed=listed /> <PromptPanel /> }.into_any(),
+        other => not_ready(other, "prompts"),
     }
 }
 
@@ -43,33 +36,23 @@ fn PromptList(listed: Listed<Prompt>) -> impl IntoView {
     let total = listed.items.len();
     let items = StoredValue::new(listed.items);
     let query = RwSignal::new(String::new());
-    let shown = move || {
-        let query = query.get();
-        items.with_value(|items| {
-            items
-                .iter()
-                .filter(|p| {
-                    matches(
-                        &query,
-                        [
-                            Some(p.name.as_str()),
-                            p.title.as_deref(),
-                            p.description.as_deref(),
-                        ],
-                    )
-                })
-                .cloned()
-                .collect::<Vec<_>>()
-        })
-    };
+    let shown = searched(items, query, |p| {
+        [
+            Some(p.name.as_str()),
+            p.title.as_deref(),
+            p.description.as_deref(),
+            None,
+        ]
+    });
     view! {
-        <section class="panel catalog-panel" id="prompts-panel">
-            <h2>"prompts " <span class="count catalog-count">{move || shown().len()}</span></h2>
-            {(total == 0).then(|| view! { <p class="quiet">"The server lists no prompts."</p> })}
-            {(total > 0)
-                .then(|| view! { <SearchBox query=query id="prompts-panel-search" label="Search prompts" /> })}
-            {listed.stopped.map(|why| view! { <p class="list-stopped" role="status">"The list is incomplete: " {why}</p> })}
-            <ul class="catalog-list">
+        <CatalogSection
+            id="prompts-panel"
+            noun="prompts"
+            total=total
+            shown=Signal::derive(move || shown().len())
+            query=query
+            stopped=listed.stopped
+        >
                 {move || {
                     shown()
                         .into_iter()
@@ -113,8 +96,7 @@ fn PromptList(listed: Listed<Prompt>) -> impl IntoView {
                         })
                         .collect_view()
                 }}
-            </ul>
-        </section>
+        </CatalogSection>
     }
 }
 

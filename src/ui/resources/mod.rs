@@ -12,9 +12,8 @@ pub use template::TemplateForm;
 
 use crate::catalog::{Listed, Loaded};
 use crate::session::Session;
-use crate::ui::ErrorNotice;
 use crate::ui::call::CallOutcome;
-use crate::ui::catalog::{SearchBox, matches};
+use crate::ui::catalog::{CatalogSection, not_ready, searched};
 use crate::ui::prompts::LibraryDrafts;
 use crate::ui::state::UiState;
 
@@ -32,19 +31,6 @@ pub fn ResourcesTab() -> impl IntoView {
         }}
         <TemplatePanel />
         <Reader />
-    }
-}
-
-fn not_ready<T>(step: Loaded<T>, noun: &'static str) -> AnyView {
-    match step {
-        Loaded::Loading => view! { <p class="pending">"Listing " {noun} "…"</p> }.into_any(),
-        Loaded::NotOffered => {
-            view! { <p class="quiet">"This server does not advertise " {noun} "."</p> }.into_any()
-        }
-        Loaded::Failed(message) => {
-            view! { <ErrorNotice title=format!("{noun} not listed") message=message /> }.into_any()
-        }
-        Loaded::Ready(_) => ().into_any(),
     }
 }
 
@@ -68,34 +54,23 @@ fn ResourceList(listed: Listed<Resource>) -> impl IntoView {
     let total = listed.items.len();
     let items = StoredValue::new(listed.items);
     let query = RwSignal::new(String::new());
-    let shown = move || {
-        let query = query.get();
-        items.with_value(|items| {
-            items
-                .iter()
-                .filter(|r| {
-                    matches(
-                        &query,
-                        [
-                            Some(r.name.as_str()),
-                            r.title.as_deref(),
-                            r.description.as_deref(),
-                            Some(r.uri.as_str()),
-                        ],
-                    )
-                })
-                .cloned()
-                .collect::<Vec<_>>()
-        })
-    };
+    let shown = searched(items, query, |r| {
+        [
+            Some(r.name.as_str()),
+            r.title.as_deref(),
+            r.description.as_deref(),
+            Some(r.uri.as_str()),
+        ]
+    });
     view! {
-        <section class="panel catalog-panel" id="resources-panel">
-            <h2>"resources " <span class="count catalog-count">{move || shown().len()}</span></h2>
-            {(total == 0).then(|| view! { <p class="quiet">"The server lists no resources."</p> })}
-            {(total > 0)
-                .then(|| view! { <SearchBox query=query id="resources-panel-search" label="Search resources" /> })}
-            {listed.stopped.map(|why| view! { <p class="list-stopped" role="status">"The list is incomplete: " {why}</p> })}
-            <ul class="catalog-list">
+        <CatalogSection
+            id="resources-panel"
+            noun="resources"
+            total=total
+            shown=Signal::derive(move || shown().len())
+            query=query
+            stopped=listed.stopped
+        >
                 {move || {
                     shown()
                         .into_iter()
@@ -123,8 +98,7 @@ fn ResourceList(listed: Listed<Resource>) -> impl IntoView {
                         })
                         .collect_view()
                 }}
-            </ul>
-        </section>
+        </CatalogSection>
     }
 }
 
@@ -134,34 +108,23 @@ fn TemplateList(listed: Listed<ResourceTemplate>) -> impl IntoView {
     let total = listed.items.len();
     let items = StoredValue::new(listed.items);
     let query = RwSignal::new(String::new());
-    let shown = move || {
-        let query = query.get();
-        items.with_value(|items| {
-            items
-                .iter()
-                .filter(|t| {
-                    matches(
-                        &query,
-                        [
-                            Some(t.name.as_str()),
-                            t.title.as_deref(),
-                            t.description.as_deref(),
-                            Some(t.uri_template.as_str()),
-                        ],
-                    )
-                })
-                .cloned()
-                .collect::<Vec<_>>()
-        })
-    };
+    let shown = searched(items, query, |t| {
+        [
+            Some(t.name.as_str()),
+            t.title.as_deref(),
+            t.description.as_deref(),
+            Some(t.uri_template.as_str()),
+        ]
+    });
     view! {
-        <section class="panel catalog-panel" id="templates-panel">
-            <h2>"resource templates " <span class="count catalog-count">{move || shown().len()}</span></h2>
-            {(total == 0).then(|| view! { <p class="quiet">"The server lists no resource templates."</p> })}
-            {(total > 0)
-                .then(|| view! { <SearchBox query=query id="templates-panel-search" label="Search resource templates" /> })}
-            {listed.stopped.map(|why| view! { <p class="list-stopped" role="status">"The list is incomplete: " {why}</p> })}
-            <ul class="catalog-list">
+        <CatalogSection
+            id="templates-panel"
+            noun="resource templates"
+            total=total
+            shown=Signal::derive(move || shown().len())
+            query=query
+            stopped=listed.stopped
+        >
                 {move || {
                     shown()
                         .into_iter()
@@ -195,8 +158,7 @@ fn TemplateList(listed: Listed<ResourceTemplate>) -> impl IntoView {
                         })
                         .collect_view()
                 }}
-            </ul>
-        </section>
+        </CatalogSection>
     }
 }
 

@@ -181,7 +181,9 @@ async fn the_prompt_form_marks_required_arguments_and_offers_the_servers_complet
     sleep_ms(20).await;
     let typed = ui
         .library()
-        .values(&holdbay::ui::prompts::FormOf::Prompt("draft_note".into()))
+        .values(&holdbay::ui::library_drafts::FormOf::Prompt(
+            "draft_note".into(),
+        ))
         .get_untracked();
     assert_eq!(typed.get("team").map(String::as_str), Some("docs"));
     assert!(!disabled(&host, "button.get-prompt"));

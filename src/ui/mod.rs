@@ -5,6 +5,7 @@
 mod app;
 pub mod call;
 pub mod catalog;
+mod catalog_list;
 mod connection_bar;
 pub mod content;
 mod discover_panel;
@@ -13,6 +14,7 @@ mod findings;
 pub mod forms;
 pub mod history;
 pub mod lessons;
+pub mod library_drafts;
 mod notice;
 pub mod prompts;
 pub mod resources;

@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 use crate::owner::KeepingOwner;
-use crate::ui::prompts::LibraryDrafts;
+use crate::ui::library_drafts::LibraryDrafts;
 
 /// The two ways to look at a session. Only one is mounted at a time: both hold the call and
 /// tasks panels, whose ids are unique on the page.

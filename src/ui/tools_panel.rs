@@ -6,7 +6,7 @@ use holdbay_engine::tool_display_name;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use super::catalog::{SearchBox, matches};
+use super::catalog_list::{SearchBox, matches};
 use super::state::UiState;
 
 /// What the list shows of one tool.

@@ -90,6 +90,8 @@ test('a CRLF text, a null and a left-out boolean go on the wire exactly as the f
   assert.equal(preview, JSON.stringify(expected), 'the preview is the JSON to send');
   await page.click('#call-panel .json-preview > summary');
   await page.click('#call-panel .input-schema > summary');
+  await page.click('#call-panel .output-schema > summary');
+  await field(page, 'text').scrollIntoViewIfNeeded();
   await screenshot(page, '80-exact-arguments-form');
   await page.emulateMedia({ colorScheme: 'dark' });
   await screenshot(page, '81-exact-arguments-form-dark');

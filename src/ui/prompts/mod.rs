@@ -2,7 +2,6 @@
 //! `arguments`, Get. The get runs in the session like a tool call (MRTR rounds through the
 //! same input cards), and the messages show with their roles and content.
 
-mod drafts;
 mod field;
 
 use std::collections::BTreeMap;
@@ -11,13 +10,13 @@ use holdbay_engine::CompletionTarget;
 use holdbay_engine::model::Prompt;
 use leptos::prelude::*;
 
-pub use drafts::{FormOf, LibraryDrafts};
 pub use field::{ArgumentField, SUGGEST_DEBOUNCE_MS};
 
 use crate::catalog::{Listed, Loaded};
 use crate::session::Session;
 use crate::ui::call::CallOutcome;
-use crate::ui::catalog::{CatalogSection, not_ready, searched};
+use crate::ui::catalog_list::{CatalogSection, not_ready, searched};
+use crate::ui::library_drafts::FormOf;
 use crate::ui::state::UiState;
 
 /// The prompts, and the picked one's form and gets.

@@ -13,8 +13,8 @@ pub use template::TemplateForm;
 use crate::catalog::{Listed, Loaded};
 use crate::session::Session;
 use crate::ui::call::CallOutcome;
-use crate::ui::catalog::{CatalogSection, not_ready, searched};
-use crate::ui::prompts::LibraryDrafts;
+use crate::ui::catalog_list::{CatalogSection, not_ready, searched};
+use crate::ui::library_drafts::LibraryDrafts;
 use crate::ui::state::UiState;
 
 #[component]

@@ -9,7 +9,8 @@ use leptos::prelude::*;
 
 use super::read;
 use crate::session::Session;
-use crate::ui::prompts::{ArgumentField, FormOf};
+use crate::ui::library_drafts::FormOf;
+use crate::ui::prompts::ArgumentField;
 use crate::ui::state::UiState;
 
 #[component]

@@ -14,6 +14,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortSignal, ReadableStreamDefaultReader};
 
 use crate::connection::Connection;
+use crate::wire::curl::is_credential_header;
 use crate::wire::{WireChunk, WireEntry, WireLog};
 
 /// Why an exchange failed: no HTTP answer, a stop, a broken body, or a bad answer.
@@ -379,12 +380,13 @@ fn complete_utf8_prefix(bytes: &[u8]) -> usize {
     }
 }
 
-/// Credentials never go into the log (it can be exported and shared).
+/// Credentials never go into the log (it can be exported and shared): the same rule that
+/// Copy as curl uses, so `X-Api-Key` and the like are kept out too.
 fn redact(headers: &[(String, String)]) -> Vec<(String, String)> {
     headers
         .iter()
         .map(|(name, value)| {
-            if name.eq_ignore_ascii_case("authorization") {
+            if is_credential_header(name) {
                 let scheme = value.split_whitespace().next().unwrap_or("");
                 (name.clone(), format!("{scheme} •••").trim().to_owned())
             } else {

@@ -38,6 +38,13 @@ if ! has wasm-bindgen "wasm-bindgen $WASM_BINDGEN_VERSION"; then
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
 fi
 
+# Splits the release wasm into a first-screen module and on-demand chunks (scripts/split).
+WASM_SPLIT_VERSION=0.2.3
+if ! cargo install --list | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:"; then
+  step "wasm-split-cli $WASM_SPLIT_VERSION (cargo install, ~3 min cold)"
+  cargo install wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --locked --features build-binary
+fi
+
 if ! has "$HOLDBAY_ROOT/.tools/node_modules/.bin/wasm-opt" "version_${BINARYEN_VERSION%%.*}"; then
   step "wasm-opt from npm binaryen@$BINARYEN_VERSION"
   npm install --prefix "$HOLDBAY_ROOT/.tools" --no-save --no-package-lock --no-audit --no-fund \

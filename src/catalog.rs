@@ -3,6 +3,9 @@
 //!
 //! A connect makes a new [`Catalog`]; a slower earlier connect can only write into its own
 //! catalog, which is no longer shown, so no round counter is needed.
+//!
+//! The first screen waits only for discovery and the tools: prompts, resources and templates
+//! are listed when a view first asks for them ([`Catalog::want_library`]).
 
 use holdbay_engine::model::{DiscoverResult, Prompt, Resource, ResourceTemplate, Tool};
 use holdbay_engine::{
@@ -62,6 +65,10 @@ pub struct Catalog {
     prompts: RwSignal<Loaded<Listed<Prompt>>>,
     resources: RwSignal<Loaded<Listed<Resource>>>,
     templates: RwSignal<Loaded<Listed<ResourceTemplate>>>,
+    /// A view asked for the prompts and resources.
+    library_wanted: RwSignal<bool>,
+    /// Their listing has started (once per connect).
+    library_started: RwSignal<bool>,
 }
 
 impl Default for Catalog {
@@ -80,6 +87,8 @@ impl Catalog {
             prompts: RwSignal::new(Loaded::Loading),
             resources: RwSignal::new(Loaded::Loading),
             templates: RwSignal::new(Loaded::Loading),
+            library_wanted: RwSignal::new(false),
+            library_started: RwSignal::new(false),
         }
     }
 
@@ -215,11 +224,38 @@ impl Catalog {
         };
         self.discovery.try_set(Loaded::Ready(discovered.clone()));
         self.list_tools_of(link, &discovered).await;
-        let prompts = list_all::<ListPrompts>(link, &discovered).await;
+        if self.library_wanted.get_untracked() {
+            self.list_library(link, &discovered).await;
+        }
+    }
+
+    /// A view shows the prompts or resources: list them now if discovery is done (and they
+    /// were not listed yet), or right after the tools otherwise.
+    pub fn want_library(self, link: Link) {
+        if self.library_wanted.try_set(true).is_some() {
+            return;
+        }
+        let discovered = self.discovery.with_untracked(|step| step.ready().cloned());
+        let Some(discovered) = discovered else {
+            return;
+        };
+        // The tools are listed first; until then `load` will pick the library up.
+        if self.tools.with_untracked(Loaded::is_loading) {
+            return;
+        }
+        leptos::task::spawn_local(async move { self.list_library(link, &discovered).await });
+    }
+
+    async fn list_library(self, link: Link, discovered: &DiscoverResult) {
+        if self.library_started.get_untracked() {
+            return;
+        }
+        self.library_started.try_set(true);
+        let prompts = list_all::<ListPrompts>(link, discovered).await;
         self.prompts.try_set(prompts);
-        let resources = list_all::<ListResources>(link, &discovered).await;
+        let resources = list_all::<ListResources>(link, discovered).await;
         self.resources.try_set(resources);
-        let templates = list_all::<ListResourceTemplates>(link, &discovered).await;
+        let templates = list_all::<ListResourceTemplates>(link, discovered).await;
         self.templates.try_set(templates);
     }
 

@@ -26,6 +26,18 @@ pub fn mount_app_to_body() {
     leptos::mount::mount_to_body(move || {
         view! { <ui::App endpoint=endpoint kept_log=Some(wire::keep::DATABASE) /> }
     });
+    take_over_shell();
+}
+
+/// Remove `index.html`'s static shell (painted before the wasm arrived). This runs in the
+/// same task as the mount, so the browser never paints the page with both or with neither.
+fn take_over_shell() {
+    if let Some(shell) = web_sys::window()
+        .and_then(|window| window.document())
+        .and_then(|document| document.get_element_by_id("shell"))
+    {
+        shell.remove();
+    }
 }
 
 /// Mount the app inside `host`, talking to `endpoint`, keeping nothing across reloads

@@ -5,10 +5,10 @@
 
 use leptos::prelude::*;
 
+use super::on_demand::SceneColumns;
 use super::state::{UiState, View};
 use super::{
-    CallPanel, Catalog, ConnectionBar, DiscoverPanel, Dock, ErrorNotice, LessonsPanel, Scene,
-    TasksPanel, Timeline, VersionNotice,
+    CallPanel, Catalog, ConnectionBar, DiscoverPanel, Dock, ErrorNotice, TasksPanel, VersionNotice,
 };
 use crate::catalog::Loaded;
 use crate::connection::Connection;
@@ -140,21 +140,12 @@ fn Workbench(connected: impl Fn() -> bool + Send + Sync + Copy + 'static) -> imp
     }
 }
 
-/// Lessons, call and tasks on the left (the learner acts there); the scene and its timeline
-/// on the right.
+/// The scene view's columns are loaded on demand (`on_demand.rs`).
 #[component]
 fn SceneView(connected: impl Fn() -> bool + Send + Sync + Copy + 'static) -> impl IntoView {
     view! {
         <main class="scene-view" class:hidden=move || !connected()>
-            <div class="column scene-side" aria-label="Lessons, call and tasks">
-                <LessonsPanel />
-                <CallPanel />
-                <TasksPanel />
-            </div>
-            <div class="column scene-main" aria-label="Scene and timeline">
-                <Scene />
-                <Timeline />
-            </div>
+            <SceneColumns />
         </main>
     }
 }

@@ -3,8 +3,7 @@
 use leptos::prelude::*;
 
 use super::catalog_list::stopped_note;
-use super::prompts::PromptsTab;
-use super::resources::ResourcesTab;
+use super::on_demand::{PromptsTabOnDemand, ResourcesTabOnDemand};
 use super::{ErrorNotice, ToolsPanel};
 use crate::catalog::{Listed, Loaded, Toolbox};
 use crate::session::Session;
@@ -66,8 +65,8 @@ pub fn Catalog() -> impl IntoView {
                     let catalog = session.catalog();
                     match tab.get() {
                         Tab::Tools => tools_view(catalog.tools().get()),
-                        Tab::Prompts => view! { <PromptsTab /> }.into_any(),
-                        Tab::Resources => view! { <ResourcesTab /> }.into_any(),
+                        Tab::Prompts => view! { <PromptsTabOnDemand /> }.into_any(),
+                        Tab::Resources => view! { <ResourcesTabOnDemand /> }.into_any(),
                     }
                 }}
             </div>

@@ -3,8 +3,8 @@
 
 use leptos::prelude::*;
 
-use super::history::HistoryPanel;
-use super::{FindingsPanel, WireLogPanel};
+use super::WireLogPanel;
+use super::on_demand::{FindingsOnDemand, HistoryOnDemand};
 use crate::session::Session;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -20,6 +20,13 @@ pub fn Dock() -> impl IntoView {
     let tab = RwSignal::new(DockTab::Wire);
     let collapsed = RwSignal::new(false);
     let tall = RwSignal::new(false);
+    // The findings and history panes are built when first opened (their code is a chunk).
+    let opened_findings = Memo::new(move |was: Option<&bool>| {
+        was.copied().unwrap_or(false) || tab.get() == DockTab::Findings
+    });
+    let opened_history = Memo::new(move |was: Option<&bool>| {
+        was.copied().unwrap_or(false) || tab.get() == DockTab::History
+    });
     let wire = session.wire();
     let findings = session.link().findings();
     // Counted in place: copying a busy log every frame just to count it was measurable.
@@ -86,12 +93,21 @@ pub fn Dock() -> impl IntoView {
                 <div class="dock-pane" hidden=move || tab.get() != DockTab::Wire>
                     <WireLogPanel />
                 </div>
-                <div class="dock-pane" hidden=move || tab.get() != DockTab::Findings>
-                    <FindingsPanel findings=findings />
-                </div>
-                <div class="dock-pane" hidden=move || tab.get() != DockTab::History>
-                    <HistoryPanel />
-                </div>
+                // Loaded when first opened, then kept.
+                {move || {
+                    opened_findings.get().then(|| view! {
+                        <div class="dock-pane" hidden=move || tab.get() != DockTab::Findings>
+                            <FindingsOnDemand />
+                        </div>
+                    })
+                }}
+                {move || {
+                    opened_history.get().then(|| view! {
+                        <div class="dock-pane" hidden=move || tab.get() != DockTab::History>
+                            <HistoryOnDemand />
+                        </div>
+                    })
+                }}
             </div>
         </aside>
     }

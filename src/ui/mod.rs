@@ -16,6 +16,7 @@ pub mod history;
 pub mod lessons;
 pub mod library_drafts;
 mod notice;
+pub(crate) mod on_demand;
 pub mod prompts;
 pub mod resources;
 pub mod scene;

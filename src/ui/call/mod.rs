@@ -17,6 +17,7 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 use super::forms::ArgumentsEditor;
+use super::on_demand::{chunk, when_loaded};
 use super::state::{CallDraft, UiState};
 use crate::calls::{CallRun, Phase};
 use crate::session::Session;
@@ -43,8 +44,14 @@ pub fn CallPanel() -> impl IntoView {
         let tool = session.catalog().tool(&name);
         let run = session.call(&name);
         let draft = ui.draft(&name);
-        view! { <ToolCall name=name tool=tool run=run draft=draft /> }.into_any()
+        when_loaded(async move { chunk!(tool_call(name, tool, run, draft)) }).into_any()
     }
+}
+
+/// The call form and its call: a chunk of its own (the first screen only lists the tools).
+#[cfg_attr(holdbay_split, leptos::lazy)]
+fn tool_call(name: String, tool: Option<Tool>, run: CallRun, draft: CallDraft) -> AnyView {
+    view! { <ToolCall name=name tool=tool run=run draft=draft /> }.into_any()
 }
 
 /// One tool's call form (as the user left it) and its call.

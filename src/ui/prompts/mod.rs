@@ -23,6 +23,8 @@ use crate::ui::state::UiState;
 #[component]
 pub fn PromptsTab() -> impl IntoView {
     let session = Session::current();
+    // Listed when first shown, not at connect (the first screen waits only for the tools).
+    session.catalog_untracked().want_library(session.link());
     move || match session.catalog().prompts().get() {
         Loaded::Ready(listed) => view! { <PromptList listed=listed /> <PromptPanel /> }.into_any(),
         other => not_ready(other, "prompts"),

@@ -20,6 +20,8 @@ use crate::ui::state::UiState;
 #[component]
 pub fn ResourcesTab() -> impl IntoView {
     let session = Session::current();
+    // Listed when first shown, not at connect (the first screen waits only for the tools).
+    session.catalog_untracked().want_library(session.link());
     view! {
         {move || match session.catalog().resources().get() {
             Loaded::Ready(listed) => view! { <ResourceList listed=listed /> }.into_any(),

@@ -9,6 +9,7 @@ use leptos::prelude::*;
 use super::clipboard::CopyButton;
 use super::json_tree::JsonTree;
 use crate::session::Session;
+use crate::ui::on_demand::{chunk, when_loaded};
 use crate::wire::curl::curl_command;
 use crate::wire::{ExchangeSummary, MessageView, NoteRow, WireEntry};
 
@@ -119,7 +120,13 @@ pub fn WireEntryRow(entry: WireEntry, options: RowOptions) -> impl IntoView {
                 </span>
             </button>
             {move || options.show_notes.get().then(|| view! { <NoteRows notes=notes.clone() /> })}
-            {move || is_open().then(|| details.with_value(|entry| view! { <WireDetails entry=entry.clone() options=options /> }))}
+            {move || {
+                is_open()
+                    .then(|| {
+                        let entry = details.get_value();
+                        when_loaded(async move { chunk!(wire_details(entry, options)) })
+                    })
+            }}
         </li>
     }
 }
@@ -154,6 +161,12 @@ fn NoteRows(notes: Vec<NoteRow>) -> impl IntoView {
         </ol>
     }
     .into_any()
+}
+
+/// An opened exchange: a chunk of its own (the log's rows do not need the viewer).
+#[cfg_attr(holdbay_split, leptos::lazy)]
+fn wire_details(entry: WireEntry, options: RowOptions) -> AnyView {
+    view! { <WireDetails entry=entry options=options /> }.into_any()
 }
 
 #[component]

@@ -1,0 +1,118 @@
+// The first visit against the real `holdbay serve` and the release build (scripts/build-app.sh):
+// index.html paints a static shell that the app takes over (one `.holdbay`, no shell left);
+// the first screen asks only for the main wasm and the two discovery requests; the Scene,
+// a tool's call form, an opened wire-log entry and the prompts tab load their chunks when
+// first shown; a repeat visit transfers only index.html and the discovery requests.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startHoldbay, launchBrowser, openPage, clearAppStorage, screenshot } from './support.mjs';
+import { selectTool } from './ui.mjs';
+
+let holdbay;
+let browser;
+
+before(async () => {
+  holdbay = await startHoldbay();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  holdbay?.stop();
+});
+
+const path = (url) => new URL(url).pathname;
+
+/** Every request the page makes, in order: its path and, for /mcp, its Mcp-Method. */
+function recordRequests(page) {
+  const requests = [];
+  page.on('request', (request) => {
+    requests.push({ path: path(request.url()), mcpMethod: request.headers()['mcp-method'] ?? null });
+  });
+  return requests;
+}
+
+test('index.html carries a static shell, and the app replaces it without leaving it behind', async () => {
+  const response = await fetch(`${holdbay.url}/`);
+  const html = await response.text();
+  assert.match(html, /id="shell"/, 'the shell is in index.html');
+  assert.match(html, /Connecting…/);
+  // The shell is painted before any script: no script tag comes before it in the body.
+  const body = html.slice(html.indexOf('<body'));
+  assert.ok(!/<script/.test(body.slice(0, body.indexOf('id="shell"'))));
+
+  await clearAppStorage(browser.context, holdbay.url);
+  const { page, errors } = await openPage(browser.context, `${holdbay.url}/`);
+  await page.waitForSelector('.tool-name', { timeout: 15000 });
+  assert.equal(await page.locator('#shell').count(), 0, 'the shell is gone');
+  assert.equal(await page.locator('.holdbay').count(), 1, 'one app frame');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('the first screen loads one wasm module and sends only server/discover and tools/list', async () => {
+  await clearAppStorage(browser.context, holdbay.url);
+  const page = await browser.context.newPage();
+  const requests = recordRequests(page);
+  const errors = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  await page.goto(`${holdbay.url}/`);
+  await page.waitForSelector('.tool-name', { timeout: 15000 });
+  await page.waitForTimeout(300);
+  const wasm = requests.filter((r) => r.path.endsWith('.wasm')).map((r) => r.path);
+  assert.equal(wasm.length, 1, `one wasm before any view asks for more: ${wasm.join(', ')}`);
+  const methods = requests.filter((r) => r.path === '/mcp').map((r) => r.mcpMethod);
+  assert.deepEqual(methods, ['server/discover', 'tools/list']);
+
+  // The prompts tab lists the prompts when first opened, from its own chunk.
+  await page.click('#tab-prompts');
+  await page.getByText('draft_note').first().waitFor({ timeout: 10000 });
+  assert.ok(requests.some((r) => r.mcpMethod === 'prompts/list'));
+
+  // A tool's form, then the Scene: each a chunk fetched on demand.
+  await page.click('#tab-tools');
+  const before = requests.filter((r) => r.path.endsWith('.wasm')).length;
+  await selectTool(page, 'book_table');
+  await page.waitForSelector('#call-panel button.call', { timeout: 10000 });
+  await page.click('#view-scene');
+  await page.waitForSelector('.scene-main svg', { timeout: 10000 });
+  const after = requests.filter((r) => r.path.endsWith('.wasm')).length;
+  assert.ok(after > before, `chunks were fetched for the form and the scene (${before} → ${after})`);
+  // An opened wire-log entry (the JSON viewer) renders too.
+  await page.click('#view-workbench');
+  await page.locator('.wire-summary').first().click();
+  await page.waitForSelector('.wire-details', { timeout: 10000 });
+  assert.deepEqual(errors, []);
+  await screenshot(page, '80-cold-start-chunks-loaded');
+  await page.close();
+});
+
+test('a repeat visit transfers only index.html and the two discovery requests', async () => {
+  await clearAppStorage(browser.context, holdbay.url);
+  const first = await browser.context.newPage();
+  await first.goto(`${holdbay.url}/`);
+  await first.waitForSelector('.tool-name', { timeout: 15000 });
+  await first.close();
+
+  const page = await browser.context.newPage();
+  const cdp = await browser.context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  const fromNetwork = new Map();
+  const urls = new Map();
+  cdp.on('Network.requestWillBeSent', (event) => urls.set(event.requestId, event.request));
+  cdp.on('Network.responseReceived', (event) => {
+    if (!event.response.fromDiskCache && !event.response.fromMemoryCache && !event.response.fromPrefetchCache) {
+      fromNetwork.set(event.requestId, { path: path(event.response.url), status: event.response.status });
+    }
+  });
+  await page.goto(`${holdbay.url}/`);
+  await page.waitForSelector('.tool-name', { timeout: 15000 });
+  await page.waitForTimeout(300);
+  const transferred = [...fromNetwork.entries()].map(([id, r]) => {
+    const request = urls.get(id);
+    return `${r.path}${request?.headers?.['Mcp-Method'] ? ` ${request.headers['Mcp-Method']}` : ''}`;
+  });
+  assert.deepEqual(transferred.sort(), ['/', '/mcp server/discover', '/mcp tools/list'].sort(),
+    `from the network: ${transferred.join(', ')}`);
+  await page.close();
+});

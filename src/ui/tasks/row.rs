@@ -1,6 +1,6 @@
 //! One task on the board: its status, times, input requests, and how it ended.
 
-use holdbay_engine::model::TaskStatus;
+use holdbay_engine::model::{JsonObject, TaskStatus};
 use holdbay_engine::protocol::task_status_name;
 use holdbay_engine::{InputAnswer, InputAsk, MethodId};
 use leptos::prelude::*;
@@ -11,6 +11,7 @@ use crate::owner::KeepingOwner;
 use crate::session::Session;
 use crate::tasks::TrackedTask;
 use crate::ui::forms::{Delivery, InputRequestCard};
+use crate::ui::on_demand::{chunk, when_loaded};
 
 /// Enough of the id to tell tasks apart; the full one is in the tooltip.
 fn short_id(task_id: &str) -> String {
@@ -127,14 +128,25 @@ pub fn TaskRow(task_id: String, now: Signal<u64>) -> impl IntoView {
     }
 }
 
+/// A task's result (its content views are a chunk of their own).
+#[cfg_attr(holdbay_split, leptos::lazy)]
+fn task_result(result: JsonObject) -> AnyView {
+    view! { <TaskResult result=result /> }.into_any()
+}
+
+#[cfg_attr(holdbay_split, leptos::lazy)]
+fn task_error(error: JsonObject) -> AnyView {
+    view! { <TaskError error=error /> }.into_any()
+}
+
 /// The outcome once the task has ended (or that it is being fetched).
 fn ending(task: &TrackedTask) -> Option<AnyView> {
     let tracker = &task.tracker;
     if let Some(result) = tracker.result.clone() {
-        return Some(view! { <TaskResult result=result /> }.into_any());
+        return Some(when_loaded(async move { chunk!(task_result(result)) }).into_any());
     }
     if let Some(error) = tracker.error.clone() {
-        return Some(view! { <TaskError error=error /> }.into_any());
+        return Some(when_loaded(async move { chunk!(task_error(error)) }).into_any());
     }
     match tracker.status {
         TaskStatus::Cancelled => {
@@ -221,8 +233,6 @@ fn Unreachable(task: Memo<Option<TrackedTask>>, now: Signal<u64>) -> impl IntoVi
 /// every outstanding request of the snapshot has an answer).
 #[component]
 fn InputRequests(task: Memo<Option<TrackedTask>>, task_id: String) -> impl IntoView {
-    let session = Session::current();
-    let (board, link) = (session.tasks(), session.link());
     let asks = Memo::new(move |_| {
         task.with(|task| {
             task.as_ref()
@@ -230,11 +240,25 @@ fn InputRequests(task: Memo<Option<TrackedTask>>, task_id: String) -> impl IntoV
                 .unwrap_or_default()
         })
     });
+    let asking = Memo::new(move |_| asks.with(|asks| !asks.is_empty()));
+    // The forms are a chunk of their own, fetched when a task first asks for input.
+    move || {
+        let task_id = task_id.clone();
+        asking
+            .get()
+            .then(|| when_loaded(async move { chunk!(input_cards(asks, task_id)) }))
+    }
+}
+
+#[cfg_attr(holdbay_split, leptos::lazy)]
+fn input_cards(asks: Memo<Vec<InputAsk>>, task_id: String) -> AnyView {
+    let session = Session::current();
+    let (board, link) = (session.tasks(), session.link());
     let keys = Memo::new(move |_| {
         asks.with(|asks| asks.iter().map(|ask| ask.key.clone()).collect::<Vec<_>>())
     });
     let gathered = Memo::new(move |_| keys.with(Vec::len) > 1);
-    move || {
+    (move || {
         let task_id = task_id.clone();
         if !gathered.get() {
             let view = view! {
@@ -254,7 +278,8 @@ fn InputRequests(task: Memo<Option<TrackedTask>>, task_id: String) -> impl IntoV
             return view.into_any();
         }
         view! { <GatheredInputs asks=asks task_id=task_id /> }.into_any()
-    }
+    })
+    .into_any()
 }
 
 /// Several requests of one snapshot: one card each, one Submit for all of them.

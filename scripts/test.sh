@@ -38,7 +38,7 @@ step "browser: cargo test --target wasm32-unknown-unknown (headless Chromium)"
 cargo test --target wasm32-unknown-unknown -p holdbay --tests 2>&1 | tee "$logs/browser"
 
 step "end-to-end: release app + holdbay serve + Playwright"
-trunk build --release
+bash scripts/build-app.sh
 bash scripts/wasm-size.sh
 cargo build -p holdbay-server --quiet
 (cd tests/e2e && { [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund; } && npm test) \

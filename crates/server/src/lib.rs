@@ -1,11 +1,13 @@
 //! The `holdbay` server: the built app, the demo MCP server with durable tasks, and a
 //! safe relay, on loopback.
 
+pub mod app_files;
 pub mod conformance;
 pub mod demo;
 pub mod http;
 pub mod mcp;
 pub mod options;
+pub mod precompress;
 pub mod principal;
 mod routes;
 pub mod sealed_state;
@@ -35,6 +37,12 @@ pub async fn serve(options: ServeOptions) -> anyhow::Result<()> {
         eprintln!(
             "warning: {} has no index.html; build the app first (see README). /mcp still works.",
             options.dist.display()
+        );
+    }
+    for wasm in precompress::uncompressed_wasm(&options.dist) {
+        eprintln!(
+            "note: {} has no precompressed copy, so it is sent uncompressed; build with scripts/build-app.sh (or run holdbay precompress).",
+            wasm.display()
         );
     }
     let shared = Arc::new(Shared::open(&options, address)?);

@@ -1,9 +1,10 @@
 //! `holdbay`: serves the Holdbay app and the demo MCP server on loopback.
 
 use std::net::IpAddr;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use anyhow::Context;
 use clap::{Parser, Subcommand};
 use holdbay_server::options::{FixtureSet, Limits, ServeOptions, Token, default_data_dir};
 use holdbay_server::serve;
@@ -23,6 +24,16 @@ struct Cli {
 enum Command {
     /// Serve the built app at /, the demo MCP server at /mcp and the relay at /relay.
     Serve(ServeArgs),
+    /// Compress the built app's files once (gzip -9, brotli 11, zstd 19), beside each file:
+    /// `serve` sends them as they are. Skips files whose compressed copies are up to date.
+    Precompress(PrecompressArgs),
+}
+
+#[derive(clap::Args)]
+struct PrecompressArgs {
+    /// The folder Trunk built the app into.
+    #[arg(long, default_value = "dist")]
+    dist: PathBuf,
 }
 
 #[derive(clap::Args)]
@@ -77,7 +88,29 @@ async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
         Command::Serve(args) => serve(args.into_options()).await,
+        Command::Precompress(args) => precompress(&args.dist),
     }
+}
+
+/// `holdbay precompress`: one line per file written, then a total.
+fn precompress(dist: &Path) -> anyhow::Result<()> {
+    let summary = holdbay_server::precompress::precompress(dist)
+        .with_context(|| format!("cannot precompress {}", dist.display()))?;
+    for (path, source, compressed) in &summary.written {
+        println!(
+            "{:>9} -> {:>9} B  {}",
+            source,
+            compressed,
+            path.strip_prefix(dist).unwrap_or(path).display()
+        );
+    }
+    println!(
+        "precompress: {} written, {} up to date, {} too small or not compressible",
+        summary.written.len(),
+        summary.up_to_date,
+        summary.skipped
+    );
+    Ok(())
 }
 
 impl ServeArgs {

@@ -9,8 +9,6 @@ use axum::Router;
 use axum::http::header;
 use axum::middleware::from_fn_with_state;
 use axum::routing::{any, get};
-use tower_http::compression::CompressionLayer;
-use tower_http::services::{ServeDir, ServeFile};
 
 use crate::http::bearer::{self, BearerTokens};
 use crate::http::body_limit::{self, BodyLimit};
@@ -20,7 +18,7 @@ use crate::http::origin::OriginPolicy;
 use crate::http::relay::{self, Relay};
 use crate::options::ServeOptions;
 use crate::shared::Shared;
-use crate::{demo, mcp};
+use crate::{app_files, demo, mcp};
 
 /// The whole site for a server listening on `address`.
 pub fn router(options: &ServeOptions, address: SocketAddr, shared: Arc<Shared>) -> Router {
@@ -45,21 +43,15 @@ pub fn router(options: &ServeOptions, address: SocketAddr, shared: Arc<Shared>) 
         .layer(from_fn_with_state(origins, cors::guard))
         .layer(from_fn_with_state(Arc::clone(&hosts), host::guard));
 
-    // Unknown paths get the app's index.html, so deep links load the app.
-    // Gzip only here: the app's files are large and static, while /mcp and /relay stream.
-    let app_files = tower::ServiceBuilder::new()
-        .layer(CompressionLayer::new())
-        .service(
-            ServeDir::new(&options.dist)
-                .not_found_service(ServeFile::new(options.dist.join("index.html"))),
-        );
     // The consent page records a decision, so it gets the Host guard against rebinding too.
     let consent = demo::consent::routes(shared).layer(from_fn_with_state(hosts, host::guard));
     Router::new()
         .merge(edge)
         .merge(consent)
         .route("/favicon.ico", get(favicon))
-        .fallback_service(app_files)
+        // The app's files, precompressed at build time, with cache rules; unknown paths get
+        // index.html, so deep links load the app.
+        .fallback_service(app_files::service(&options.dist))
 }
 
 /// The app's icon (`assets/favicon.svg`, also in `dist/` through Trunk), for browsers and

@@ -53,6 +53,18 @@ impl TestServer {
             "<title>holdbay test page</title>",
         )
         .expect("write index.html");
+        Self::start_with(data_dir, dist, extra_args)
+    }
+
+    /// `holdbay serve --port 0 --dist DIST` with a throwaway data dir: for the app's files.
+    pub fn serving(dist: TempDir, extra_args: &[&str]) -> Self {
+        let data_dir = TempDir::new().expect("temp data dir");
+        let mut server = Self::start_with(data_dir.path(), dist, extra_args);
+        server._data_dir = Some(data_dir);
+        server
+    }
+
+    fn start_with(data_dir: &Path, dist: TempDir, extra_args: &[&str]) -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_holdbay"))
             .arg("serve")
             .args(["--port", "0", "--data-dir"])

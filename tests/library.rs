@@ -234,16 +234,21 @@ async fn a_prompt_get_pauses_in_the_same_input_card_then_shows_its_messages() {
     )
     .await;
     assert_eq!(text(&host, ".round-counter"), "Round 1 of at most 10");
-    let arguments = seen("JSON.stringify(window.__seen[0].body.params.arguments)")
+    // Only this test's prompts/get requests: a late completion of an earlier test may land too.
+    let arguments = seen(
+        "JSON.stringify(window.__seen.filter(s => s.body.method === 'prompts/get')[0].body.params.arguments)",
+    )
         .as_string()
         .unwrap_or_default();
     // Sent exactly as typed; the empty optional topic is left out.
     assert_eq!(arguments, r#"{"team":" ops & <b>dev</b> "}"#);
     click(&host, ".input-request button.accept");
     wait_for(&host, "#prompt-panel .prompt-result").await;
-    let retry = seen("JSON.stringify(window.__seen[1].body.params)")
-        .as_string()
-        .unwrap_or_default();
+    let retry = seen(
+        "JSON.stringify(window.__seen.filter(s => s.body.method === 'prompts/get')[1].body.params)",
+    )
+    .as_string()
+    .unwrap_or_default();
     assert!(
         retry.contains(r#""requestState":"sealed-prompt-state-0123456789abcdef""#)
             && retry.contains(r#""inputResponses":{"tone":{"action":"accept""#),

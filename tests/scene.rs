@@ -447,11 +447,13 @@ async fn many_polls_share_the_poll_lane_and_each_still_pulses() {
         "polls do not travel one by one: {}",
         host.inner_html()
     );
+    let rings = get(&host, "path.pulses");
     assert_eq!(
-        host.query_selector_all(".pulse").expect("query").length(),
-        6,
-        "each poll pulses on its cartridge"
+        attr(&rings, "data-count"),
+        "6",
+        "each poll rings its cartridge"
     );
+    assert_eq!(attr(&rings, "d").matches('M').count(), 6);
     // Inspecting the lane shows the newest poll.
     click(&lane);
     redrawn().await;

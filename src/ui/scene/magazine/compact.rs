@@ -14,7 +14,7 @@ use wasm_bindgen::JsCast;
 
 use super::super::{SceneContext, is_activation};
 use super::cells::{CartridgeView, acknowledgement};
-use super::{Grid, VIEW_WIDTH};
+use super::{Grid, VIEW_WIDTH, ring};
 
 /// What one compact cell shows: its lamp and marks, nothing more.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -82,14 +82,14 @@ fn strokes(cells: &[Cell], grid: Grid) -> Vec<Stroke> {
             w - 4.0,
             h - 4.0
         );
-        circle(
+        ring(
             paths.entry(Layer::Lamps(cell.status)).or_default(),
             x + 6.5,
             y + 6.5,
             lamp,
         );
         if cell.tagged {
-            circle(
+            ring(
                 paths.entry(Layer::Tags).or_default(),
                 x + 11.0,
                 y + 11.0,
@@ -109,17 +109,6 @@ fn strokes(cells: &[Cell], grid: Grid) -> Vec<Stroke> {
         .into_iter()
         .map(|(layer, d)| Stroke { layer, d })
         .collect()
-}
-
-/// A full circle as two arcs.
-fn circle(path: &mut String, cx: f64, cy: f64, r: f64) {
-    let _ = write!(
-        path,
-        "M{} {cy}a{r} {r} 0 1 0 {} 0a{r} {r} 0 1 0 -{} 0z",
-        cx - r,
-        2.0 * r,
-        2.0 * r
-    );
 }
 
 #[component]

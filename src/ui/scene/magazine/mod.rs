@@ -150,6 +150,59 @@ pub(super) fn Magazine() -> impl IntoView {
             }
         })
     };
+    // Few tasks: a ring per poll, keyed by its exchange. Many: one path holds the rings of
+    // every poll in flight, its data replaced at most once per frame, so a busy poller does
+    // not add and remove nodes (and their animations) all the time.
+    let pulse_drawing = move || {
+        let grid = grid.get();
+        if grid.compact {
+            let rings = move || {
+                pulses.with(|pulses| {
+                    let mut d = String::new();
+                    for (_, _, slot) in pulses {
+                        let (x, y) = grid.origin(*slot);
+                        ring(
+                            &mut d,
+                            x + grid.cell_width / 2.0,
+                            y + grid.cell_height / 2.0,
+                            7.5,
+                        );
+                    }
+                    d
+                })
+            };
+            view! {
+                <path
+                    class="pulses"
+                    data-count=move || pulses.with(Vec::len)
+                    d=rings
+                    aria-hidden="true"
+                ></path>
+            }
+            .into_any()
+        } else {
+            view! {
+                <For
+                    each=move || pulses.get()
+                    key=|(exchange, ..)| *exchange
+                    children=move |(_, task, slot)| {
+                        let (x, y) = grid.origin(slot);
+                        view! {
+                            <circle
+                                class="pulse"
+                                data-task-id=task
+                                cx=x + 14.0
+                                cy=y + 16.0
+                                r="10"
+                                aria-hidden="true"
+                            ></circle>
+                        }
+                    }
+                />
+            }
+            .into_any()
+        }
+    };
     let cells = move || {
         let grid = grid.get();
         if grid.compact {
@@ -180,31 +233,21 @@ pub(super) fn Magazine() -> impl IntoView {
                     aria-hidden="true"
                 >
                     {selected_slot}
-                    <For
-                        each=move || pulses.get()
-                        key=|(exchange, ..)| *exchange
-                        children=move |(_, task, slot)| {
-                            let grid = grid.get_untracked();
-                            let (x, y) = grid.origin(slot);
-                            let (cx, cy, r) = if grid.compact {
-                                (x + grid.cell_width / 2.0, y + grid.cell_height / 2.0, 6.0)
-                            } else {
-                                (x + 14.0, y + 16.0, 10.0)
-                            };
-                            view! {
-                                <circle
-                                    class="pulse"
-                                    data-task-id=task
-                                    cx=cx
-                                    cy=cy
-                                    r=r
-                                    aria-hidden="true"
-                                ></circle>
-                            }
-                        }
-                    />
+                    {pulse_drawing}
                 </svg>
             </div>
         </div>
     }
+}
+
+/// A full circle as two arcs, appended to a path's data.
+fn ring(path: &mut String, cx: f64, cy: f64, r: f64) {
+    use std::fmt::Write;
+    let _ = write!(
+        path,
+        "M{} {cy}a{r} {r} 0 1 0 {} 0a{r} {r} 0 1 0 -{} 0z",
+        cx - r,
+        2.0 * r,
+        2.0 * r
+    );
 }

@@ -345,6 +345,17 @@ fn many_tasks(wire: WireLog, count: u64) {
     }
 }
 
+/// The inspector shows task `task`.
+fn assert_inspecting(host: &Element, task: &str) {
+    let role = find(host, "#inspect .inspect-role").and_then(|r| r.text_content());
+    assert!(
+        role.as_deref()
+            .is_some_and(|r| r.contains(&format!("task {task})"))),
+        "inspecting {task}: {}",
+        get(host, "#inspect").outer_html()
+    );
+}
+
 /// A bubbling click at a point of the viewport.
 fn click_at(element: &Element, x: f64, y: f64) {
     let make = js_sys::Function::new_with_args(
@@ -388,7 +399,8 @@ async fn a_thousand_tasks_make_one_tab_stop_with_roving_focus() {
         .unchecked_ref::<HtmlElement>()
         .focus()
         .expect("focus");
-    assert!(text(&host, "#inspect .inspect-role").contains("t-0"));
+    redrawn().await;
+    assert_inspecting(&host, "t-0");
     cursor
         .dispatch_event(&key_event("ArrowRight"))
         .expect("dispatch");
@@ -397,19 +409,16 @@ async fn a_thousand_tasks_make_one_tab_stop_with_roving_focus() {
     assert_eq!(attr(&cursor, "data-task-id"), "t-1");
     let focused = dom::document().active_element().expect("focus");
     assert_eq!(attr(&focused, "data-task-id"), "t-1");
-    assert!(text(&host, "#inspect .inspect-role").contains("t-1"));
+    assert_inspecting(&host, "t-1");
     assert!(text(&host, ".magazine [aria-live]").contains("Task t-1"));
     cursor
         .dispatch_event(&key_event("ArrowDown"))
         .expect("dispatch");
     redrawn().await;
-    assert!(
-        text(&host, "#inspect .inspect-role").contains("t-31"),
-        "30 columns"
-    );
+    assert_inspecting(&host, "t-31");
     cursor.dispatch_event(&key_event("End")).expect("dispatch");
     redrawn().await;
-    assert!(text(&host, "#inspect .inspect-role").contains("t-119"));
+    assert_inspecting(&host, "t-119");
 
     // A click picks the cell under the pointer: row 2, column 4 is slot 64.
     let rect = magazine.get_bounding_client_rect();
@@ -417,7 +426,7 @@ async fn a_thousand_tasks_make_one_tab_stop_with_roving_focus() {
     let (x, y) = (2.0 + 4.0 * 15.0 + 6.0, 2.0 + 2.0 * 15.0 + 6.0);
     click_at(&magazine, rect.left() + x * scale, rect.top() + y * scale);
     redrawn().await;
-    assert!(text(&host, "#inspect .inspect-role").contains("t-64"));
+    assert_inspecting(&host, "t-64");
     assert_eq!(
         attr(&get(&host, "g.cartridge[tabindex=\"0\"]"), "data-task-id"),
         "t-64"

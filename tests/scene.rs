@@ -437,20 +437,35 @@ async fn a_thousand_tasks_make_one_tab_stop_with_roving_focus() {
 async fn many_polls_share_the_poll_lane_and_each_still_pulses() {
     let (host, wire) = mount_scene("scene-poll-lane");
     many_tasks(wire, 40);
-    // Six polls out at once: more than a person can follow one by one.
-    for n in 0..6_u64 {
-        exchange(
-            wire,
-            "tasks/get",
-            Some(&format!("t-{n}")),
-            request(100 + n, "tasks/get", &format!(r#"{{"taskId":"t-{n}"}}"#)),
-            None,
-        );
-    }
+    // Seven polls out at once: more than a person can follow one by one. The first is
+    // answered (unchanged): it lingers on the belt, and the lane says how long it took.
+    let polls: Vec<u64> = (0..7_u64)
+        .map(|n| {
+            exchange(
+                wire,
+                "tasks/get",
+                Some(&format!("t-{n}")),
+                request(100 + n, "tasks/get", &format!(r#"{{"taskId":"t-{n}"}}"#)),
+                None,
+            )
+        })
+        .collect();
+    answer(
+        wire,
+        polls[0],
+        r#"{"jsonrpc":"2.0","id":100,"result":{"resultType":"complete","taskId":"t-0",
+        "status":"working","createdAt":"2026-07-28T10:00:00Z",
+        "lastUpdatedAt":"2026-07-28T10:00:00Z","ttlMs":null}}"#,
+    );
     redrawn().await;
     let lane = get(&host, "g.poll-lane");
     assert_eq!(attr(&lane, "data-in-flight"), "6");
     assert!(text(&host, "g.poll-lane").contains("× 6 in flight"));
+    assert!(
+        text(&host, "g.poll-lane").contains("1 answered in 1 s · the last took 212 ms"),
+        "{}",
+        text(&host, "g.poll-lane")
+    );
     assert!(
         find(&host, "g.flight[data-method=\"tasks/get\"]").is_none(),
         "polls do not travel one by one: {}",
@@ -463,8 +478,9 @@ async fn many_polls_share_the_poll_lane_and_each_still_pulses() {
         "each poll rings its cartridge"
     );
     assert_eq!(attr(&rings, "d").matches('M').count(), 6);
-    // Inspecting the lane shows the newest poll.
+    // Inspecting the lane shows the newest answered poll.
     click(&lane);
     redrawn().await;
-    assert!(text(&host, "#inspect .inspect-role").contains("tasks/get"));
+    let role = text(&host, "#inspect .inspect-role");
+    assert!(role.contains(&format!("Exchange #{}", polls[0])), "{role}");
 }

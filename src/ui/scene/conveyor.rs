@@ -332,7 +332,7 @@ fn StandingLine(piece: Piece) -> impl IntoView {
 struct PollSummary {
     in_flight: usize,
     answered_last_second: usize,
-    /// The newest poll's exchange and its duration so far ("…" while it is out).
+    /// The newest answered poll's exchange and how long it took.
     newest: Option<(u64, String)>,
 }
 
@@ -347,17 +347,11 @@ impl PollSummary {
         Self {
             in_flight: polls().filter(|f| f.ended_at.is_none()).count(),
             answered_last_second: polls()
-                .filter(|f| {
-                    f.ended_at
-                        .is_some_and(|end| end <= now && now - end < 1_000.0)
-                })
+                .filter(|f| f.ended_at.is_some_and(|end| now - end < 1_000.0))
                 .count(),
-            newest: polls().next().map(|f| {
-                let timing = f
-                    .duration_ms()
-                    .map(|ms| format!("{ms:.0} ms"))
-                    .unwrap_or_else(|| "…".into());
-                (f.exchange, timing)
+            newest: polls().find(|f| f.ended_at.is_some()).and_then(|f| {
+                let ms = f.duration_ms()?;
+                Some((f.exchange, format!("{ms:.0} ms")))
             }),
         }
     }
@@ -374,14 +368,14 @@ impl PollSummary {
         let newest = self
             .newest
             .as_ref()
-            .map(|(_, timing)| format!(" · newest {timing}"))
+            .map(|(_, timing)| format!(" · the last took {timing}"))
             .unwrap_or_default();
         format!("{} answered in 1 s{newest}", self.answered_last_second)
     }
 }
 
-/// Many polls at once: one lane that counts them, redrawn calmly. The newest poll is what
-/// inspecting the lane shows; every poll is in the timeline and the wire log.
+/// Many polls at once: one lane that counts them, redrawn calmly. The newest answered poll
+/// is what inspecting the lane shows; every poll is in the timeline and the wire log.
 #[component]
 fn PollLane() -> impl IntoView {
     let scene = SceneContext::current();

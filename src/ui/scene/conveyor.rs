@@ -11,10 +11,10 @@ use super::{LINGER_MS, SceneContext, TRAVEL_MS, is_activation};
 /// Pieces drawn at once (the newest); older ones are still in the timeline.
 const MAX_PIECES: usize = 24;
 const LANES: u64 = 4;
-/// Above this many polls on the belt at once (answered ones linger), polls stop travelling
-/// one by one and share the poll lane: more than a person can follow, and a piece per
-/// `tasks/get` would cost the page a redraw per poll. Each still pulses on its cartridge.
-const POLL_LANE_ABOVE: usize = 4;
+/// Above this many polls sent in the last second, polls stop travelling one by one and
+/// share the poll lane: more than a person can follow, and a piece per `tasks/get` would cost
+/// the page a redraw per poll. Each still rings its cartridge in the magazine.
+const POLL_LANE_ABOVE: usize = 5;
 /// The poll lane's place: the last lane (the other pieces keep the first three).
 const POLL_LANE: u64 = LANES - 1;
 /// Belt geometry in the conveyor's viewBox.
@@ -135,7 +135,7 @@ pub(super) fn Conveyor() -> impl IntoView {
             t.flights()
                 .rev()
                 .filter(|f| matches!(f.role, FlightRole::Poll { .. }))
-                .filter(|f| Piece::is_visible(f, now))
+                .take_while(|f| now - f.sent_at < 1_000.0)
                 .nth(POLL_LANE_ABOVE)
                 .is_some()
         })

@@ -327,10 +327,9 @@ async fn tasks_fill_the_magazine_with_lamps_pulses_and_cancel_asks() {
     assert!(text(&host, "#inspect pre.inspect-json").contains("\"cancelled\""));
 }
 
-#[wasm_bindgen_test]
-async fn a_thousand_tasks_make_one_tab_stop_with_roving_focus() {
-    let (host, wire) = mount_scene("scene-many");
-    for n in 0..120 {
+/// `count` tasks made by `bulk_import`, `t-0` … in slot order.
+fn many_tasks(wire: WireLog, count: u64) {
+    for n in 0..count {
         let created = format!(
             r#"{{"jsonrpc":"2.0","id":{n},"result":{{"resultType":"task","taskId":"t-{n}",
             "status":"working","createdAt":"2026-07-28T10:00:00Z",
@@ -344,30 +343,144 @@ async fn a_thousand_tasks_make_one_tab_stop_with_roving_focus() {
             Some(&created),
         );
     }
-    redrawn().await;
-    let cells = host.query_selector_all("g.cartridge").expect("query");
-    assert_eq!(cells.length(), 120);
+}
+
+/// The inspector shows task `task`.
+fn assert_inspecting(host: &Element, task: &str) {
+    let role = find(host, "#inspect .inspect-role").and_then(|r| r.text_content());
     assert!(
-        find(&host, "svg.magazine-svg.compact").is_some(),
-        "many tasks: compact cells"
+        role.as_deref()
+            .is_some_and(|r| r.contains(&format!("task {task})"))),
+        "inspecting {task}: {}",
+        get(host, "#inspect").outer_html()
     );
+}
+
+/// A bubbling click at a point of the viewport.
+fn click_at(element: &Element, x: f64, y: f64) {
+    let make = js_sys::Function::new_with_args(
+        "x, y",
+        "return new MouseEvent('click', { clientX: x, clientY: y, bubbles: true })",
+    );
+    let event: web_sys::Event = make
+        .call2(&wasm_bindgen::JsValue::NULL, &x.into(), &y.into())
+        .expect("a mouse event")
+        .unchecked_into();
+    element.dispatch_event(&event).expect("dispatch");
+}
+
+#[wasm_bindgen_test]
+async fn a_thousand_tasks_make_one_tab_stop_with_roving_focus() {
+    let (host, wire) = mount_scene("scene-many");
+    many_tasks(wire, 120);
+    redrawn().await;
+    let magazine = get(&host, "svg.magazine-svg.compact");
+    // Drawn as a handful of paths, not a node per task: the lamps of each status are one.
+    let lamps = host
+        .query_selector_all("svg.magazine-svg.compact path.lamp")
+        .expect("query");
+    assert_eq!(lamps.length(), 1, "{}", magazine.outer_html());
+    let working = get(&magazine, "path.lamp[data-status=\"working\"]");
+    assert_eq!(
+        attr(&working, "d").matches('M').count(),
+        120,
+        "one lamp per task"
+    );
+    assert_eq!(text(&host, ".magazine .count"), "120");
+    // One tab stop: the cursor on the roving cartridge, which says what it is.
     let stops = host
-        .query_selector_all("g.cartridge[tabindex=\"0\"]")
+        .query_selector_all(".magazine [tabindex=\"0\"]")
         .expect("query");
     assert_eq!(stops.length(), 1, "the magazine is one tab stop");
-    let first = get(&host, "g.cartridge[tabindex=\"0\"]");
-    first.unchecked_ref::<HtmlElement>().focus().expect("focus");
-    let right = key_event("ArrowRight");
-    first.dispatch_event(&right).expect("dispatch");
+    let cursor = get(&host, "g.cartridge[tabindex=\"0\"]");
+    assert_eq!(attr(&cursor, "data-task-id"), "t-0");
+    assert!(attr(&cursor, "aria-label").contains("Task t-0 (bulk_import)"));
+    cursor
+        .unchecked_ref::<HtmlElement>()
+        .focus()
+        .expect("focus");
     redrawn().await;
-    let second = get(&host, "g.cartridge[data-task-id=\"t-1\"]");
-    assert_eq!(
-        attr(&second, "tabindex"),
-        "0",
-        "{}",
-        attr(&first, "tabindex")
-    );
+    assert_inspecting(&host, "t-0");
+    cursor
+        .dispatch_event(&key_event("ArrowRight"))
+        .expect("dispatch");
+    redrawn().await;
+    let cursor = get(&host, "g.cartridge[tabindex=\"0\"]");
+    assert_eq!(attr(&cursor, "data-task-id"), "t-1");
     let focused = dom::document().active_element().expect("focus");
     assert_eq!(attr(&focused, "data-task-id"), "t-1");
-    assert!(text(&host, "#inspect .inspect-role").contains("t-1"));
+    assert_inspecting(&host, "t-1");
+    assert!(text(&host, ".magazine [aria-live]").contains("Task t-1"));
+    cursor
+        .dispatch_event(&key_event("ArrowDown"))
+        .expect("dispatch");
+    redrawn().await;
+    assert_inspecting(&host, "t-31");
+    cursor.dispatch_event(&key_event("End")).expect("dispatch");
+    redrawn().await;
+    assert_inspecting(&host, "t-119");
+
+    // A click picks the cell under the pointer: row 2, column 4 is slot 64.
+    let rect = magazine.get_bounding_client_rect();
+    let scale = rect.width() / 454.0;
+    let (x, y) = (2.0 + 4.0 * 15.0 + 6.0, 2.0 + 2.0 * 15.0 + 6.0);
+    click_at(&magazine, rect.left() + x * scale, rect.top() + y * scale);
+    redrawn().await;
+    assert_inspecting(&host, "t-64");
+    assert_eq!(
+        attr(&get(&host, "g.cartridge[tabindex=\"0\"]"), "data-task-id"),
+        "t-64"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn many_polls_share_the_poll_lane_and_each_still_pulses() {
+    let (host, wire) = mount_scene("scene-poll-lane");
+    many_tasks(wire, 40);
+    // Seven polls out at once: more than a person can follow one by one. The first is
+    // answered (unchanged): it lingers on the belt, and the lane says how long it took.
+    let polls: Vec<u64> = (0..7_u64)
+        .map(|n| {
+            exchange(
+                wire,
+                "tasks/get",
+                Some(&format!("t-{n}")),
+                request(100 + n, "tasks/get", &format!(r#"{{"taskId":"t-{n}"}}"#)),
+                None,
+            )
+        })
+        .collect();
+    answer(
+        wire,
+        polls[0],
+        r#"{"jsonrpc":"2.0","id":100,"result":{"resultType":"complete","taskId":"t-0",
+        "status":"working","createdAt":"2026-07-28T10:00:00Z",
+        "lastUpdatedAt":"2026-07-28T10:00:00Z","ttlMs":null}}"#,
+    );
+    redrawn().await;
+    let lane = get(&host, "g.poll-lane");
+    assert_eq!(attr(&lane, "data-in-flight"), "6");
+    assert!(text(&host, "g.poll-lane").contains("× 6 in flight"));
+    assert!(
+        text(&host, "g.poll-lane").contains("1 answered in 1 s · the last took 212 ms"),
+        "{}",
+        text(&host, "g.poll-lane")
+    );
+    assert!(
+        find(&host, "g.flight[data-method=\"tasks/get\"]").is_none(),
+        "polls do not travel one by one: {}",
+        host.inner_html()
+    );
+    let rings = get(&host, "path.pulses");
+    assert_eq!(
+        attr(&rings, "data-count"),
+        "6",
+        "each poll rings its cartridge"
+    );
+    assert_eq!(attr(&rings, "d").matches('M').count(), 6);
+    // Inspecting the lane shows the newest answered poll.
+    click(&lane);
+    redrawn().await;
+    let role = text(&host, "#inspect .inspect-role");
+    assert!(role.contains(&format!("Exchange #{}", polls[0])), "{role}");
 }

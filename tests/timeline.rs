@@ -465,3 +465,56 @@ async fn a_long_session_renders_a_window_and_pages_back() {
         Some("799")
     );
 }
+
+#[wasm_bindgen_test]
+async fn interleaved_routine_polls_of_many_tasks_fold_into_one_row() {
+    let host = fresh_host("timeline-many-pollers");
+    let (session, _) = mount(&host);
+    wait_for(&host, ".timeline-empty").await;
+    let tasks = ["task-a", "task-b", "task-c"];
+    let snapshot = |task: &str, result_type: &str| {
+        format!(
+            r#"{{"resultType":"{result_type}","taskId":"{task}","status":"working","statusMessage":"Queued","createdAt":"2026-08-01T10:30:00Z","lastUpdatedAt":"2026-08-01T10:30:00Z","ttlMs":3600000,"pollIntervalMs":1000}}"#
+        )
+    };
+    for (n, task) in (0_u32..).zip(tasks) {
+        record(
+            &session,
+            T0 + f64::from(n) * 100.0,
+            "tools/call",
+            "deploy",
+            10 + n,
+            r#""name":"deploy","arguments":{"env":"staging"}"#,
+            &snapshot(task, "task"),
+        );
+    }
+    // Three rounds of polls, the tasks taking turns, nothing changing.
+    for round in 0..3_u32 {
+        for (n, task) in (0_u32..).zip(tasks) {
+            let id = 20 + round * 3 + n;
+            record(
+                &session,
+                T0 + 1_000.0 + f64::from(id) * 100.0,
+                "tasks/get",
+                task,
+                id,
+                &format!(r#""taskId":"{task}""#),
+                &snapshot(task, "complete"),
+            );
+        }
+    }
+    sleep_ms(i32::try_from(holdbay::traffic::CALM_MS).unwrap_or(250) + 150).await;
+    let rows = all(&host, ".timeline-event");
+    let folded: Vec<String> = rows
+        .iter()
+        .filter_map(|r| r.text_content())
+        .filter(|text| text.contains("tasks/get ×"))
+        .collect();
+    assert_eq!(folded.len(), 1, "{folded:?}: {}", host.inner_html());
+    assert!(folded[0].contains("tasks/get ×9 for 3 tasks"), "{folded:?}");
+    let last = rows
+        .last()
+        .and_then(|r| r.text_content())
+        .unwrap_or_default();
+    assert_eq!(last, folded[0], "the folded row is the newest");
+}

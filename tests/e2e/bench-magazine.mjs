@@ -286,6 +286,9 @@ try {
   const expected = snapshot.intervals.reduce((sum, ms) => sum + windowMs / clamp(ms), 0);
   const sorted = [...frames.deltas].sort((a, b) => a - b);
   const shot = option('screenshot', null);
+  // --color-scheme dark: the screenshot in the dark theme.
+  const scheme = option('color-scheme', null);
+  if (shot && scheme) await page.emulateMedia({ colorScheme: scheme });
   if (shot) await page.screenshot({ path: shot });
   const counts = await page.evaluate(() => ({
     dom: document.getElementsByTagName('*').length,

@@ -1,6 +1,7 @@
 //! The conveyor: each HTTP exchange travels from the client to the server when it is sent
 //! and back when its response arrives, labelled with its real duration.
 
+use holdbay_engine::MethodId;
 use holdbay_engine::traffic::{Flight, FlightRole, Part};
 use leptos::prelude::*;
 
@@ -10,11 +11,19 @@ use super::{LINGER_MS, SceneContext, TRAVEL_MS, is_activation};
 /// Pieces drawn at once (the newest); older ones are still in the timeline.
 const MAX_PIECES: usize = 24;
 const LANES: u64 = 4;
+/// Above this many polls sent in the last second, polls stop travelling one by one and
+/// share the poll lane: more than a person can follow, and a piece per `tasks/get` would cost
+/// the page a redraw per poll. Each still rings its cartridge in the magazine.
+const POLL_LANE_ABOVE: usize = 5;
+/// The poll lane's place: the last lane (the other pieces keep the first three).
+const POLL_LANE: u64 = LANES - 1;
 /// Belt geometry in the conveyor's viewBox.
 const BELT_START: f64 = 96.0;
 const PIECE_WIDTH: f64 = 196.0;
 const LANE_HEIGHT: f64 = 26.0;
 const LISTEN_Y: f64 = 124.0;
+/// The poll lane spans the belt.
+const POLL_LANE_WIDTH: f64 = 604.0;
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum Phase {
@@ -45,12 +54,14 @@ struct Piece {
     listen: bool,
     pushed: usize,
     sent_at: f64,
+    lane: u64,
     /// When the trip back begins: the response, but not before the trip out ended.
     back_at: Option<f64>,
 }
 
 impl Piece {
-    fn of(flight: &Flight) -> Self {
+    /// `folded`: the poll lane is shown, so this piece keeps out of it.
+    fn of(flight: &Flight, folded: bool) -> Self {
         let phase = match (flight.ended_at, flight.responded_at) {
             (Some(_), _) => Phase::Done,
             (None, Some(_)) => Phase::Back,
@@ -76,6 +87,11 @@ impl Piece {
             listen: flight.role == FlightRole::Listen,
             pushed: flight.messages.len(),
             sent_at: flight.sent_at,
+            lane: if folded {
+                flight.exchange % POLL_LANE
+            } else {
+                flight.exchange % LANES
+            },
             back_at: flight
                 .responded_at
                 .or(flight.ended_at)
@@ -84,9 +100,11 @@ impl Piece {
     }
 
     /// Still worth drawing at `now`: open, or finished a moment ago.
-    fn is_visible(&self, now: f64) -> bool {
-        match (self.phase, self.back_at) {
-            (Phase::Done, Some(back)) => now < back + TRAVEL_MS + LINGER_MS,
+    fn is_visible(flight: &Flight, now: f64) -> bool {
+        match (flight.ended_at, flight.responded_at.or(flight.ended_at)) {
+            (Some(_), Some(back)) => {
+                now < back.max(flight.sent_at + TRAVEL_MS) + TRAVEL_MS + LINGER_MS
+            }
             _ => true,
         }
     }
@@ -108,17 +126,33 @@ impl Piece {
 pub(super) fn Conveyor() -> impl IntoView {
     let scene = SceneContext::current();
     let traffic = scene.traffic;
-    let pieces = Memo::new(move |_| {
+    // Polls share one lane while there are many of them (decided every frame, cheaply).
+    let polls_folded = Memo::new(move |_| {
         traffic.track();
         scene.tick.track();
         let now = scene.now();
         traffic.with(|t| {
+            t.flights()
+                .rev()
+                .filter(|f| matches!(f.role, FlightRole::Poll { .. }))
+                .take_while(|f| now - f.sent_at < 1_000.0)
+                .nth(POLL_LANE_ABOVE)
+                .is_some()
+        })
+    });
+    let pieces = Memo::new(move |_| {
+        traffic.track();
+        scene.tick.track();
+        let now = scene.now();
+        let folded = polls_folded.get();
+        traffic.with(|t| {
             let mut pieces: Vec<Piece> = t
                 .flights()
                 .rev()
-                .map(Piece::of)
-                .filter(|p| p.is_visible(now))
+                .filter(|f| !(folded && matches!(f.role, FlightRole::Poll { .. })))
+                .filter(|f| Piece::is_visible(f, now))
                 .take(MAX_PIECES)
+                .map(|f| Piece::of(f, folded))
                 .collect();
             pieces.reverse();
             pieces
@@ -160,9 +194,12 @@ pub(super) fn Conveyor() -> impl IntoView {
             </g>
             <For
                 each=travelling
-                key=|p| (p.exchange, p.phase, p.timing.clone())
+                key=|p| (p.exchange, p.phase, p.timing.clone(), p.lane)
                 children=move |piece| view! { <TravellingPiece piece=piece /> }
             />
+            <Show when=move || polls_folded.get()>
+                <PollLane />
+            </Show>
             <For
                 each=standing
                 key=|p| (p.exchange, p.phase, p.pushed)
@@ -178,7 +215,7 @@ pub(super) fn Conveyor() -> impl IntoView {
 fn TravellingPiece(piece: Piece) -> impl IntoView {
     let scene = SceneContext::current();
     let now = scene.now();
-    let lane = (piece.exchange % LANES) as f64;
+    let lane = piece.lane as f64;
     let style = match (piece.phase, piece.back_at) {
         (Phase::Out, _) | (_, None) => {
             format!("animation-delay: {:.0}ms", piece.sent_at - now)
@@ -285,6 +322,110 @@ fn StandingLine(piece: Piece) -> impl IntoView {
             <text x="400" y=LISTEN_Y - 4.0 text-anchor="middle">{caption}</text>
             <text class="flight-timing" x="704" y=LISTEN_Y - 4.0 text-anchor="end">
                 {piece.timing.clone()}
+            </text>
+        </g>
+    }
+}
+
+/// What the poll lane says: the polls in flight, answered lately, and the newest one.
+#[derive(Clone, PartialEq)]
+struct PollSummary {
+    in_flight: usize,
+    answered_last_second: usize,
+    /// The newest answered poll's exchange and how long it took.
+    newest: Option<(u64, String)>,
+}
+
+impl PollSummary {
+    fn of(traffic: &holdbay_engine::Traffic, now: f64) -> Self {
+        let polls = || {
+            traffic
+                .flights()
+                .rev()
+                .filter(|f| matches!(f.role, FlightRole::Poll { .. }))
+        };
+        Self {
+            in_flight: polls().filter(|f| f.ended_at.is_none()).count(),
+            answered_last_second: polls()
+                .filter(|f| f.ended_at.is_some_and(|end| now - end < 1_000.0))
+                .count(),
+            newest: polls().find(|f| f.ended_at.is_some()).and_then(|f| {
+                let ms = f.duration_ms()?;
+                Some((f.exchange, format!("{ms:.0} ms")))
+            }),
+        }
+    }
+
+    fn caption(&self) -> String {
+        format!(
+            "{} × {} in flight",
+            MethodId::GetTask.name(),
+            self.in_flight
+        )
+    }
+
+    fn rate(&self) -> String {
+        let newest = self
+            .newest
+            .as_ref()
+            .map(|(_, timing)| format!(" · the last took {timing}"))
+            .unwrap_or_default();
+        format!("{} answered in 1 s{newest}", self.answered_last_second)
+    }
+}
+
+/// Many polls at once: one lane that counts them, redrawn calmly. The newest answered poll
+/// is what inspecting the lane shows; every poll is in the timeline and the wire log.
+#[component]
+fn PollLane() -> impl IntoView {
+    let scene = SceneContext::current();
+    let traffic = scene.traffic;
+    let summary = Memo::new(move |_| {
+        traffic.track_calm();
+        scene.tick.track();
+        let now = scene.now();
+        traffic.with(|t| PollSummary::of(t, now))
+    });
+    let newest = move || summary.with(|s| s.newest.as_ref().map(|(exchange, _)| *exchange));
+    let select = move || {
+        if let Some(exchange) = summary.with_untracked(|s| s.newest.as_ref().map(|n| n.0)) {
+            scene.select(Part::Flight(exchange));
+        }
+    };
+    let selected =
+        move || newest().is_some_and(|exchange| scene.is_selected(&Part::Flight(exchange)));
+    let label = move || {
+        summary.with(|s| {
+            format!(
+                "Poll lane: {}, {}; many polls at once share this lane, each pulses on its cartridge",
+                s.caption(),
+                s.rate()
+            )
+        })
+    };
+    view! {
+        <g
+            class="poll-lane"
+            class:selected=selected
+            data-method=MethodId::GetTask.name()
+            data-in-flight=move || summary.with(|s| s.in_flight)
+            transform=format!("translate({BELT_START} {})", 14.0 + POLL_LANE as f64 * LANE_HEIGHT)
+            role="group"
+            tabindex="0"
+            aria-label=label
+            on:click=move |_| select()
+            on:focus=move |_| select()
+            on:keydown=move |event: leptos::ev::KeyboardEvent| {
+                if is_activation(&event) {
+                    event.prevent_default();
+                    select();
+                }
+            }
+        >
+            <rect width=POLL_LANE_WIDTH height="22" rx="5"></rect>
+            <text class="flight-label" x="8" y="15">{move || summary.with(PollSummary::caption)}</text>
+            <text class="flight-timing" x=POLL_LANE_WIDTH - 8.0 y="15" text-anchor="end">
+                {move || summary.with(PollSummary::rate)}
             </text>
         </g>
     }

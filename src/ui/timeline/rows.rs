@@ -1,6 +1,8 @@
 //! What the timeline lists: the session's events as rows (routine polls of one task folded
 //! into one row), and the window of rows that is actually rendered.
 
+use std::collections::HashSet;
+
 use holdbay_engine::Traffic;
 use holdbay_engine::traffic::{FlightRole, Lane, Part, TrafficEvent};
 
@@ -39,12 +41,13 @@ pub struct Listing {
 }
 
 /// A run of events shown as one row: `events[start..end]`, with `polls` answered polls
-/// when it is a folded run of routine polls.
+/// of `tasks` tasks when it is a folded run of routine polls.
 #[derive(Debug, Clone, Copy)]
 struct Span {
     start: usize,
     end: usize,
     polls: usize,
+    tasks: usize,
 }
 
 /// List `traffic`'s events, ending with the row that holds `anchor` (`None`: the newest).
@@ -78,10 +81,12 @@ pub fn listing(traffic: &Traffic, anchor: Option<u64>) -> Listing {
 fn row(events: &[TrafficEvent], span: Span, first_at: f64) -> Row {
     let first = &events[span.start];
     let last = &events[span.end - 1];
-    let label = if span.polls > 1 {
-        format!("tasks/get ×{} → {}", span.polls, last.label)
-    } else {
-        last.label.clone()
+    let label = match (span.polls, span.tasks) {
+        (polls, tasks) if polls > 1 && tasks > 1 => {
+            format!("tasks/get ×{polls} for {tasks} tasks → {}", last.label)
+        }
+        (polls, _) if polls > 1 => format!("tasks/get ×{polls} → {}", last.label),
+        _ => last.label.clone(),
     };
     Row {
         first_seq: first.seq,
@@ -94,38 +99,41 @@ fn row(events: &[TrafficEvent], span: Span, first_at: f64) -> Row {
     }
 }
 
-/// Group the events into rows: consecutive routine polls of the same task (the request and
-/// its unchanged answer) fold into one row; everything else is a row of its own.
+/// Group the events into rows: consecutive routine polls (the requests and their unchanged
+/// answers, of one task or of many followed at once) fold into one row; everything else is a
+/// row of its own.
 fn spans<'a>(traffic: &'a Traffic, events: &'a [TrafficEvent]) -> Vec<Span> {
     let mut spans: Vec<Span> = Vec::with_capacity(events.len());
-    let mut run: Option<(&str, Span)> = None;
+    let mut run: Option<(HashSet<&str>, Span)> = None;
     for (index, event) in events.iter().enumerate() {
         let poll = routine_poll(traffic, event);
-        if let (Some((task, span)), Some((of, is_request))) = (&mut run, &poll)
-            && task == of
-        {
+        if let (Some((tasks, span)), Some((of, is_request))) = (&mut run, &poll) {
+            tasks.insert(of);
             span.end = index + 1;
             span.polls += usize::from(!is_request);
             continue;
         }
-        if let Some((_, span)) = run.take() {
-            close(events, &mut spans, span);
+        if let Some((tasks, span)) = run.take() {
+            let tasks = tasks.len();
+            close(events, &mut spans, Span { tasks, ..span });
         }
         let span = Span {
             start: index,
             end: index + 1,
             polls: 0,
+            tasks: 1,
         };
         match poll {
             Some((task, is_request)) => {
                 let polls = usize::from(!is_request);
-                run = Some((task, Span { polls, ..span }));
+                run = Some((HashSet::from([task]), Span { polls, ..span }));
             }
             None => spans.push(span),
         }
     }
-    if let Some((_, span)) = run {
-        close(events, &mut spans, span);
+    if let Some((tasks, span)) = run {
+        let tasks = tasks.len();
+        close(events, &mut spans, Span { tasks, ..span });
     }
     spans
 }
@@ -141,6 +149,7 @@ fn close(events: &[TrafficEvent], spans: &mut Vec<Span>, mut run: Span) {
         start: index,
         end: index + 1,
         polls: 0,
+        tasks: 1,
     };
     if run.polls > 1 {
         spans.push(run);

@@ -1,0 +1,283 @@
+//! The roomy cartridges: one SVG group per task, drawn while the magazine holds few enough
+//! to read each one's tool, message and marks. Keyed by (task, version), so only a changed
+//! cartridge is redrawn.
+
+use holdbay_engine::protocol::task_status_name;
+use holdbay_engine::traffic::{CancelAsk, Cartridge, Part};
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::super::parts::{TagView, truncate};
+use super::super::{SceneContext, is_activation};
+use super::Grid;
+
+/// Whether the server acknowledged a cancel ask: `pending`, `true` or `false`.
+pub(super) fn acknowledgement(ask: &CancelAsk) -> &'static str {
+    match ask.acknowledged {
+        None => "pending",
+        Some(true) => "true",
+        Some(false) => "false",
+    }
+}
+
+/// What one cartridge shows.
+#[derive(Clone, PartialEq)]
+pub(super) struct CartridgeView {
+    pub(super) task_id: String,
+    slot: usize,
+    version: u64,
+    /// The status as the wire spells it.
+    pub(super) status: &'static str,
+    message: Option<String>,
+    tool: Option<String>,
+    pub(super) sealed: bool,
+    pub(super) restored: bool,
+    tags: Vec<TagView>,
+    /// (acknowledged: pending/true/false, outcome)
+    cancel: Option<(&'static str, String)>,
+}
+
+impl CartridgeView {
+    pub(super) fn of(cartridge: &Cartridge) -> Self {
+        Self {
+            task_id: cartridge.task_id.clone(),
+            slot: cartridge.slot,
+            version: cartridge.version,
+            status: task_status_name(cartridge.status),
+            message: cartridge.status_message.clone(),
+            tool: cartridge.tool.clone(),
+            sealed: cartridge.is_sealed(),
+            restored: cartridge.restored,
+            tags: cartridge.tags.iter().map(TagView::of).collect(),
+            cancel: cartridge.cancel.as_ref().map(|ask| {
+                let acknowledged = acknowledgement(ask);
+                let outcome = ask.outcome.map(task_status_name).unwrap_or_default();
+                (acknowledged, outcome.to_owned())
+            }),
+        }
+    }
+
+    /// The lamp's class: the status's wire name (the stylesheet colours each).
+    fn lamp_class(&self) -> &'static str {
+        self.status
+    }
+
+    pub(super) fn aria_label(&self) -> String {
+        let mut label = format!("Task {}", self.task_id);
+        if let Some(tool) = &self.tool {
+            label.push_str(&format!(" ({tool})"));
+        }
+        label.push_str(&format!(": {}", self.status));
+        if let Some(message) = &self.message {
+            label.push_str(&format!(", {message}"));
+        }
+        if self.sealed {
+            label.push_str(", sealed");
+        }
+        if self.restored {
+            label.push_str(", restored from storage");
+        }
+        if !self.tags.is_empty() {
+            label.push_str(&format!(", {} input requests open", self.tags.len()));
+        }
+        if let Some((acknowledged, outcome)) = &self.cancel {
+            label.push_str(&format!(", cancel asked (acknowledged: {acknowledged}"));
+            if !outcome.is_empty() {
+                label.push_str(&format!(", outcome {outcome}"));
+            }
+            label.push(')');
+        }
+        label
+    }
+}
+
+/// The magazine while it holds few cartridges: each one its own group, focus roving
+/// between them.
+#[component]
+pub(super) fn RoomyCells(grid: Grid, count: Memo<usize>) -> impl IntoView {
+    let traffic = SceneContext::current().traffic;
+    let cartridges = Memo::new(move |_| {
+        traffic.track_calm();
+        traffic.with(|t| {
+            t.cartridges()
+                .iter()
+                .map(CartridgeView::of)
+                .collect::<Vec<_>>()
+        })
+    });
+    let roving = StoredValue::new(0_usize);
+    let svg_ref = NodeRef::<leptos::svg::Svg>::new();
+
+    let on_keydown = move |event: leptos::ev::KeyboardEvent| {
+        let total = count.get_untracked();
+        let current = roving.get_value();
+        let Some(next) = grid.step(&event.key(), current, total) else {
+            return;
+        };
+        event.prevent_default();
+        roving.set_value(next);
+        let Some(svg) = svg_ref.get_untracked() else {
+            return;
+        };
+        let svg: &web_sys::Element = svg.unchecked_ref();
+        for index in [current.min(total - 1), next] {
+            // Cartridges are the svg's `g` children, in slot order.
+            let selector = format!("g.cartridge:nth-of-type({})", index + 1);
+            if let Ok(Some(element)) = svg.query_selector(&selector) {
+                let value = if index == next { "0" } else { "-1" };
+                let _ = element.set_attribute("tabindex", value);
+                if index == next {
+                    let _ = element.unchecked_into::<web_sys::HtmlElement>().focus();
+                }
+            }
+        }
+    };
+
+    view! {
+        <svg
+            node_ref=svg_ref
+            class="scene-svg magazine-svg"
+            viewBox=move || grid.view_box(count.get())
+            role="group"
+            aria-label="Cartridges; arrow keys move between them"
+            on:keydown=on_keydown
+        >
+            <For
+                each=move || cartridges.get()
+                key=|c| (c.task_id.clone(), c.version)
+                children=move |cartridge| {
+                    let focusable = cartridge.slot == roving.get_value();
+                    view! { <CartridgeCell cartridge=cartridge grid=grid focusable=focusable /> }
+                }
+            />
+        </svg>
+    }
+}
+
+#[component]
+fn CartridgeCell(cartridge: CartridgeView, grid: Grid, focusable: bool) -> impl IntoView {
+    let scene = SceneContext::current();
+    let (x, y) = grid.origin(cartridge.slot);
+    let task = cartridge.task_id.clone();
+    let lamp = cartridge.lamp_class();
+    let on_click = {
+        let task = task.clone();
+        move |event: leptos::ev::MouseEvent| {
+            // A click on a tag selects the tag (its own handler).
+            let on_tag = event
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .and_then(|e| e.closest("g.tag").ok().flatten())
+                .is_some();
+            if !on_tag {
+                scene.select(Part::Cartridge(task.clone()));
+            }
+        }
+    };
+    let on_focus = {
+        let task = task.clone();
+        move |_| scene.select(Part::Cartridge(task.clone()))
+    };
+    let on_key = {
+        let task = task.clone();
+        move |event: leptos::ev::KeyboardEvent| {
+            if is_activation(&event) {
+                event.prevent_default();
+                scene.select(Part::Cartridge(task.clone()));
+            }
+        }
+    };
+    let cancel = cartridge.cancel.clone().map(|(acknowledged, outcome)| {
+        let text = match (acknowledged, outcome.is_empty()) {
+            (_, false) => format!("cancel? → {outcome}"),
+            ("pending", _) => "cancel?".to_owned(),
+            ("true", _) => "cancel? ack".to_owned(),
+            _ => "cancel? refused".to_owned(),
+        };
+        view! {
+            <g
+                class="cancel-ask"
+                data-acknowledged=acknowledged
+                data-outcome=outcome.clone()
+                aria-hidden="true"
+            >
+                <rect x="70" y="40" width="72" height="12" rx="3"></rect>
+                <text x="74" y="49">{text}</text>
+            </g>
+        }
+    });
+    let tags = cartridge
+        .tags
+        .iter()
+        .take(3)
+        .enumerate()
+        .map(|(index, tag)| {
+            let part = Part::CartridgeTag {
+                task: task.clone(),
+                key: tag.key.clone(),
+            };
+            let select = move |_| scene.select(part.clone());
+            let tx = 130.0 - index as f64 * 13.0;
+            view! {
+                <g
+                    class="tag"
+                    data-key=tag.key.clone()
+                    data-kind=tag.kind.clone()
+                    data-mode=tag.mode.clone()
+                    aria-label=format!("Input request {} of task {}", tag.key, task)
+                    on:click=select
+                >
+                    <path d=format!("M{tx} 4 h10 v9 l-5 4 l-5 -4 z")></path>
+                    <text x=tx + 5.0 y="13" text-anchor="middle">"?"</text>
+                </g>
+            }
+        })
+        .collect_view();
+    let body = {
+        let title = match &cartridge.tool {
+            Some(tool) => format!(
+                "{} · {}",
+                truncate(tool, 12),
+                truncate(&cartridge.task_id, 8)
+            ),
+            None => truncate(&cartridge.task_id, 20),
+        };
+        let message = cartridge
+            .message
+            .clone()
+            .unwrap_or_else(|| cartridge.status.to_owned());
+        view! {
+            <rect class="cell" width=grid.cell_width height=grid.cell_height rx="5"></rect>
+            <circle class="lamp" data-status=lamp cx="14" cy="16" r="7"></circle>
+            <text class="cartridge-title" x="28" y="20">{title}</text>
+            <text class="cartridge-message" x="8" y="36">{truncate(&message, 26)}</text>
+            {cartridge.sealed.then(|| view! {
+                <text class="seal-mark" x="8" y="49">"sealed"</text>
+            })}
+            {cartridge.restored.then(|| view! {
+                <text class="restored-mark" x="138" y="49" text-anchor="end">"restored"</text>
+            })}
+        }
+        .into_any()
+    };
+    view! {
+        <g
+            class="cartridge"
+            data-task-id=task.clone()
+            data-status=cartridge.status
+            data-sealed=cartridge.sealed.to_string()
+            data-restored=cartridge.restored.to_string()
+            transform=format!("translate({x} {y})")
+            role="group"
+            tabindex=if focusable { "0" } else { "-1" }
+            aria-label=cartridge.aria_label()
+            on:click=on_click
+            on:focus=on_focus
+            on:keydown=on_key
+        >
+            {body}
+            {tags}
+            {cancel}
+        </g>
+    }
+}

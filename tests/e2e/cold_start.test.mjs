@@ -109,8 +109,9 @@ test('a repeat visit transfers only index.html and the two discovery requests', 
   await page.waitForSelector('.tool-name', { timeout: 15000 });
   await page.waitForTimeout(300);
   const transferred = [...fromNetwork.entries()].map(([id, r]) => {
-    const request = urls.get(id);
-    return `${r.path}${request?.headers?.['Mcp-Method'] ? ` ${request.headers['Mcp-Method']}` : ''}`;
+    const headers = Object.entries(urls.get(id)?.headers ?? {});
+    const method = headers.find(([name]) => name.toLowerCase() === 'mcp-method')?.[1];
+    return method ? `${r.path} ${method}` : r.path;
   });
   assert.deepEqual(transferred.sort(), ['/', '/mcp server/discover', '/mcp tools/list'].sort(),
     `from the network: ${transferred.join(', ')}`);

@@ -134,7 +134,10 @@ test('a result that breaks the outputSchema is a finding with the result and in 
   assert.ok(said.includes('/lines: expected integer, got string'), said);
   assert.ok(said.includes('`title` is required') && said.includes('`extra` is not allowed'), said);
   assert.equal(await finding.getAttribute('data-severity'), 'MUST');
-  await page.locator('#findings-panel .finding[data-rule="output-schema-mismatch"]').waitFor({ state: 'attached' });
+  // The findings list too (its pane is built when the tab is first opened).
+  await page.click('#dock-tab-findings');
+  await page.locator('#findings-panel .finding[data-rule="output-schema-mismatch"]').waitFor();
+  await page.click('#dock-tab-wire');
 
   await page.click('#call-panel .output-schema > summary');
   await page.locator('#call-panel .result-findings').scrollIntoViewIfNeeded();

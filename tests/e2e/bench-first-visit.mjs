@@ -20,7 +20,6 @@
 // Prints the summary lines and writes target/bench/first-visit.json.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
@@ -28,7 +27,7 @@ import { chromium } from 'playwright-core';
 const root = resolve(import.meta.dirname, '..', '..');
 // The optimised binary scripts/serve.sh runs, unless HOLDBAY_BIN says otherwise.
 process.env.HOLDBAY_BIN ??= join(root, 'target', 'server', 'holdbay');
-const { startHoldbay } = await import('./support.mjs');
+const { startHoldbay, freePort } = await import('./support.mjs');
 
 function option(name, fallback) {
   const at = process.argv.indexOf(`--${name}`);
@@ -69,17 +68,6 @@ function readyProbe(ready) {
     observer.observe(document, { childList: true, subtree: true, characterData: true });
     document.addEventListener('DOMContentLoaded', check);
   })();`;
-}
-
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolvePort(port));
-    });
-  });
 }
 
 /** `mcp-inspector --web` on 127.0.0.1 (ports of its own), on the pinned Node 22. */

@@ -56,7 +56,7 @@ export async function startHoldbay(extraArgs = []) {
 }
 
 /** A free loopback port (closed again before it is handed out). */
-function freePort() {
+export function freePort() {
   return new Promise((resolvePort, reject) => {
     const probe = createServer();
     probe.once('error', reject);

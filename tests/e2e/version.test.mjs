@@ -6,10 +6,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { root, startHoldbay, launchBrowser, screenshot } from './support.mjs';
+import { root, startHoldbay, launchBrowser, screenshot, freePort } from './support.mjs';
 
 const legacyDir = join(root, 'tests', 'peers', 'legacy');
 const everything = join(legacyDir, 'node_modules', '@modelcontextprotocol', 'server-everything', 'dist', 'index.js');
@@ -27,17 +26,6 @@ after(async () => {
   await browser?.close();
   plain?.stop();
 });
-
-function freePort() {
-  return new Promise((resolvePort, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolvePort(port));
-    });
-  });
-}
 
 /** server-everything in its Streamable HTTP mode, held to 127.0.0.1 by the preload. */
 async function startLegacyServer() {

@@ -1,34 +1,18 @@
 //! Views the first screen does not need (the Scene view, the prompts and resources tabs, the
-//! dock's findings and history; also a selected tool's call and an opened wire-log entry,
-//! whose chunk functions sit beside their views), loaded when first shown. In the release build (cfg
-//! `holdbay_split`) each is its own wasm chunk: Leptos `#[lazy]`, cut out by `wasm-split-cli` in
-//! `scripts/build-app.sh`. Elsewhere (tests, debug builds) the same functions are linked in.
-
-use std::future::Future;
+//! dock's findings and history; also a selected tool's call, a task's forms and outcome and
+//! an opened wire-log entry, whose chunk functions sit beside their views), loaded when first
+//! shown. In the release build (cfg `holdbay_split`) each is its own wasm chunk: Leptos
+//! `#[lazy]`, cut out by `wasm-split-cli` in `scripts/build-app.sh`. Elsewhere (tests, debug
+//! builds) the same functions are linked in.
 
 use leptos::prelude::*;
 
+use super::chunks::{chunk, when_loaded};
 use super::history::HistoryPanel;
 use super::prompts::PromptsTab;
 use super::resources::ResourcesTab;
 use super::{CallPanel, FindingsPanel, LessonsPanel, Scene, TasksPanel, Timeline};
 use crate::session::Session;
-
-/// Call a view chunk (a `#[cfg_attr(holdbay_split, leptos::lazy)]` function returning
-/// `AnyView`): awaited where it is split off, called directly where it is linked in.
-macro_rules! chunk {
-    ($function:ident($($argument:expr),* $(,)?)) => {{
-        #[cfg(holdbay_split)]
-        {
-            $function($($argument),*).await
-        }
-        #[cfg(not(holdbay_split))]
-        {
-            $function($($argument),*)
-        }
-    }};
-}
-pub(crate) use chunk;
 
 /// Lessons, call and tasks on the left (the learner acts there); the scene and its timeline
 /// on the right.
@@ -92,13 +76,4 @@ pub fn FindingsOnDemand() -> impl IntoView {
 #[component]
 pub fn HistoryOnDemand() -> impl IntoView {
     when_loaded(async { chunk!(history_panel()) })
-}
-
-/// The view once its chunk is here; "Loading…" until then (on loopback, one frame or two).
-pub fn when_loaded(view: impl Future<Output = AnyView> + Send + 'static) -> impl IntoView {
-    view! {
-        <Suspense fallback=|| view! { <p class="pending">"Loading…"</p> }>
-            {Suspend::new(view)}
-        </Suspense>
-    }
 }

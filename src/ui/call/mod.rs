@@ -16,8 +16,8 @@ use holdbay_engine::tool_display_name;
 use leptos::prelude::*;
 use serde_json::Value;
 
+use super::chunks::{chunk, when_loaded};
 use super::forms::ArgumentsEditor;
-use super::on_demand::{chunk, when_loaded};
 use super::state::{CallDraft, UiState};
 use crate::calls::{CallRun, Phase};
 use crate::session::Session;

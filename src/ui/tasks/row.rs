@@ -10,8 +10,8 @@ use super::outcome::{TaskError, TaskResult};
 use crate::owner::KeepingOwner;
 use crate::session::Session;
 use crate::tasks::TrackedTask;
+use crate::ui::chunks::{chunk, when_loaded};
 use crate::ui::forms::{Delivery, InputRequestCard};
-use crate::ui::on_demand::{chunk, when_loaded};
 
 /// Enough of the id to tell tasks apart; the full one is in the tooltip.
 fn short_id(task_id: &str) -> String {

@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use super::clipboard::CopyButton;
 use super::json_tree::JsonTree;
 use crate::session::Session;
-use crate::ui::on_demand::{chunk, when_loaded};
+use crate::ui::chunks::{chunk, when_loaded};
 use crate::wire::curl::curl_command;
 use crate::wire::{ExchangeSummary, MessageView, NoteRow, WireEntry};
 

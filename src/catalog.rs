@@ -9,7 +9,8 @@
 
 use holdbay_engine::model::{DiscoverResult, Prompt, Resource, ResourceTemplate, Tool};
 use holdbay_engine::{
-    ListMethod, ListPrompts, ListResourceTemplates, ListResources, ListTools, Listing, Pages,
+    ListMethod, ListPrompts, ListResourceTemplates, ListResources, ListTools, Listing, McpMethod,
+    Pages, Reply,
 };
 use leptos::prelude::*;
 
@@ -201,14 +202,22 @@ impl Catalog {
         })
     }
 
-    /// Discover the server, then list what it offers.
+    /// Discover the server and list its tools; then, if a view wants them, the rest.
+    ///
+    /// The tools' first page is asked for beside `server/discover`, not after it, so the
+    /// first screen waits for one round trip instead of two. Discovery still decides: when
+    /// it fails, or the server does not offer tools, that early answer is dropped.
     pub async fn load(self, link: Link) {
-        let Some(request) = link.build(|client| client.discover()) else {
+        let requests =
+            link.build(|client| (client.discover(), Pages::<ListTools>::first_request(client)));
+        let Some((discover, tools)) = requests else {
             return;
         };
         // The first contact: a -32022 gets the engine's one retry, and an older server is
         // told apart (wire reference §10.6).
-        let discovered = match link.first_contact(&request).await {
+        let (discovered, early_tools) =
+            futures::future::join(link.first_contact(&discover), link.exchange(&tools)).await;
+        let discovered = match discovered {
             Ok(reply) => reply.result,
             Err(error) => {
                 // Nothing stays "Listing…" after a failed connect.
@@ -223,7 +232,8 @@ impl Catalog {
             }
         };
         self.discovery.try_set(Loaded::Ready(discovered.clone()));
-        self.list_tools_of(link, &discovered).await;
+        self.list_tools_of(link, &discovered, Some(early_tools))
+            .await;
         if self.library_wanted.get_untracked() {
             self.list_library(link, &discovered).await;
         }
@@ -251,11 +261,11 @@ impl Catalog {
             return;
         }
         self.library_started.try_set(true);
-        let prompts = list_all::<ListPrompts>(link, discovered).await;
+        let prompts = list_all::<ListPrompts>(link, discovered, None).await;
         self.prompts.try_set(prompts);
-        let resources = list_all::<ListResources>(link, discovered).await;
+        let resources = list_all::<ListResources>(link, discovered, None).await;
         self.resources.try_set(resources);
-        let templates = list_all::<ListResourceTemplates>(link, discovered).await;
+        let templates = list_all::<ListResourceTemplates>(link, discovered, None).await;
         self.templates.try_set(templates);
     }
 
@@ -266,17 +276,23 @@ impl Catalog {
         let Some(discovered) = discovered else {
             return Err("the server was not discovered".to_owned());
         };
-        self.list_tools_of(link, &discovered).await;
+        self.list_tools_of(link, &discovered, None).await;
         match self.tools.get_untracked() {
             Loaded::Failed(why) => Err(why),
             _ => Ok(()),
         }
     }
 
-    /// `tools/list`, page by page; tools with invalid `x-mcp-header` annotations are hidden
-    /// (the engine's rule) and each hidden one is a finding.
-    async fn list_tools_of(&self, link: Link, discovered: &DiscoverResult) {
-        let tools = match list_all::<ListTools>(link, discovered).await {
+    /// `tools/list`, page by page (the first one may have been asked already: `early`);
+    /// tools with invalid `x-mcp-header` annotations are hidden (the engine's rule) and each
+    /// hidden one is a finding.
+    async fn list_tools_of(
+        &self,
+        link: Link,
+        discovered: &DiscoverResult,
+        early: Option<Answer<ListTools>>,
+    ) {
+        let tools = match list_all::<ListTools>(link, discovered, early).await {
             Loaded::Ready(listed) => {
                 let learned = link.build(|client| client.learn_tools(listed.items));
                 let Some((kept, findings)) = learned else {
@@ -319,17 +335,32 @@ fn not_listed_because(error: &ExchangeError) -> String {
     }
 }
 
-/// Every page of one list method, as the engine's pager walks it.
+/// The answer to one exchange of method `M`.
+type Answer<M> = Result<Reply<<M as McpMethod>::Output>, ExchangeError>;
+
+/// Every page of one list method, as the engine's pager walks it; `early` answers the first
+/// page if it was asked before discovery ([`Pages::first_request`]).
 async fn list_all<M: ListMethod>(
     link: Link,
     discovered: &DiscoverResult,
+    mut early: Option<Answer<M>>,
 ) -> Loaded<Listed<M::Item>> {
     let Some(mut pages) = Pages::<M>::for_server(discovered) else {
         return Loaded::NotOffered;
     };
     let mut first = true;
-    while let Some(request) = link.build(|client| pages.next_request(client)).flatten() {
-        match link.exchange(&request).await {
+    loop {
+        let answer = match early.take() {
+            Some(answer) => answer,
+            None => {
+                let Some(request) = link.build(|client| pages.next_request(client)).flatten()
+                else {
+                    break;
+                };
+                link.exchange(&request).await
+            }
+        };
+        match answer {
             Ok(reply) => {
                 if pages.accept(reply).is_err() {
                     break;

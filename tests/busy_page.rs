@@ -56,3 +56,91 @@ fn the_wire_log_keeps_the_latest_exchanges_and_counts_the_dropped() {
         assert_eq!(log.entries().get_untracked().len(), MAX_LIVE_ENTRIES);
     });
 }
+
+/// Frames at a steady 60 Hz from `start`, `count` of them, each fed to `pace`.
+fn smooth_frames(pace: &mut holdbay::tasks::pacing::PollPace, start: f64, count: usize) -> f64 {
+    let mut at = start;
+    for _ in 0..count {
+        at += 16.7;
+        pace.frame(at);
+    }
+    at
+}
+
+#[wasm_bindgen_test]
+fn polling_slows_down_when_frames_are_late_and_recovers_when_they_are_on_time() {
+    use holdbay::tasks::pacing::PollPace;
+    let mut pace = PollPace::default();
+    let fast = pace.rate();
+    let mut at = smooth_frames(&mut pace, 0.0, 30);
+    let smooth_rate = pace.rate();
+    assert!(
+        smooth_rate > fast,
+        "on-time frames raise the rate: {fast} → {smooth_rate}"
+    );
+    assert!(
+        pace.allowed() <= 6,
+        "never more than six polls in one frame"
+    );
+
+    // Late frames (a 100 ms gap each) halve the rate, down to a floor that still moves.
+    for _ in 0..20 {
+        at += 100.0;
+        pace.frame(at);
+    }
+    assert!(
+        pace.rate() < 0.2 && pace.rate() > 0.0,
+        "rate {}",
+        pace.rate()
+    );
+    pace.spend(pace.allowed());
+    assert_eq!(pace.allowed(), 0);
+    // At the floor a poll may still start within eight frames, late ones included.
+    let mut frames_until_one = 0;
+    while pace.allowed() == 0 {
+        at += 100.0;
+        pace.frame(at);
+        frames_until_one += 1;
+        assert!(frames_until_one <= 8, "polling stopped altogether");
+    }
+
+    // Back on time: the rate climbs again.
+    let low = pace.rate();
+    smooth_frames(&mut pace, at, 20);
+    assert!(pace.rate() > low);
+}
+
+#[wasm_bindgen_test]
+fn a_rested_pace_lets_due_polls_go_at_once_without_counting_the_pause_as_late() {
+    use holdbay::tasks::pacing::PollPace;
+    let mut pace = PollPace::default();
+    let at = smooth_frames(&mut pace, 0.0, 10);
+    let rate = pace.rate();
+    pace.spend(pace.allowed());
+    assert_eq!(pace.allowed(), 0);
+    pace.rested();
+    assert_eq!(pace.allowed(), 6);
+    // The first frame after a rest (seconds later) is not a late frame.
+    pace.frame(at + 5_000.0);
+    assert!(pace.rate() >= rate);
+}
+
+#[wasm_bindgen_test]
+fn a_frame_that_never_came_counts_as_late_without_skewing_the_next_comparison() {
+    use holdbay::tasks::pacing::PollPace;
+    let mut pace = PollPace::default();
+    let at = smooth_frames(&mut pace, 0.0, 20);
+    let smooth = pace.rate();
+    pace.late();
+    assert!(pace.rate() < smooth, "no frame in time slows polling");
+    let slowed = pace.rate();
+    // A frame's time is when it began: it may come out before the moment the timer fired.
+    // That near gap must not be taken for the display's period (which would make every
+    // ordinary frame after it look late).
+    pace.frame(at + 1.0);
+    smooth_frames(&mut pace, at + 1.0, 20);
+    assert!(
+        pace.rate() > slowed,
+        "on-time frames after it speed polling up again"
+    );
+}

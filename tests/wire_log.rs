@@ -466,3 +466,35 @@ async fn recent_servers_are_kept_newest_first_without_headers_and_can_be_removed
     assert_eq!(chosen.via_relay, recent[1].via_relay);
     assert!(chosen.headers.is_empty(), "headers were not remembered");
 }
+
+#[wasm_bindgen_test]
+async fn a_busy_log_is_redrawn_calmly_and_catches_up() {
+    use holdbay::ui::wire_log::{CALM_REDRAW_MS, REDRAW_BURST};
+    clear_storage();
+    let host = fresh_host("wire-calm-host");
+    let (session, _) = mount_panel(&host);
+    let log = session.wire();
+    // After a quiet spell the first exchange shows at once.
+    sleep_ms((CALM_REDRAW_MS * REDRAW_BURST) as i32 + 50).await;
+    record_exchange(&log, call(1, "book_table", json!({}), None));
+    wait_for(&host, ".wire-entry[data-rpc-id='1']").await;
+
+    // Forty more, one every 15 ms (about as many frames): drawn as a burst, then calmly (a
+    // slow machine draws fewer times, never more), and in the end all of them.
+    let mut counts = Vec::new();
+    for id in 2..=41 {
+        record_exchange(&log, call(id, "book_table", json!({}), None));
+        sleep_ms(15).await;
+        counts.push(count(&host, ".wire-entry"));
+    }
+    counts.dedup();
+    let window_ms = 40.0 * 15.0;
+    let most = REDRAW_BURST + (window_ms / CALM_REDRAW_MS).ceil() + 1.0;
+    assert!(
+        counts.len() as f64 <= most,
+        "redrawn {} times: {counts:?}",
+        counts.len()
+    );
+    sleep_ms(CALM_REDRAW_MS as i32 + 100).await;
+    assert_eq!(count(&host, ".wire-entry"), 41);
+}

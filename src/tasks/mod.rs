@@ -5,6 +5,7 @@
 //! may be answered are the engine's `TaskTracker` decisions.
 
 mod actions;
+pub mod pacing;
 mod polling;
 mod push;
 mod wakeup;

@@ -1,6 +1,6 @@
 //! One polling loop per board: it asks the engine which `tasks/get`s are due (and when the
-//! next one will be), sends them a few at a time, and hands what comes back to each task's
-//! tracker.
+//! next one will be), sends them a few at a time and no faster than the page draws
+//! ([`pacing`](super::pacing)), and hands what comes back to each task's tracker.
 
 use std::collections::BTreeSet;
 
@@ -8,6 +8,7 @@ use holdbay_engine::{MAX_POLLS_IN_FLIGHT, TaskEvent, due_polls};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
+use super::pacing::{self, NO_FRAME_MS, PollPace};
 use super::{PollProblem, TaskBoard, now_ms};
 use crate::link::{ExchangeError, Link};
 use crate::traffic::TrafficView;
@@ -17,10 +18,12 @@ const IDLE_MS: u64 = 30_000;
 
 pub async fn run(board: TaskBoard, link: Link, traffic: TrafficView) {
     let in_flight = StoredValue::new(BTreeSet::<String>::new());
+    let mut pace = PollPace::default();
     while link.is_alive() {
         follow_server_changes(board, link, traffic);
         let now = now_ms();
-        let free = MAX_POLLS_IN_FLIGHT.saturating_sub(in_flight.with_value(BTreeSet::len));
+        let slots = MAX_POLLS_IN_FLIGHT.saturating_sub(in_flight.with_value(BTreeSet::len));
+        let free = slots.min(pace.allowed());
         let due = in_flight.with_value(|busy| {
             board.read(|tasks| {
                 due_polls(
@@ -34,6 +37,7 @@ pub async fn run(board: TaskBoard, link: Link, traffic: TrafficView) {
         let Some(due) = due else {
             return;
         };
+        pace.spend(due.due.len());
         for task_id in due.due {
             in_flight.update_value(|ids| {
                 ids.insert(task_id.clone());
@@ -44,6 +48,11 @@ pub async fn run(board: TaskBoard, link: Link, traffic: TrafficView) {
                 board.poll_wakeup.wake();
             });
         }
+        if due.more_due && free < slots {
+            // Held back to keep the page drawing: go on at the next frame.
+            pacing::next_frame(&mut pace).await;
+            continue;
+        }
         // Due polls waiting for a free slot go when a poll in flight ends (it wakes us).
         let wait = if due.more_due {
             IDLE_MS
@@ -51,7 +60,11 @@ pub async fn run(board: TaskBoard, link: Link, traffic: TrafficView) {
             due.next_at
                 .map_or(IDLE_MS, |at| at.saturating_sub(now_ms()).min(IDLE_MS))
         };
+        let slept_from = now_ms();
         board.poll_wakeup.sleep(wait.max(1)).await;
+        if now_ms().saturating_sub(slept_from) >= NO_FRAME_MS as u64 {
+            pace.rested();
+        }
     }
 }
 

@@ -232,6 +232,10 @@ impl WireLog {
     /// How many of this page's exchanges were dropped to keep the log small (tracked).
     pub fn dropped(&self) -> usize {
         self.revision.track();
+        self.dropped_untracked()
+    }
+
+    pub fn dropped_untracked(&self) -> usize {
         self.dropped.try_get_value().unwrap_or(0)
     }
 

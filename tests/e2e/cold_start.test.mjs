@@ -26,8 +26,15 @@ const path = (url) => new URL(url).pathname;
 /** Every request the page makes, in order: its path and, for /mcp, its Mcp-Method. */
 function recordRequests(page) {
   const requests = [];
+  // What happened to the MCP requests, in order: `sent <method>`, `answered <method>`.
+  requests.events = [];
+  const mcpMethod = (request) => request.headers()['mcp-method'] ?? null;
   page.on('request', (request) => {
-    requests.push({ path: path(request.url()), mcpMethod: request.headers()['mcp-method'] ?? null });
+    requests.push({ path: path(request.url()), mcpMethod: mcpMethod(request) });
+    if (mcpMethod(request)) requests.events.push(`sent ${mcpMethod(request)}`);
+  });
+  page.on('requestfinished', (request) => {
+    if (mcpMethod(request)) requests.events.push(`answered ${mcpMethod(request)}`);
   });
   return requests;
 }
@@ -63,6 +70,10 @@ test('the first screen loads one wasm module and sends only server/discover and 
   assert.equal(wasm.length, 1, `one wasm before any view asks for more: ${wasm.join(', ')}`);
   const methods = requests.filter((r) => r.path === '/mcp').map((r) => r.mcpMethod);
   assert.deepEqual(methods, ['server/discover', 'tools/list']);
+  // Both go out together: the tool list does not wait for discovery's round trip.
+  const events = requests.events;
+  assert.ok(events.indexOf('sent tools/list') < events.indexOf('answered server/discover'),
+    `tools/list was sent before server/discover was answered: ${events.join(', ')}`);
 
   // The prompts tab lists the prompts when first opened, from its own chunk.
   await page.click('#tab-prompts');

@@ -91,7 +91,12 @@ async function discoversOf(posts) {
 }
 
 /** How many exchanges of `method` the wire log lists. */
-const wireRows = (page, method) => page.locator('.wire-method', { hasText: new RegExp(`^${method}$`) }).count();
+/** Rows of `method` in the wire log, once it has caught up (a busy log redraws calmly, at
+ * most every 300 ms: src/ui/wire_log/mod.rs `CALM_REDRAW_MS`). */
+async function wireRows(page, method) {
+  await page.waitForTimeout(400);
+  return page.locator('.wire-method', { hasText: new RegExp(`^${method}$`) }).count();
+}
 
 /** No tab of the catalog still says "Listing…", and each says why nothing is listed. */
 async function assertNothingListing(page) {

@@ -161,6 +161,14 @@ impl<M: ListMethod> Pages<M> {
         })
     }
 
+    /// The first page's request, sent before discovery says whether the server offers the
+    /// list (servers must answer `server/discover`; clients may skip it, wire reference §1).
+    /// Its answer counts only if [`Pages::for_server`] then gives a listing: hand it to
+    /// [`Pages::accept`] in place of that listing's first request.
+    pub fn first_request(client: &mut Client) -> OutgoingRequest<M> {
+        client.list_page::<M>(None)
+    }
+
     /// The next page's request, or `None` when the list is over.
     pub fn next_request(&mut self, client: &mut Client) -> Option<OutgoingRequest<M>> {
         let cursor = self.next_cursor.clone()?;

@@ -46,6 +46,54 @@ impl StatusFilter {
 /// still cover the whole log.
 pub const ROWS_DRAWN: usize = 200;
 
+/// While exchanges keep coming, the log is redrawn at most once per this many ms, after a
+/// burst of [`REDRAW_BURST`] redraws that show at once (a connect's few exchanges appear as
+/// they happen). Polls of many tasks would otherwise redraw it every frame: nobody reads a
+/// log that fast, and every frame would lose its smoothness.
+pub const CALM_REDRAW_MS: f64 = 300.0;
+pub const REDRAW_BURST: f64 = 8.0;
+
+/// A revision that follows the log's own, paced as [`CALM_REDRAW_MS`] says (a token bucket:
+/// `REDRAW_BURST` redraws, refilled one per `CALM_REDRAW_MS`).
+fn calm_revision(log: crate::wire::WireLog) -> Signal<u64> {
+    let revision = RwSignal::new(0u64);
+    // (redraws available, when they were last counted)
+    let bucket = StoredValue::new((REDRAW_BURST, js_sys::Date::now()));
+    let waiting = StoredValue::new(false);
+    let refill = move || {
+        let now = js_sys::Date::now();
+        bucket
+            .try_update_value(|(tokens, counted_at)| {
+                *tokens = (*tokens + (now - *counted_at) / CALM_REDRAW_MS).min(REDRAW_BURST);
+                *counted_at = now;
+                *tokens
+            })
+            .unwrap_or(0.0)
+    };
+    let draw = move || {
+        waiting.try_set_value(false);
+        refill();
+        bucket.try_update_value(|(tokens, _)| *tokens = (*tokens - 1.0).max(0.0));
+        revision.try_update(|r| *r += 1);
+    };
+    Effect::new(move |_| {
+        log.with_shown(|_| ());
+        if waiting.try_get_value() != Some(false) {
+            return;
+        }
+        let tokens = refill();
+        if tokens >= 1.0 {
+            draw();
+        } else {
+            waiting.set_value(true);
+            // Below one token the wait is under CALM_REDRAW_MS: the cast cannot truncate.
+            let wait = ((1.0 - tokens) * CALM_REDRAW_MS).ceil() as u64;
+            set_timeout(draw, std::time::Duration::from_millis(wait));
+        }
+    });
+    revision.into()
+}
+
 /// What a row shows, as its key: a row is redrawn only when one of these changes.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct RowKey {
@@ -91,10 +139,12 @@ pub fn WireLogPanel() -> impl IntoView {
     };
     let file_problem = RwSignal::new(None::<String>);
 
-    // Read in place once per frame at most (the log coalesces its notifications): the rows
-    // get their entry when drawn, so nothing is copied per body piece.
+    // Read in place at the calm pace (`calm_revision`): the rows get their entry when
+    // drawn, so nothing is copied per body piece.
+    let calm = calm_revision(log);
     let methods = Memo::new(move |_| {
-        log.with_shown(|entries| {
+        calm.track();
+        log.with_shown_untracked(|entries| {
             let mut methods = BTreeSet::new();
             for entry in entries {
                 if !methods.contains(&entry.method) {
@@ -104,8 +154,18 @@ pub fn WireLogPanel() -> impl IntoView {
             methods
         })
     });
-    let total = Memo::new(move |_| log.with_shown(<[WireEntry]>::len));
-    let dropped = Memo::new(move |_| if imported.get() { 0 } else { log.dropped() });
+    let total = Memo::new(move |_| {
+        calm.track();
+        log.with_shown_untracked(<[WireEntry]>::len)
+    });
+    let dropped = Memo::new(move |_| {
+        calm.track();
+        if imported.get() {
+            0
+        } else {
+            log.dropped_untracked()
+        }
+    });
     let shown = Memo::new(move |_| {
         let method = method.get();
         let status = status.get();
@@ -113,7 +173,8 @@ pub fn WireLogPanel() -> impl IntoView {
         let task = task.trim();
         let query = WireQuery::new(&search.get());
         let is_imported = imported.get();
-        log.with_shown(|entries| {
+        calm.track();
+        log.with_shown_untracked(|entries| {
             let mut rows: Vec<RowKey> = entries
                 .iter()
                 .rev()

@@ -267,3 +267,23 @@ fn learning_a_listing_drops_invalid_header_annotations_with_a_finding() {
     assert_eq!(names(&listing.items), ["ok"]);
     assert_eq!(listing.findings[0].rule, Rule::InvalidMcpHeaderAnnotation);
 }
+
+#[test]
+fn a_first_page_asked_before_discovery_counts_as_the_listings_first_page() {
+    let mut client = Client::default();
+    let early = Pages::<ListTools>::first_request(&mut client);
+    assert_eq!(cursor_of(&early), None);
+    let mut pages = tool_pages();
+    pages
+        .accept(reply_to(&early, tools_page(&["a"], Some("c1"))))
+        .expect("the early page");
+    // The listing goes on from the early page's cursor, not from the start.
+    let next = pages.next_request(&mut client).expect("a second page");
+    assert_eq!(cursor_of(&next).as_deref(), Some("c1"));
+    pages
+        .accept(reply_to(&next, tools_page(&["b"], None)))
+        .expect("the last page");
+    let listing = pages.finish();
+    assert!(listing.is_complete());
+    assert_eq!(names(&listing.items), ["a", "b"]);
+}

@@ -4,7 +4,9 @@
 # Trunk's glue. The glue and the loader import each other, so they share one name hash, taken
 # over the main wasm, every chunk and the loader: any change renames both. index.html gets the
 # glue's new name and integrity hash, and a preload of the loader beside the glue's
-# (otherwise the loader is found only once the glue is parsed, a round trip later).
+# (otherwise the loader is found only once the glue is parsed, a round trip later). The
+# wasm's preload loses Trunk's `integrity`: Chromium ignores it for `as="fetch"` and warns
+# in the console on every load (crbug.com/981419).
 # (Fetching and compiling the wasm from a script at the top of <head> was tried too: no
 # measurable change on a first visit, so Trunk's preload and init stay as they are.)
 #   finish-dist.sh DIST EXTRAS
@@ -48,10 +50,14 @@ grep -q "$new_glue" "$dist/index.html" || { echo "finish-dist: index.html lost t
 glue_preload=$(grep -o "<link rel=\"modulepreload\" href=\"/$new_glue\"[^>]*>" "$dist/index.html")
 loader_preload="<link rel=\"modulepreload\" href=\"/$new_loader\" crossorigin=\"anonymous\" integrity=\"$(sri "$dist/$new_loader")\">"
 python3 - "$dist/index.html" "$glue_preload" "$loader_preload" <<'PY'
-import sys
+import re, sys
 path, glue_preload, loader_preload = sys.argv[1:]
 html = open(path).read()
 if html.count(glue_preload) != 1:
     sys.exit("finish-dist: index.html has no single preload of the glue")
-open(path, "w").write(html.replace(glue_preload, glue_preload + "\n" + loader_preload))
+html = html.replace(glue_preload, glue_preload + "\n" + loader_preload)
+html, count = re.subn(r'(<link rel="preload" href="/[^"]*_bg\.wasm"[^>]*?) integrity="[^"]*"', r"\1", html)
+if count != 1:
+    sys.exit("finish-dist: index.html has no single preload of the wasm")
+open(path, "w").write(html)
 PY

@@ -63,9 +63,15 @@ test('the first screen loads one wasm module and sends only server/discover and 
   const requests = recordRequests(page);
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
+  // The console stays quiet on a first load (no preload or integrity warnings).
+  const warnings = [];
+  page.on('console', (message) => {
+    if (['warning', 'error'].includes(message.type())) warnings.push(message.text());
+  });
   await page.goto(`${holdbay.url}/`);
   await page.waitForSelector('.tool-name', { timeout: 15000 });
   await page.waitForTimeout(300);
+  assert.deepEqual(warnings, [], 'nothing in the console on a first load');
   const wasm = requests.filter((r) => r.path.endsWith('.wasm')).map((r) => r.path);
   assert.equal(wasm.length, 1, `one wasm before any view asks for more: ${wasm.join(', ')}`);
   const methods = requests.filter((r) => r.path === '/mcp').map((r) => r.mcpMethod);

@@ -51,6 +51,7 @@ pub const ROWS_DRAWN: usize = 200;
 /// they happen). Polls of many tasks would otherwise redraw it every frame: nobody reads a
 /// log that fast, and every frame would lose its smoothness.
 pub const CALM_REDRAW_MS: f64 = 300.0;
+/// Redraws that show at once after a quiet spell.
 pub const REDRAW_BURST: f64 = 8.0;
 
 /// A revision that follows the log's own, paced as [`CALM_REDRAW_MS`] says (a token bucket:

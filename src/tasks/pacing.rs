@@ -72,24 +72,24 @@ impl PollPace {
                     .map_or(gap, |p| p.min(gap))
                     .max(SHORTEST_PERIOD_MS);
                 self.period_ms = Some(period);
-                self.rate = if gap > period * LATE_AFTER_PERIODS {
-                    (self.rate / 2.0).max(FEWEST_PER_FRAME)
+                if gap > period * LATE_AFTER_PERIODS {
+                    self.slow_down();
                 } else {
-                    (self.rate + SPEED_UP).min(MOST_PER_FRAME)
-                };
+                    self.rate = (self.rate + SPEED_UP).min(MOST_PER_FRAME);
+                }
             }
         }
         self.last_frame_at = Some(at_ms);
-        self.credit = (self.credit + self.rate).min(MOST_PER_FRAME);
+        self.credit_one_frame();
     }
 
     /// A visible page drew no frame for [`NO_FRAME_MS`]: as late as frames get. The next
     /// frame is not compared with this moment (a frame's time is when it began, which may be
     /// before now).
     pub fn late(&mut self) {
-        self.rate = (self.rate / 2.0).max(FEWEST_PER_FRAME);
+        self.slow_down();
         self.last_frame_at = None;
-        self.credit = (self.credit + self.rate).min(MOST_PER_FRAME);
+        self.credit_one_frame();
     }
 
     /// No frame to go by: the page is hidden (it draws none), or the loop slept a while
@@ -99,6 +99,14 @@ impl PollPace {
         self.last_frame_at = None;
         self.period_ms = None;
         self.credit = MOST_PER_FRAME;
+    }
+
+    fn slow_down(&mut self) {
+        self.rate = (self.rate / 2.0).max(FEWEST_PER_FRAME);
+    }
+
+    fn credit_one_frame(&mut self) {
+        self.credit = (self.credit + self.rate).min(MOST_PER_FRAME);
     }
 
     /// Polls per frame at present (for tests and the benchmark's notes).

@@ -3,23 +3,12 @@
 // the first screen asks only for the main wasm and the two discovery requests; the Scene,
 // a tool's call form, an opened wire-log entry and the prompts tab load their chunks when
 // first shown; a repeat visit transfers only index.html and the discovery requests.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHoldbay, launchBrowser, openPage, clearAppStorage, screenshot } from './support.mjs';
+import { demoAndBrowser, openPage, clearAppStorage, screenshot } from './support.mjs';
 import { selectTool } from './ui.mjs';
 
-let holdbay;
-let browser;
-
-before(async () => {
-  holdbay = await startHoldbay();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  holdbay?.stop();
-});
+const app = demoAndBrowser();
 
 const path = (url) => new URL(url).pathname;
 
@@ -40,7 +29,7 @@ function recordRequests(page) {
 }
 
 test('index.html carries a static shell, and the app replaces it without leaving it behind', async () => {
-  const response = await fetch(`${holdbay.url}/`);
+  const response = await fetch(`${app.url}/`);
   const html = await response.text();
   assert.match(html, /id="shell"/, 'the shell is in index.html');
   assert.match(html, /Connecting…/);
@@ -48,8 +37,8 @@ test('index.html carries a static shell, and the app replaces it without leaving
   const body = html.slice(html.indexOf('<body'));
   assert.ok(!/<script/.test(body.slice(0, body.indexOf('id="shell"'))));
 
-  await clearAppStorage(browser.context, holdbay.url);
-  const { page, errors } = await openPage(browser.context, `${holdbay.url}/`);
+  await clearAppStorage(app.context, app.url);
+  const { page, errors } = await openPage(app.context, `${app.url}/`);
   await page.waitForSelector('.tool-name', { timeout: 15000 });
   assert.equal(await page.locator('#shell').count(), 0, 'the shell is gone');
   assert.equal(await page.locator('.holdbay').count(), 1, 'one app frame');
@@ -58,8 +47,8 @@ test('index.html carries a static shell, and the app replaces it without leaving
 });
 
 test('the first screen loads one wasm module and sends only server/discover and tools/list', async () => {
-  await clearAppStorage(browser.context, holdbay.url);
-  const page = await browser.context.newPage();
+  await clearAppStorage(app.context, app.url);
+  const page = await app.context.newPage();
   const requests = recordRequests(page);
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
@@ -68,7 +57,7 @@ test('the first screen loads one wasm module and sends only server/discover and 
   page.on('console', (message) => {
     if (['warning', 'error'].includes(message.type())) warnings.push(message.text());
   });
-  await page.goto(`${holdbay.url}/`);
+  await page.goto(`${app.url}/`);
   await page.waitForSelector('.tool-name', { timeout: 15000 });
   await page.waitForTimeout(300);
   assert.deepEqual(warnings, [], 'nothing in the console on a first load');
@@ -105,14 +94,14 @@ test('the first screen loads one wasm module and sends only server/discover and 
 });
 
 test('a repeat visit transfers only index.html and the two discovery requests', async () => {
-  await clearAppStorage(browser.context, holdbay.url);
-  const first = await browser.context.newPage();
-  await first.goto(`${holdbay.url}/`);
+  await clearAppStorage(app.context, app.url);
+  const first = await app.context.newPage();
+  await first.goto(`${app.url}/`);
   await first.waitForSelector('.tool-name', { timeout: 15000 });
   await first.close();
 
-  const page = await browser.context.newPage();
-  const cdp = await browser.context.newCDPSession(page);
+  const page = await app.context.newPage();
+  const cdp = await app.context.newCDPSession(page);
   await cdp.send('Network.enable');
   const fromNetwork = new Map();
   const urls = new Map();
@@ -122,7 +111,7 @@ test('a repeat visit transfers only index.html and the two discovery requests', 
       fromNetwork.set(event.requestId, { path: path(event.response.url), status: event.response.status });
     }
   });
-  await page.goto(`${holdbay.url}/`);
+  await page.goto(`${app.url}/`);
   await page.waitForSelector('.tool-name', { timeout: 15000 });
   await page.waitForTimeout(300);
   const transferred = [...fromNetwork.entries()].map(([id, r]) => {

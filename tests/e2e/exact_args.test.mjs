@@ -4,24 +4,13 @@
 // exactly that; the server's structured result says how each argument arrived. The tool's
 // schemas show as received, and a result that breaks its outputSchema is a finding shown
 // with the result and in the findings list.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startHoldbay, launchBrowser, openCleanApp, screenshot } from './support.mjs';
+import { demoAndBrowser, openCleanApp, screenshot } from './support.mjs';
 import { selectTool, call, shown } from './ui.mjs';
 
-let holdbay;
-let browser;
-
-before(async () => {
-  holdbay = await startHoldbay();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  holdbay?.stop();
-});
+const app = demoAndBrowser();
 
 /** The field of the call form named `name` (its `.form-field` or fieldset). */
 function field(page, name) {
@@ -60,7 +49,7 @@ async function waitFor(check, what, timeout = 10000) {
 }
 
 test('a CRLF text, a null and a left-out boolean go on the wire exactly as the form shows them', async () => {
-  const { page, errors } = await openCleanApp(browser.context, holdbay.url);
+  const { page, errors } = await openCleanApp(app.context, app.url);
   const calls = recordCalls(page);
   await selectTool(page, 'format_note');
 
@@ -123,7 +112,7 @@ test('a CRLF text, a null and a left-out boolean go on the wire exactly as the f
 });
 
 test('a result that breaks the outputSchema is a finding with the result and in the findings list', async () => {
-  const { page, errors } = await openCleanApp(browser.context, holdbay.url);
+  const { page, errors } = await openCleanApp(app.context, app.url);
   await selectTool(page, 'format_note');
   await page.locator('#call-panel textarea[name="text"], #call-panel input[name="text"]').first().fill('a note');
   await page.locator('#call-panel input[name="break_schema"]').check();

@@ -2,26 +2,15 @@
 // would: input rounds, URL consent, tasks with an approval gate, cancel, failure, progress
 // and Stop, a reload mid-task, and the wire log export. Every step also checks that the
 // page logged no error.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startHoldbay, launchBrowser, openCleanApp, screenshot } from './support.mjs';
+import { demoAndBrowser, openCleanApp, screenshot } from './support.mjs';
 import { selectTool, fillField, answerInput, call, shown, waitForTaskStatus } from './ui.mjs';
 
-let holdbay;
-let browser;
+const app = demoAndBrowser();
 
-before(async () => {
-  holdbay = await startHoldbay();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  holdbay?.stop();
-});
-
-const openApp = () => openCleanApp(browser.context, holdbay.url);
+const openApp = () => openCleanApp(app.context, app.url);
 
 test('book_table: a form round, then the confirmation', async () => {
   const { page, errors } = await openApp();
@@ -76,14 +65,14 @@ test('connect_account: consent first, the page opens only then, and the call com
   const { page, errors } = await openApp();
   await selectTool(page, 'connect_account');
   await call(page);
-  const pagesBefore = browser.context.pages().length;
+  const pagesBefore = app.context.pages().length;
   const card = await shown(page, '#call-panel .input-request[data-key="consent"]');
-  assert.equal(browser.context.pages().length, pagesBefore, 'nothing opened before consent');
+  assert.equal(app.context.pages().length, pagesBefore, 'nothing opened before consent');
   assert.match(await card.textContent(), /127\.0\.0\.1/);
   await screenshot(page, '13-url-consent');
   await card.locator('.url-consent').click();
   const [consentPage] = await Promise.all([
-    browser.context.waitForEvent('page'),
+    app.context.waitForEvent('page'),
     card.locator('.open-page').click(),
   ]);
   await consentPage.waitForLoadState();

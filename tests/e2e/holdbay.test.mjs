@@ -1,23 +1,12 @@
 // The app's first screen against the real `holdbay serve`: discovery, tools, and errors
 // shown on the page rather than a blank page.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHoldbay, launchBrowser, openPage, screenshot } from './support.mjs';
+import { demoAndBrowser, openPage, screenshot } from './support.mjs';
 
-let holdbay;
-let browser;
+const app = demoAndBrowser();
 
-before(async () => {
-  holdbay = await startHoldbay();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  holdbay?.stop();
-});
-
-const open = (path) => openPage(browser.context, `${holdbay.url}${path}`);
+const open = (path) => openPage(app.context, `${app.url}${path}`);
 
 test('the page shows the demo server and its tools from the real /mcp endpoint', async () => {
   const { page, errors } = await open('/');

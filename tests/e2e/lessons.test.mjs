@@ -3,28 +3,17 @@
 // and the scene checked for the states the lesson claims (tray occupied and emptied, the latch
 // unchanged across a round, lamps per status, sealed terminals, the cancel outcome). Inspecting
 // a part must show its real JSON, and a replay of an exported log must draw the same scene.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startHoldbay, launchBrowser, openCleanApp, screenshot } from './support.mjs';
+import { demoAndBrowser, openCleanApp, screenshot } from './support.mjs';
 import { fillField, answerInput, shown } from './ui.mjs';
 
-let holdbay;
-let browser;
-
-before(async () => {
-  holdbay = await startHoldbay();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  holdbay?.stop();
-});
+const app = demoAndBrowser();
 
 /** The app in the Scene view with nothing stored from earlier tests, tools loaded. */
 async function openScene() {
-  const opened = await openCleanApp(browser.context, holdbay.url);
+  const opened = await openCleanApp(app.context, app.url);
   const { page } = opened;
   await page.click('#view-scene');
   await page.waitForSelector('#scene svg.scene-svg');
@@ -141,7 +130,7 @@ test('lesson 3: the secret goes through URL mode, with consent first', async () 
   const card = await shown(page, '#call-panel .input-request[data-key="consent"]');
   await card.locator('.url-consent').click();
   const [consentPage] = await Promise.all([
-    browser.context.waitForEvent('page'),
+    app.context.waitForEvent('page'),
     card.locator('.open-page').click(),
   ]);
   await consentPage.waitForLoadState();

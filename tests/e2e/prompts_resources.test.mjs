@@ -2,29 +2,18 @@
 // form with the server's completions, its prompts/get paused for one input round (answered
 // through the same card as a tool call's), every content kind, static resources (text and
 // blobs), and a template filled in, expanded and read through one input round.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHoldbay, launchBrowser, openCleanApp } from './support.mjs';
+import { demoAndBrowser, openCleanApp } from './support.mjs';
 import { shown } from './ui.mjs';
 import {
   pickPrompt, typeArgument, argumentInput, suggestion, getPrompt, inputCard, answerForm,
   promptMessages, readResource, pickTemplate, expandedUri, readTemplate, wireRow, shots,
 } from './library.mjs';
 
-let holdbay;
-let browser;
+const app = demoAndBrowser();
 
-before(async () => {
-  holdbay = await startHoldbay();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  holdbay?.stop();
-});
-
-const openApp = () => openCleanApp(browser.context, holdbay.url);
+const openApp = () => openCleanApp(app.context, app.url);
 
 test('draft_note: completions fill the form, prompts/get pauses for the tone, the messages come', async () => {
   const { page, errors } = await openApp();

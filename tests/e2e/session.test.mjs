@@ -3,29 +3,18 @@
 // finished from the same card (the scene's tray stays the same logical request); a task
 // asking for two inputs is answered with one Submit in one tasks/update; and a reload keeps
 // the wire log, so the timeline still tells the restored task's story.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startHoldbay, launchBrowser, openCleanApp, screenshot } from './support.mjs';
+import { demoAndBrowser, openCleanApp, screenshot } from './support.mjs';
 import { selectTool, fillField, answerInput, call, shown, waitForTaskStatus } from './ui.mjs';
 
-let holdbay;
-let browser;
-
-before(async () => {
-  holdbay = await startHoldbay();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  holdbay?.stop();
-});
+const app = demoAndBrowser();
 
 /** The app with nothing kept from earlier tests, in `view`. */
 function openApp(view = 'workbench') {
   return view === 'scene'
-    ? openCleanApp(browser.context, holdbay.url, { path: '/?view=scene', ready: '#scene svg.scene-svg' })
-    : openCleanApp(browser.context, holdbay.url);
+    ? openCleanApp(app.context, app.url, { path: '/?view=scene', ready: '#scene svg.scene-svg' })
+    : openCleanApp(app.context, app.url);
 }
 
 /** Every JSON-RPC request the page POSTs to the demo server, parsed. */

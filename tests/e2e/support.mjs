@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 
 export const root = resolve(import.meta.dirname, '..', '..');
@@ -52,6 +53,27 @@ export async function startHoldbay(extraArgs = []) {
       child.kill();
       rmSync(dataDir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * The demo server (`holdbay serve`) and a browser for one test file: started before its
+ * tests, stopped after them. `url` and `context` are there once the tests run.
+ */
+export function demoAndBrowser() {
+  let holdbay;
+  let browser;
+  before(async () => {
+    holdbay = await startHoldbay();
+    browser = await launchBrowser();
+  });
+  after(async () => {
+    await browser?.close();
+    holdbay?.stop();
+  });
+  return {
+    get url() { return holdbay.url; },
+    get context() { return browser.context; },
   };
 }
 

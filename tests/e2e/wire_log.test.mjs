@@ -2,30 +2,22 @@
 // columns, a task's notifications as rows, search, Copy as curl (run with the real curl),
 // the call history's Re-run, recent servers across a reload, and no 404 on load (the
 // favicon). Screenshots in light and dark for people to look at.
-import { test, before, after } from 'node:test';
+import { test, before } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { startHoldbay, launchBrowser, openCleanApp, clearAppStorage, screenshot } from './support.mjs';
+import { demoAndBrowser, openCleanApp, clearAppStorage, screenshot } from './support.mjs';
 import { selectTool, fillField, answerInput, call, shown, waitForTaskStatus } from './ui.mjs';
 
 const run = promisify(execFile);
 
-let holdbay;
-let browser;
+const app = demoAndBrowser();
 
 before(async () => {
-  holdbay = await startHoldbay();
-  browser = await launchBrowser();
-  await browser.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: holdbay.url });
+  await app.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
 });
 
-after(async () => {
-  await browser?.close();
-  holdbay?.stop();
-});
-
-const openApp = () => openCleanApp(browser.context, holdbay.url);
+const openApp = () => openCleanApp(app.context, app.url);
 
 /** The texts of every match of `selector`, in order. */
 const texts = (page, selector) => page.locator(selector).allTextContents();
@@ -169,18 +161,18 @@ test('search narrows the log; the history re-runs a call with the same arguments
 });
 
 test('recent servers survive a reload, without headers; nothing on load is a 404', async () => {
-  const cleaner = await clearAppStorage(browser.context, holdbay.url);
+  const cleaner = await clearAppStorage(app.context, app.url);
   await cleaner.page.close();
-  const page = await browser.context.newPage();
+  const page = await app.context.newPage();
   const missing = [];
   page.on('response', (response) => {
     if (response.status() === 404) missing.push(response.url());
   });
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
-  await page.goto(holdbay.url);
+  await page.goto(app.url);
   await page.waitForSelector('.select-tool', { timeout: 15000 });
-  const own = `${holdbay.url}/mcp`;
+  const own = `${app.url}/mcp`;
   // Connect to a second server (through the relay, with a header not to remember), then
   // back to our own.
   const other = 'http://127.0.0.1:9/mcp';

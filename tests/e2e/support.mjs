@@ -58,23 +58,26 @@ export async function startHoldbay(extraArgs = []) {
 
 /**
  * The demo server (`holdbay serve`) and a browser for one test file: started before its
- * tests, stopped after them. `url` and `context` are there once the tests run.
+ * tests (then `setup(app)`, if given, in the same hook), stopped after them. `url` and
+ * `context` are there once the tests run.
  */
-export function demoAndBrowser() {
+export function demoAndBrowser(setup = async () => {}) {
   let holdbay;
   let browser;
+  const app = {
+    get url() { return holdbay.url; },
+    get context() { return browser.context; },
+  };
   before(async () => {
     holdbay = await startHoldbay();
     browser = await launchBrowser();
+    await setup(app);
   });
   after(async () => {
     await browser?.close();
     holdbay?.stop();
   });
-  return {
-    get url() { return holdbay.url; },
-    get context() { return browser.context; },
-  };
+  return app;
 }
 
 /** A free loopback port (closed again before it is handed out). */

@@ -2,7 +2,7 @@
 // columns, a task's notifications as rows, search, Copy as curl (run with the real curl),
 // the call history's Re-run, recent servers across a reload, and no 404 on load (the
 // favicon). Screenshots in light and dark for people to look at.
-import { test, before } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -11,10 +11,8 @@ import { selectTool, fillField, answerInput, call, shown, waitForTaskStatus } fr
 
 const run = promisify(execFile);
 
-const app = demoAndBrowser();
-
-before(async () => {
-  await app.context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: app.url });
+const app = demoAndBrowser(async ({ context, url }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: url });
 });
 
 const openApp = () => openCleanApp(app.context, app.url);

@@ -16,6 +16,53 @@ pub struct Connection {
     /// Extra headers for every request. Kept for this tab only unless `remember_headers`.
     pub headers: Vec<(String, String)>,
     pub remember_headers: bool,
+    /// Names of extra headers the user marked as not secret: only these show their values
+    /// in the wire log and its exports (every other extra header is withheld there).
+    #[serde(default)]
+    pub shareable_headers: Vec<String>,
+    /// How long the client waits for an exchange before it gives up.
+    #[serde(default)]
+    pub deadlines: Deadlines,
+}
+
+/// How long the client waits. Every wait is bounded: a server that never answers, or a
+/// stream that never ends, is given up on with a message that names the bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Deadlines {
+    /// Seconds for a request's whole answer (a streamed one included).
+    pub request_secs: u32,
+    /// Seconds a `subscriptions/listen` stream stays open before the client closes it (the
+    /// task board then opens a new one).
+    pub stream_secs: u32,
+}
+
+impl Deadlines {
+    pub const DEFAULT_REQUEST_SECS: u32 = 60;
+    pub const DEFAULT_STREAM_SECS: u32 = 600;
+    /// Longest deadline the connection bar accepts (a day).
+    pub const MAX_SECS: u32 = 86_400;
+
+    /// A deadline typed by the user: whole seconds from 1 to [`Deadlines::MAX_SECS`].
+    pub fn parse_secs(text: &str) -> Result<u32, String> {
+        match text.trim().parse::<u32>() {
+            Ok(secs) if (1..=Self::MAX_SECS).contains(&secs) => Ok(secs),
+            _ => Err(format!(
+                "a deadline is a whole number of seconds from 1 to {} (got “{}”)",
+                Self::MAX_SECS,
+                text.trim()
+            )),
+        }
+    }
+}
+
+impl Default for Deadlines {
+    fn default() -> Self {
+        Self {
+            request_secs: Self::DEFAULT_REQUEST_SECS,
+            stream_secs: Self::DEFAULT_STREAM_SECS,
+        }
+    }
 }
 
 impl Connection {
@@ -33,8 +80,11 @@ impl Connection {
         let remembered: Option<Vec<(String, String)>> = crate::storage::load(&headers_key(&server));
         Self {
             via_relay,
+            deadlines: crate::storage::load(&deadlines_key(&server)).unwrap_or_default(),
             remember_headers: remembered.is_some(),
             headers: remembered.unwrap_or_default(),
+            // Remembered headers come back secret: marking one shareable is per tab.
+            shareable_headers: Vec::new(),
             server,
         }
     }
@@ -43,6 +93,11 @@ impl Connection {
     /// "remember" forgets headers stored earlier.
     pub fn persist(&self) -> Result<(), String> {
         crate::storage::save(&relay_key(&self.server), &self.via_relay)?;
+        if self.deadlines == Deadlines::default() {
+            crate::storage::remove(&deadlines_key(&self.server));
+        } else {
+            crate::storage::save(&deadlines_key(&self.server), &self.deadlines)?;
+        }
         remember_recent(self)?;
         let key = headers_key(&self.server);
         if self.remember_headers {
@@ -66,6 +121,17 @@ impl Connection {
         }
     }
 
+    /// Whether the log must withhold `name`'s value: an extra header of the user's, unless
+    /// marked as not secret.
+    pub fn is_secret_header(&self, name: &str) -> bool {
+        self.extra_headers()
+            .any(|(extra, _)| extra.eq_ignore_ascii_case(name))
+            && !self
+                .shareable_headers
+                .iter()
+                .any(|shareable| shareable.trim().eq_ignore_ascii_case(name))
+    }
+
     /// The extra headers that have both a name and a value.
     pub fn extra_headers(&self) -> impl Iterator<Item = (&str, &str)> {
         self.headers
@@ -86,6 +152,11 @@ pub fn relay_url(server: &str) -> String {
 /// Where the relay choice for `server` is kept.
 pub fn relay_key(server: &str) -> String {
     crate::storage::key("relay", server)
+}
+
+/// Where the deadlines chosen for `server` are kept (not a secret).
+fn deadlines_key(server: &str) -> String {
+    crate::storage::key("deadlines", server)
 }
 
 /// Where remembered headers for `server` are kept (only when the user ticks "remember").
@@ -142,5 +213,6 @@ pub fn forget_recent(server: &str) -> Result<(), String> {
     recent.retain(|known| known.server != server);
     crate::storage::remove(&relay_key(server));
     crate::storage::remove(&headers_key(server));
+    crate::storage::remove(&deadlines_key(server));
     crate::storage::save(RECENT_KEY, &recent)
 }

@@ -2,6 +2,7 @@
 //! panel draws a bounded number of rows, and routine saves are coalesced.
 #![cfg(target_arch = "wasm32")]
 
+use holdbay::wire::budget::{BODY_KEPT_BYTES, LOG_BYTES};
 use holdbay::wire::{MAX_LIVE_ENTRIES, WireChunk, WireEntry, WireLog};
 use leptos::prelude::*;
 use wasm_bindgen_test::*;
@@ -54,6 +55,62 @@ fn the_wire_log_keeps_the_latest_exchanges_and_counts_the_dropped() {
         log.update(ids[0], |entry| entry.status = Some(500));
         assert_eq!(seen.get(), MAX_LIVE_ENTRIES + extra + 1);
         assert_eq!(log.entries().get_untracked().len(), MAX_LIVE_ENTRIES);
+    });
+}
+
+#[wasm_bindgen_test]
+fn huge_bodies_are_kept_to_their_budget_and_the_oldest_exchanges_make_room() {
+    let owner = Owner::new();
+    owner.with(|| {
+        let log = WireLog::new();
+        let piece = "é".repeat(300_000); // 600,000 bytes: a cut must fall between characters
+        let calls = 2 * LOG_BYTES / BODY_KEPT_BYTES;
+        let mut last = 0;
+        for _ in 0..calls {
+            last = log.begin(entry("tools/call"));
+            log.update(last, |entry| {
+                entry.keep_body(1.0, "a"); // the 2-byte characters now end at odd offsets
+                for _ in 0..3 {
+                    entry.keep_body(1.0, &piece);
+                }
+                entry.finished_after = Some(2.0);
+            });
+        }
+        let newest = log.shown_entry(last).expect("the newest stays");
+        // Cut short of the budget by the one byte that would have split a character.
+        assert_eq!(newest.body_text().len(), BODY_KEPT_BYTES - 1);
+        assert_eq!(
+            newest.body_dropped,
+            1 + 3 * piece.len() - (BODY_KEPT_BYTES - 1)
+        );
+        assert!(
+            log.retained_bytes() <= LOG_BYTES,
+            "{}",
+            log.retained_bytes()
+        );
+        let kept = log.with_shown(<[WireEntry]>::len);
+        assert!(
+            kept < calls && kept >= LOG_BYTES / BODY_KEPT_BYTES - 1,
+            "{kept}"
+        );
+        assert_eq!(
+            log.dropped(),
+            calls - kept,
+            "every dropped exchange is counted"
+        );
+
+        // An exchange still open is not dropped for an older finished one's sake.
+        let open = log.begin(entry("subscriptions/listen"));
+        for _ in 0..calls {
+            let id = log.begin(entry("tools/call"));
+            log.update(id, |entry| {
+                entry.keep_body(1.0, &piece);
+                entry.finished_after = Some(2.0);
+            });
+        }
+        assert!(log.shown_entry(open).is_some());
+        log.clear();
+        assert_eq!(log.retained_bytes(), 0);
     });
 }
 

@@ -98,7 +98,12 @@ async fn a_paused_call_shows_its_round_and_state_and_can_be_cancelled() {
     );
     click(&host, "button.call");
     wait_for(&host, ".round-counter").await;
-    assert_eq!(text(&host, ".round-counter"), "Round 1 of at most 10");
+    let counter = text(&host, ".round-counter");
+    assert!(
+        counter.starts_with("Round 1 of at most 10 · ")
+            && counter.ends_with(" of at most 10m 00s elapsed"),
+        "{counter}"
+    );
     let state = text(&host, ".request-state");
     assert!(
         state.starts_with("sealed-0123") && state.contains('…'),
@@ -206,7 +211,12 @@ async fn a_paused_call_survives_remounting_the_call_panel() {
     remount(&host, shown).await;
     // The new panel shows the same paused call: its round, and the card to answer.
     wait_for(&host, ".paused-call .input-request[data-key='confirm']").await;
-    assert_eq!(text(&host, ".round-counter"), "Round 1 of at most 10");
+    let counter = text(&host, ".round-counter");
+    assert!(
+        counter.starts_with("Round 1 of at most 10 · ")
+            && counter.ends_with(" of at most 10m 00s elapsed"),
+        "{counter}"
+    );
     assert_eq!(seen_count(), 1, "remounting sends nothing");
 
     // Answering the card goes on with the same logical request: the retry carries its state.

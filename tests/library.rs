@@ -233,7 +233,12 @@ async fn a_prompt_get_pauses_in_the_same_input_card_then_shows_its_messages() {
         "#prompt-panel .paused-call .input-request[data-key='tone']",
     )
     .await;
-    assert_eq!(text(&host, ".round-counter"), "Round 1 of at most 10");
+    let counter = text(&host, ".round-counter");
+    assert!(
+        counter.starts_with("Round 1 of at most 10 · ")
+            && counter.ends_with(" of at most 10m 00s elapsed"),
+        "{counter}"
+    );
     // Only this test's prompts/get requests: a late completion of an earlier test may land too.
     let arguments = seen(
         "JSON.stringify(window.__seen.filter(s => s.body.method === 'prompts/get')[0].body.params.arguments)",

@@ -4,7 +4,7 @@
 
 pub mod transport;
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use holdbay_engine::{
     Client, ExchangeEvent, Finding, Listen, ListenEvent, McpMethod, Negotiation, Outcome,
@@ -25,9 +25,32 @@ pub struct Link {
     client: StoredValue<Client>,
     wire: WireLog,
     findings: RwSignal<Vec<Finding>>,
-    /// What is already in `findings` (the same rule broken the same way is listed once).
-    seen: StoredValue<HashSet<(Rule, String)>>,
+    /// How often each finding in `findings` was seen (the same rule broken the same way is
+    /// listed once and counted), and how many distinct ones found no room.
+    repeats: RwSignal<FindingCounts>,
 }
+
+/// How often each distinct finding was seen, by rule and explanation.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct FindingCounts {
+    pub seen: HashMap<(Rule, String), u64>,
+    /// Distinct findings past [`MAX_FINDINGS`], counted but not listed.
+    pub unlisted: u64,
+}
+
+impl FindingCounts {
+    /// How often `finding` was seen (1 for one listed once).
+    pub fn of(&self, finding: &Finding) -> u64 {
+        self.seen
+            .get(&(finding.rule, finding.explanation.clone()))
+            .copied()
+            .unwrap_or(1)
+    }
+}
+
+/// Distinct findings listed; more are counted, not kept (a server can break a rule in a new
+/// way on every poll).
+pub const MAX_FINDINGS: usize = 200;
 
 impl std::fmt::Debug for Link {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -44,7 +67,7 @@ impl Link {
             client: StoredValue::new(Client::default()),
             wire,
             findings: RwSignal::new(Vec::new()),
-            seen: StoredValue::new(HashSet::new()),
+            repeats: RwSignal::new(FindingCounts::default()),
         };
         wire.listen(move |_, added| {
             link.note_findings(added.iter().filter_map(|timed| match &timed.event {
@@ -81,19 +104,34 @@ impl Link {
         self.findings.into()
     }
 
+    /// How often each finding was seen (tracked).
+    pub fn finding_counts(&self) -> Signal<FindingCounts> {
+        self.repeats.into()
+    }
+
     /// Keep findings that did not come from an exchange's decode (hidden tools, a task
-    /// tracker's checks); each distinct one once.
+    /// tracker's checks); each distinct one listed once and counted, at most
+    /// [`MAX_FINDINGS`] of them.
     pub fn note_findings(&self, findings: impl IntoIterator<Item = Finding>) {
-        let fresh: Vec<Finding> = findings
-            .into_iter()
-            .filter(|finding| {
-                self.seen
-                    .try_update_value(|seen| {
-                        seen.insert((finding.rule, finding.explanation.clone()))
-                    })
-                    .unwrap_or(false)
-            })
-            .collect();
+        let mut findings = findings.into_iter().peekable();
+        if findings.peek().is_none() {
+            return;
+        }
+        let listed = self.findings.try_with_untracked(Vec::len).unwrap_or(0);
+        let mut fresh = Vec::new();
+        self.repeats.try_update(|counts| {
+            for finding in findings {
+                let key = (finding.rule, finding.explanation.clone());
+                if let Some(count) = counts.seen.get_mut(&key) {
+                    *count += 1;
+                } else if listed + fresh.len() < MAX_FINDINGS {
+                    counts.seen.insert(key, 1);
+                    fresh.push(finding);
+                } else {
+                    counts.unlisted += 1;
+                }
+            }
+        });
         if !fresh.is_empty() {
             self.findings.try_update(|all| all.extend(fresh));
         }

@@ -15,7 +15,7 @@ use web_sys::{AbortSignal, ReadableStreamDefaultReader};
 
 use crate::connection::Connection;
 use crate::wire::curl::is_credential_header;
-use crate::wire::{WireChunk, WireEntry, WireLog};
+use crate::wire::{WireEntry, WireLog};
 
 /// Why an exchange failed: no HTTP answer, a stop, a broken body, or a bad answer.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
@@ -32,6 +32,13 @@ pub enum ExchangeError {
     Aborted { url: String },
     #[error("the connection broke while reading the response from {url}: {detail}")]
     BodyInterrupted { url: String, detail: String },
+    /// The exchange outlived its deadline (the connection bar's "Headers and limits").
+    #[error("{}", deadline_text(url, *secs, *stream))]
+    DeadlinePassed {
+        url: String,
+        secs: u32,
+        stream: bool,
+    },
     #[error(transparent)]
     Response(#[from] ResponseError),
     /// The client and the server did not agree on a protocol revision (the engine's
@@ -50,7 +57,21 @@ impl ExchangeError {
     pub fn is_unanswered(&self) -> bool {
         matches!(
             self,
-            Self::Unreachable { .. } | Self::BodyInterrupted { .. }
+            Self::Unreachable { .. } | Self::BodyInterrupted { .. } | Self::DeadlinePassed { .. }
+        )
+    }
+}
+
+fn deadline_text(url: &str, secs: u32, stream: bool) -> String {
+    if stream {
+        format!(
+            "closed the stream from {url} after {secs} s: its deadline passed (the stream \
+             deadline, under Headers and limits); a new one opens when needed"
+        )
+    } else {
+        format!(
+            "no complete answer from {url} within {secs} s: the request deadline (under \
+             Headers and limits) passed and the client stopped waiting"
         )
     }
 }
@@ -66,6 +87,51 @@ pub struct Carry<'a> {
     /// Aborting it stops the fetch (the Stop button, a listen stream closed on purpose).
     pub abort: Option<&'a AbortSignal>,
     pub on_event: Option<EventObserver<'a>>,
+}
+
+/// One exchange's bound on its whole wait: the fetch is aborted when it passes (or when
+/// the caller's own signal aborts, e.g. Stop).
+struct Deadline {
+    timeout: AbortSignal,
+    /// Aborts when either the deadline passes or the caller aborts.
+    signal: AbortSignal,
+    secs: u32,
+    stream: bool,
+}
+
+impl Deadline {
+    fn start(how: &Carry<'_>, stream: bool) -> Self {
+        let deadlines = how.connection.deadlines;
+        let secs = if stream {
+            deadlines.stream_secs
+        } else {
+            deadlines.request_secs
+        };
+        let timeout = AbortSignal::timeout_with_u32(secs.saturating_mul(1000));
+        let signals = js_sys::Array::of1(&timeout);
+        if let Some(abort) = how.abort {
+            signals.push(abort);
+        }
+        let signal = AbortSignal::any(&signals);
+        Self {
+            timeout,
+            signal,
+            secs,
+            stream,
+        }
+    }
+
+    fn passed(&self) -> bool {
+        self.timeout.aborted()
+    }
+
+    fn error(&self, url: String) -> ExchangeError {
+        ExchangeError::DeadlinePassed {
+            url,
+            secs: self.secs,
+            stream: self.stream,
+        }
+    }
 }
 
 /// Send `request`; decode an answer that must be `complete`.
@@ -99,12 +165,13 @@ async fn read_to_end<M: McpMethod>(
 ) -> Result<(Record, Decoded<M>), ExchangeError> {
     let wire = Wire::of(request, how.connection);
     let record = Record::begin(how, request.sent_event(), &wire);
-    let response = send(how, record, &wire).await?;
+    let deadline = Deadline::start(how, false);
+    let response = send(how, record, &wire, &deadline).await?;
     let headers = response.headers();
     let mut reader = request.reader(response.status(), headers.get("content-type").as_deref());
     reader.set_www_authenticate(headers.get("www-authenticate").as_deref());
     record.events(how, reader.take_events());
-    read_body(how, record, &response, &mut |chunk| {
+    read_body(how, record, &response, &deadline, &mut |chunk| {
         reader.push_chunk(chunk);
         record.events(how, reader.take_events());
         // Once the outcome is decided (e.g. too large), stop downloading.
@@ -123,12 +190,13 @@ pub async fn listen(
 ) -> Result<(), ExchangeError> {
     let wire = Wire::of(request, how.connection);
     let record = Record::begin(how, request.sent_event(), &wire);
-    let response = send(how, record, &wire).await?;
+    let deadline = Deadline::start(how, true);
+    let response = send(how, record, &wire, &deadline).await?;
     let content_type = response.headers().get("content-type");
     let mut subscription = Subscription::open(request, response.status(), content_type.as_deref());
     record.events(how, subscription.take_events());
     let mut going = true;
-    read_body(how, record, &response, &mut |chunk| {
+    read_body(how, record, &response, &deadline, &mut |chunk| {
         for event in subscription.handle_chunk(chunk) {
             going &= on_event(event);
         }
@@ -181,6 +249,7 @@ impl Record {
         if let Some(observe) = how.on_event {
             observe(&sent);
         }
+        let (request_headers, withheld_headers) = redact(&wire.headers, connection);
         let id = how.log.begin(WireEntry {
             method: wire.method.to_owned(),
             name,
@@ -188,7 +257,8 @@ impl Record {
             url: connection.fetch_url(),
             relayed: connection.via_relay,
             started_at: started,
-            request_headers: redact(&wire.headers),
+            request_headers,
+            withheld_headers,
             request_body: wire.body.to_owned(),
             events: vec![TimedEvent {
                 after_ms: 0.0,
@@ -236,12 +306,13 @@ impl Record {
         });
     }
 
-    fn chunk(&self, how: &Carry<'_>, text: String) {
+    /// Keep a piece of the body (the log keeps a bounded prefix of each body).
+    fn chunk(&self, how: &Carry<'_>, text: &str) {
         if text.is_empty() {
             return;
         }
         let after = self.after();
-        self.update(how, |entry| entry.body.push(WireChunk { after, text }));
+        self.update(how, |entry| entry.keep_body(after, text));
     }
 
     /// The exchange is over: `stopped` by the client, or broken off with `error`.
@@ -270,7 +341,12 @@ impl Record {
 }
 
 /// `fetch` the request (directly or through the relay).
-async fn send(how: &Carry<'_>, record: Record, wire: &Wire<'_>) -> Result<Response, ExchangeError> {
+async fn send(
+    how: &Carry<'_>,
+    record: Record,
+    wire: &Wire<'_>,
+    deadline: &Deadline,
+) -> Result<Response, ExchangeError> {
     let connection = how.connection;
     let url = connection.fetch_url();
     let unreachable = |detail: String| ExchangeError::Unreachable {
@@ -295,11 +371,12 @@ async fn send(how: &Carry<'_>, record: Record, wire: &Wire<'_>) -> Result<Respon
     let request = RequestBuilder::new(&url)
         .method(Method::POST)
         .headers(gloo_net::http::Headers::from_raw(headers))
-        .abort_signal(how.abort)
+        .abort_signal(Some(&deadline.signal))
         .body(wire.body)
         .map_err(|e| record.fail(how, unreachable(e.to_string())))?;
     let response = match request.send().await {
         Ok(response) => response,
+        Err(_) if deadline.passed() => return Err(record.fail(how, deadline.error(url))),
         Err(error) if is_abort(&error) => {
             return Err(record.fail(how, ExchangeError::Aborted { url }));
         }
@@ -315,6 +392,7 @@ async fn read_body(
     how: &Carry<'_>,
     record: Record,
     response: &Response,
+    deadline: &Deadline,
     on_chunk: &mut dyn FnMut(&[u8]) -> bool,
 ) -> Result<(), ExchangeError> {
     let url = how.connection.fetch_url();
@@ -328,8 +406,10 @@ async fn read_body(
         let step = match JsFuture::from(chunks.read()).await {
             Ok(step) => step,
             Err(error) => {
-                record.chunk(how, String::from_utf8_lossy(&unfinished).into_owned());
-                let failure = if is_abort_value(&error) {
+                record.chunk(how, &String::from_utf8_lossy(&unfinished));
+                let failure = if deadline.passed() {
+                    deadline.error(url.clone())
+                } else if is_abort_value(&error) {
                     ExchangeError::Aborted { url: url.clone() }
                 } else {
                     ExchangeError::BodyInterrupted {
@@ -353,9 +433,8 @@ async fn read_body(
         let bytes = Uint8Array::new(&value).to_vec();
         unfinished.extend_from_slice(&bytes);
         let whole = complete_utf8_prefix(&unfinished);
-        let text = String::from_utf8_lossy(&unfinished[..whole]).into_owned();
+        record.chunk(how, &String::from_utf8_lossy(&unfinished[..whole]));
         unfinished.drain(..whole);
-        record.chunk(how, text);
         if !on_chunk(&bytes) {
             // The promise rejects if the request is aborted later; an unhandled
             // rejection would surface as a page error, so await it and ignore the outcome.
@@ -366,7 +445,7 @@ async fn read_body(
             break;
         }
     }
-    record.chunk(how, String::from_utf8_lossy(&unfinished).into_owned());
+    record.chunk(how, &String::from_utf8_lossy(&unfinished));
     Ok(())
 }
 
@@ -381,19 +460,29 @@ fn complete_utf8_prefix(bytes: &[u8]) -> usize {
 }
 
 /// Credentials never go into the log (it can be exported and shared): the same rule that
-/// Copy as curl uses, so `X-Api-Key` and the like are kept out too.
-fn redact(headers: &[(String, String)]) -> Vec<(String, String)> {
-    headers
+/// Copy as curl uses, so `X-Api-Key` and the like are kept out, and so is every extra header
+/// of the user's that they did not mark as not secret. Returns the headers as recorded and
+/// the names whose values were withheld.
+fn redact(
+    headers: &[(String, String)],
+    connection: &Connection,
+) -> (Vec<(String, String)>, Vec<String>) {
+    let mut withheld = Vec::new();
+    let recorded = headers
         .iter()
         .map(|(name, value)| {
-            if is_credential_header(name) {
+            if is_credential_header(name) || connection.is_secret_header(name) {
+                withheld.push(name.clone());
                 let scheme = value.split_whitespace().next().unwrap_or("");
+                // Keep a scheme word ("Bearer"), never a bare value.
+                let scheme = if value.trim() == scheme { "" } else { scheme };
                 (name.clone(), format!("{scheme} •••").trim().to_owned())
             } else {
                 (name.clone(), value.clone())
             }
         })
-        .collect()
+        .collect();
+    (recorded, withheld)
 }
 
 fn is_abort(error: &gloo_net::Error) -> bool {

@@ -101,10 +101,23 @@ async fn poll_once(board: TaskBoard, link: Link, task_id: &str) {
             note_events(link, events);
         }
         Err(error) => {
-            board.modify(task_id, |task| {
-                task.tracker.poll_failed(now_ms());
-                task.poll_problem = Some(problem(&error));
-            });
+            let events = board
+                .modify(task_id, |task| {
+                    let events = match &error {
+                        ExchangeError::Response(refused) => {
+                            task.tracker.poll_refused(refused, now_ms())
+                        }
+                        _ => {
+                            task.tracker.poll_failed(now_ms());
+                            Vec::new()
+                        }
+                    };
+                    // An ending says why on its own; a failure to retry says it here.
+                    task.poll_problem = (!task.tracker.is_terminal()).then(|| problem(&error));
+                    events
+                })
+                .unwrap_or_default();
+            note_events(link, events);
         }
     }
 }

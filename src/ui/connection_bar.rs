@@ -5,7 +5,7 @@ use holdbay_engine::headers::is_reserved_header;
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 
-use crate::connection::{Connection, RecentServer, forget_recent, recent_servers};
+use crate::connection::{Connection, Deadlines, RecentServer, forget_recent, recent_servers};
 use crate::session::Session;
 
 /// One editable header row; its own signals keep focus while typing.
@@ -14,6 +14,8 @@ struct HeaderRow {
     id: u64,
     name: RwSignal<String>,
     value: RwSignal<String>,
+    /// Withheld from the wire log and its exports (the default for every extra header).
+    secret: RwSignal<bool>,
 }
 
 /// Edits a copy of the session's connection; Connect hands the new connection to `on_connect`
@@ -31,7 +33,10 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
     let recent = RwSignal::new(recent_servers());
     let show_recent = RwSignal::new(false);
 
-    let add_row = move |name: String, value: String| {
+    let request_secs = RwSignal::new(Deadlines::DEFAULT_REQUEST_SECS.to_string());
+    let stream_secs = RwSignal::new(Deadlines::DEFAULT_STREAM_SECS.to_string());
+
+    let add_row = move |name: String, value: String, secret: bool| {
         let id = next_row.get_value();
         next_row.set_value(id + 1);
         rows.update(|rows| {
@@ -39,6 +44,7 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
                 id,
                 name: RwSignal::new(name),
                 value: RwSignal::new(value),
+                secret: RwSignal::new(secret),
             })
         });
     };
@@ -48,9 +54,12 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
         url.set(connection.server.clone());
         via_relay.set(connection.via_relay);
         remember.set(connection.remember_headers);
+        request_secs.set(connection.deadlines.request_secs.to_string());
+        stream_secs.set(connection.deadlines.stream_secs.to_string());
         rows.set(Vec::new());
-        for (name, value) in connection.headers {
-            add_row(name, value);
+        for (name, value) in &connection.headers {
+            let secret = connection.is_secret_header(name.trim()) || value.trim().is_empty();
+            add_row(name.clone(), value.clone(), secret);
         }
         // A connect put its server first in the list.
         recent.set(recent_servers());
@@ -73,20 +82,44 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
         let page = web_sys::window()
             .and_then(|w| w.location().href().ok())
             .unwrap_or_default();
+        let deadlines = Deadlines::parse_secs(&request_secs.get_untracked()).and_then(|request| {
+            Deadlines::parse_secs(&stream_secs.get_untracked()).map(|stream| Deadlines {
+                request_secs: request,
+                stream_secs: stream,
+            })
+        });
+        let deadlines = match deadlines {
+            Ok(deadlines) => deadlines,
+            Err(reason) => {
+                show_headers.set(true);
+                problem.set(Some(reason));
+                return;
+            }
+        };
         match crate::endpoint::resolve(Some(&url.get_untracked()), &page) {
             Ok(server) => {
                 problem.set(None);
-                let headers = rows
+                let rows: Vec<HeaderRow> = rows
                     .get_untracked()
                     .into_iter()
+                    .filter(|row| !row.name.with_untracked(|name| name.trim().is_empty()))
+                    .collect();
+                let shareable_headers = rows
+                    .iter()
+                    .filter(|row| !row.secret.get_untracked())
+                    .map(|row| row.name.get_untracked().trim().to_owned())
+                    .collect();
+                let headers = rows
+                    .iter()
                     .map(|row| (row.name.get_untracked(), row.value.get_untracked()))
-                    .filter(|(name, _)| !name.trim().is_empty())
                     .collect();
                 on_connect.run(Connection {
                     server,
                     via_relay: via_relay.get_untracked(),
                     headers,
                     remember_headers: remember.get_untracked(),
+                    shareable_headers,
+                    deadlines,
                 });
             }
             Err(reason) => problem.set(Some(reason)),
@@ -167,7 +200,7 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
                     aria-expanded=move || show_headers.get().to_string()
                     on:click=move |_| show_headers.update(|shown| *shown = !*shown)
                 >
-                    "Headers"
+                    "Headers and limits"
                     {move || {
                         let n = header_count();
                         (n > 0).then(|| view! { <span class="count">{n}</span> })
@@ -263,6 +296,17 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
                                 prop:value=row.value
                                 on:input=move |ev| row.value.set(event_target_value(&ev))
                             />
+                            <label
+                                class="header-secret"
+                                title="A secret header's value is withheld from the wire log and its exports"
+                            >
+                                <input
+                                    type="checkbox"
+                                    prop:checked=row.secret
+                                    on:change=move |ev| row.secret.set(event_target_checked(&ev))
+                                />
+                                "Secret"
+                            </label>
                             <button
                                 type="button"
                                 class="remove-header"
@@ -288,7 +332,7 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
                 <button
                     type="button"
                     class="add-header"
-                    on:click=move |_| add_row(String::new(), String::new())
+                    on:click=move |_| add_row(String::new(), String::new(), true)
                 >
                     "Add header"
                 </button>
@@ -305,8 +349,43 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
                     "Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name and Mcp-Param-* belong to the protocol and cannot be replaced here. "
                     "Headers are kept in memory for this tab only and are sent with every request. Tick
                     “Remember on this device” to save them in this browser's storage for this server
-                    (anyone using this browser profile can read them)."
+                    (anyone using this browser profile can read them). A header ticked “Secret” (every
+                    one, unless you untick it) shows as ••• in the wire log and its exports."
                 </p>
+                <fieldset class="deadlines">
+                    <legend>"Deadlines"</legend>
+                    <label>
+                        "Request"
+                        <input
+                            type="number"
+                            id="request-deadline"
+                            min="1"
+                            max=Deadlines::MAX_SECS
+                            step="1"
+                            inputmode="numeric"
+                            prop:value=request_secs
+                            on:input=move |ev| request_secs.set(event_target_value(&ev))
+                        />
+                        "s"
+                    </label>
+                    <label>
+                        "Stream"
+                        <input
+                            type="number"
+                            id="stream-deadline"
+                            min="1"
+                            max=Deadlines::MAX_SECS
+                            step="1"
+                            inputmode="numeric"
+                            prop:value=stream_secs
+                            on:input=move |ev| stream_secs.set(event_target_value(&ev))
+                        />
+                        "s"
+                    </label>
+                    <p class="hint">
+                        "How long the client waits for a request's whole answer, and how long a listen stream stays open before it is closed and opened again. When a deadline passes, the call ends with a message that says so."
+                    </p>
+                </fieldset>
             </div>
         </form>
     }

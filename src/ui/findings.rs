@@ -3,6 +3,8 @@
 use holdbay_engine::{Finding, Severity};
 use leptos::prelude::*;
 
+use crate::link::{FindingCounts, MAX_FINDINGS};
+
 fn severity_label(severity: Severity) -> &'static str {
     match severity {
         Severity::Must => "MUST",
@@ -11,9 +13,14 @@ fn severity_label(severity: Severity) -> &'static str {
     }
 }
 
-/// Lists `findings` (the session's, in the app).
+/// Lists `findings` (the session's, in the app), each with how often it was seen.
 #[component]
-pub fn FindingsPanel(#[prop(into)] findings: Signal<Vec<Finding>>) -> impl IntoView {
+pub fn FindingsPanel(
+    #[prop(into)] findings: Signal<Vec<Finding>>,
+    #[prop(optional, into)] counts: Option<Signal<FindingCounts>>,
+) -> impl IntoView {
+    let times = move |finding: &Finding| counts.map_or(1, |c| c.with(|c| c.of(finding)));
+    let unlisted = move || counts.map_or(0, |c| c.with(|c| c.unlisted));
     view! {
         <section class="panel findings" id="findings-panel" aria-label="Findings">
             {move || {
@@ -24,14 +31,37 @@ pub fn FindingsPanel(#[prop(into)] findings: Signal<Vec<Finding>>) -> impl IntoV
                     })
             }}
             <ol class="finding-list">
-                {move || findings.get().into_iter().map(|finding| view! { <FindingRow finding=finding /> }).collect_view()}
+                {move || {
+                    findings
+                        .get()
+                        .into_iter()
+                        .map(|finding| {
+                            let seen = times(&finding);
+                            view! { <FindingRow finding=finding seen=seen /> }
+                        })
+                        .collect_view()
+                }}
             </ol>
+            {move || {
+                let unlisted = unlisted();
+                (unlisted > 0)
+                    .then(|| {
+                        view! {
+                            <p class="quiet findings-unlisted">
+                                {format!(
+                                    "{unlisted} more distinct findings were seen and not listed (at most {MAX_FINDINGS} are)."
+                                )}
+                            </p>
+                        }
+                    })
+            }}
         </section>
     }
 }
 
+/// One finding; `seen` is how often it was seen (shown when more than once).
 #[component]
-pub(crate) fn FindingRow(finding: Finding) -> impl IntoView {
+pub(crate) fn FindingRow(finding: Finding, #[prop(default = 1)] seen: u64) -> impl IntoView {
     let rule = finding.rule.id();
     let rule_attribute = rule.clone();
     let severity = severity_label(finding.severity);
@@ -44,7 +74,17 @@ pub(crate) fn FindingRow(finding: Finding) -> impl IntoView {
             <span class=format!("severity severity-{}", severity.to_ascii_lowercase())>
                 {severity}
             </span>
-            <code class="finding-rule">{rule}</code>
+            <span class="finding-rule-cell">
+                <code class="finding-rule">{rule}</code>
+                {(seen > 1)
+                    .then(|| {
+                        view! {
+                            <span class="finding-count" title="Times seen">
+                                {format!(" ×{seen}")}
+                            </span>
+                        }
+                    })}
+            </span>
             <p class="finding-explanation">{finding.explanation}</p>
             {message
                 .map(|json| {

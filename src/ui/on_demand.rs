@@ -44,8 +44,8 @@ fn resources_tab() -> AnyView {
 
 #[cfg_attr(holdbay_split, leptos::lazy)]
 fn findings_panel() -> AnyView {
-    let findings = Session::current().link().findings();
-    view! { <FindingsPanel findings=findings /> }.into_any()
+    let link = Session::current().link();
+    view! { <FindingsPanel findings=link.findings() counts=link.finding_counts() /> }.into_any()
 }
 
 #[cfg_attr(holdbay_split, leptos::lazy)]

@@ -34,7 +34,7 @@ pub fn curl_command(
     };
     let mut lines = vec![format!("curl -sS -N -X POST {}", quote(&url))];
     for (name, value) in &entry.request_headers {
-        let value = if is_credential_header(name) {
+        let value = if is_credential_header(name) || entry.is_withheld(name) {
             credential_value(name, value, credentials)
         } else {
             value.clone()

@@ -4,6 +4,8 @@
 use holdbay_engine::{AnswerEvent, AnswerKind, ExchangeEvent, SentDetail, SentRequest, TimedEvent};
 use serde::{Deserialize, Serialize};
 
+use super::budget::{BODY_KEPT_BYTES, prefix_within};
+
 /// One HTTP exchange.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -23,6 +25,10 @@ pub struct WireEntry {
     /// Wall-clock milliseconds since the Unix epoch.
     pub started_at: f64,
     pub request_headers: Vec<(String, String)>,
+    /// Request headers whose values were withheld from the log (credentials, and the
+    /// user's extra headers not marked as shareable).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub withheld_headers: Vec<String>,
     pub request_body: String,
     #[serde(default)]
     pub status: Option<u16>,
@@ -34,6 +40,10 @@ pub struct WireEntry {
     /// The body as it arrived, piece by piece (SSE events show up one by one).
     #[serde(default)]
     pub body: Vec<WireChunk>,
+    /// Bytes of the body not kept: past [`BODY_KEPT_BYTES`], or read before the engine
+    /// refused the body as too large.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub body_dropped: usize,
     /// Milliseconds after `started_at` when the body ended.
     #[serde(default)]
     pub finished_after: Option<f64>,
@@ -51,6 +61,13 @@ pub struct WireEntry {
     /// kept: an imported or restored exchange is decoded from its bytes by the same engine.
     #[serde(skip)]
     pub events: Vec<TimedEvent>,
+    /// Bytes of `body`, counted as pieces are kept (see [`WireEntry::retained_bytes`]).
+    #[serde(skip)]
+    pub body_bytes: usize,
+}
+
+fn is_zero(count: &usize) -> bool {
+    *count == 0
 }
 
 /// A piece of a response body.
@@ -63,6 +80,40 @@ pub struct WireChunk {
 }
 
 impl WireEntry {
+    /// Add a piece of the response body, keeping at most [`BODY_KEPT_BYTES`] of it; the
+    /// rest is counted in `body_dropped`.
+    pub fn keep_body(&mut self, after: f64, text: &str) {
+        let room = BODY_KEPT_BYTES.saturating_sub(self.body_bytes);
+        let kept = prefix_within(text, room);
+        self.body_dropped += text.len() - kept.len();
+        if !kept.is_empty() {
+            self.body_bytes += kept.len();
+            self.body.push(WireChunk {
+                after,
+                text: kept.to_owned(),
+            });
+        }
+    }
+
+    /// Count `body` again (an entry restored or imported, whose count was not kept).
+    pub fn recount(&mut self) {
+        self.body_bytes = self.body.iter().map(|chunk| chunk.text.len()).sum();
+    }
+
+    /// About how many bytes the log holds for this exchange: bodies, headers, error.
+    pub fn retained_bytes(&self) -> usize {
+        let headers = |list: &[(String, String)]| -> usize {
+            list.iter()
+                .map(|(name, value)| name.len() + value.len())
+                .sum()
+        };
+        self.request_body.len()
+            + self.body_bytes
+            + headers(&self.request_headers)
+            + headers(&self.response_headers)
+            + self.error.as_ref().map_or(0, String::len)
+    }
+
     /// The whole response body so far.
     pub fn body_text(&self) -> String {
         self.body.iter().map(|chunk| chunk.text.as_str()).collect()
@@ -105,6 +156,13 @@ impl WireEntry {
             ExchangeEvent::Answered(answer) => Some(answer.as_ref()),
             _ => None,
         })
+    }
+
+    /// Whether the log withheld `name`'s value.
+    pub fn is_withheld(&self, name: &str) -> bool {
+        self.withheld_headers
+            .iter()
+            .any(|withheld| withheld.eq_ignore_ascii_case(name))
     }
 
     /// A request header, by name (any case).

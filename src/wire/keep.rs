@@ -12,6 +12,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{IdbDatabase, IdbObjectStoreParameters, IdbRequest, IdbTransactionMode};
 
+use super::budget::KEPT_BYTES;
 use super::{WireEntry, WireLog, decode_recorded};
 
 /// The newest exchanges kept across reloads; older ones are deleted as new ones are kept.
@@ -36,8 +37,8 @@ pub struct WireKeep {
     /// Exchanges waiting to be written, by id.
     pending: StoredValue<BTreeMap<u64, WireEntry>>,
     write_scheduled: StoredValue<bool>,
-    /// The ids in the store.
-    kept: StoredValue<BTreeSet<u64>>,
+    /// The ids in the store, with the bytes each holds.
+    kept: StoredValue<BTreeMap<u64, usize>>,
     /// The store could not be opened: nothing is gathered for it any more.
     gave_up: StoredValue<bool>,
     problem: RwSignal<Option<String>>,
@@ -50,7 +51,7 @@ impl WireKeep {
             db: StoredValue::new_local(None),
             pending: StoredValue::new(BTreeMap::new()),
             write_scheduled: StoredValue::new(false),
-            kept: StoredValue::new(BTreeSet::new()),
+            kept: StoredValue::new(BTreeMap::new()),
             gave_up: StoredValue::new(false),
             problem: RwSignal::new(None),
         }
@@ -141,8 +142,15 @@ impl WireKeep {
             .filter_map(|value| serde_wasm_bindgen::from_value(value).ok())
             .collect();
         entries.iter_mut().for_each(came_back);
-        self.kept
-            .set_value(entries.iter().map(|entry| entry.id).collect());
+        self.kept.set_value(
+            entries
+                .iter_mut()
+                .map(|entry| {
+                    entry.recount();
+                    (entry.id, entry.retained_bytes())
+                })
+                .collect(),
+        );
         Ok(entries)
     }
 
@@ -158,7 +166,8 @@ impl WireKeep {
         );
     }
 
-    /// Write what is pending in one transaction, then delete beyond [`KEPT_EXCHANGES`].
+    /// Write what is pending in one transaction, then delete the oldest beyond
+    /// [`KEPT_EXCHANGES`] or [`KEPT_BYTES`].
     pub fn write_now(&self) {
         self.write_scheduled.try_set_value(false);
         // Until the store is open, what ended stays pending (`attach` writes it then).
@@ -179,12 +188,14 @@ impl WireKeep {
                 let value = serde_wasm_bindgen::to_value(entry)
                     .map_err(|e| JsValue::from_str(&e.to_string()))?;
                 store.put(&value)?;
-                ids.insert(*id);
+                ids.insert(*id, entry.retained_bytes());
             }
-            while ids.len() > KEPT_EXCHANGES {
-                let Some(oldest) = ids.pop_first() else {
+            let mut bytes: usize = ids.values().sum();
+            while ids.len() > KEPT_EXCHANGES || (bytes > KEPT_BYTES && ids.len() > 1) {
+                let Some((oldest, size)) = ids.pop_first() else {
                     break;
                 };
+                bytes = bytes.saturating_sub(size);
                 store.delete(&JsValue::from_f64(oldest as f64))?;
             }
             self.kept.set_value(ids);
@@ -199,7 +210,7 @@ impl WireKeep {
     /// Forget every kept exchange.
     pub fn clear(&self) {
         self.pending.try_set_value(BTreeMap::new());
-        self.kept.try_set_value(BTreeSet::new());
+        self.kept.try_set_value(BTreeMap::new());
         let Some(Some(db)) = self.db.try_get_value() else {
             return;
         };
@@ -215,7 +226,7 @@ impl WireKeep {
 
     /// How many exchanges the store holds (as far as this page knows).
     pub fn kept_count(&self) -> usize {
-        self.kept.with_value(BTreeSet::len)
+        self.kept.with_value(BTreeMap::len)
     }
 }
 

@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+pub mod budget;
 pub mod curl;
 mod entry;
 mod export;
@@ -36,8 +37,11 @@ pub const MAX_LIVE_ENTRIES: usize = 2_000;
 #[derive(Debug, Clone, Copy)]
 pub struct WireLog {
     live: StoredValue<Vec<WireEntry>>,
-    /// Exchanges dropped from the front of `live` to keep it within `MAX_LIVE_ENTRIES`.
+    /// Exchanges dropped from the front of `live` to keep it within `MAX_LIVE_ENTRIES` and
+    /// [`budget::LOG_BYTES`].
     dropped: StoredValue<usize>,
+    /// What `live` holds, by [`WireEntry::retained_bytes`].
+    bytes: StoredValue<usize>,
     next_id: StoredValue<u64>,
     /// Bumped (at most once per animation frame) when `live` changed.
     revision: RwSignal<u64>,
@@ -80,6 +84,7 @@ impl WireLog {
         Self {
             live,
             dropped: StoredValue::new(0),
+            bytes: StoredValue::new(0),
             // Ids grow across reloads (a restored log keeps its ids), so each page starts
             // from its load time: unique, and in order with the exchanges kept before it.
             next_id: StoredValue::new((loaded_at.max(0.0) as u64).saturating_mul(1_000)),
@@ -105,20 +110,49 @@ impl WireLog {
                 .iter()
                 .for_each(|listen| listen(&entry, &entry.events))
         });
-        let dropped = self
-            .live
-            .try_update_value(|entries| {
-                entries.push(entry);
-                let excess = entries.len().saturating_sub(MAX_LIVE_ENTRIES);
-                entries.drain(..excess);
-                excess
-            })
-            .unwrap_or(0);
-        if dropped > 0 {
-            self.dropped.try_update_value(|count| *count += dropped);
-        }
+        entry.recount();
+        self.bytes
+            .try_update_value(|bytes| *bytes += entry.retained_bytes());
+        self.live.try_update_value(|entries| entries.push(entry));
+        self.within_budget();
         self.changed();
         id
+    }
+
+    /// Drop the oldest finished exchanges while the log holds more than
+    /// [`MAX_LIVE_ENTRIES`] or [`budget::LOG_BYTES`] (one still open stays: it is bounded
+    /// by [`budget::BODY_KEPT_BYTES`]).
+    fn within_budget(&self) {
+        let Some((dropped, freed)) = self.live.try_update_value(|entries| {
+            let mut bytes = self.bytes.get_value();
+            let (mut dropped, mut freed) = (0, 0);
+            while entries.len() > 1
+                && (entries.len() > MAX_LIVE_ENTRIES || bytes > budget::LOG_BYTES)
+            {
+                let oldest = if bytes > budget::LOG_BYTES {
+                    entries.iter().position(WireEntry::is_finished).unwrap_or(0)
+                } else {
+                    0
+                };
+                let gone = entries.remove(oldest).retained_bytes();
+                bytes = bytes.saturating_sub(gone);
+                freed += gone;
+                dropped += 1;
+            }
+            (dropped, freed)
+        }) else {
+            return;
+        };
+        if dropped > 0 {
+            self.dropped.try_update_value(|count| *count += dropped);
+            self.bytes
+                .try_update_value(|bytes| *bytes = bytes.saturating_sub(freed));
+        }
+    }
+
+    /// Bytes this page's log holds (bodies, headers), untracked.
+    pub fn retained_bytes(&self) -> usize {
+        self.bytes.try_get_value().unwrap_or(0)
     }
 
     /// Be told of every change to this page's traffic, as it happens.
@@ -132,13 +166,19 @@ impl WireLog {
         let found = self.live.try_update_value(|entries| {
             let entry = entries.iter_mut().rev().find(|entry| entry.id == id)?;
             let known = entry.events.len();
+            let before = entry.retained_bytes();
             change(entry);
+            let after = entry.retained_bytes();
+            self.bytes.update_value(|bytes| {
+                *bytes = (*bytes + after).saturating_sub(before);
+            });
             let added = entry.events.get(known..).unwrap_or_default();
             self.listeners
                 .with_value(|listeners| listeners.iter().for_each(|listen| listen(entry, added)));
             Some(())
         });
         if found.flatten().is_some() {
+            self.within_budget();
             self.changed();
         }
     }
@@ -151,6 +191,7 @@ impl WireLog {
             .with_value(|live| live.iter().map(|e| e.id).collect());
         kept.retain(|entry| !known.contains(&entry.id));
         kept.sort_by_key(|entry| entry.id);
+        kept.iter_mut().for_each(WireEntry::recount);
         let count = kept.len();
         if count == 0 {
             return 0;
@@ -162,6 +203,11 @@ impl WireLog {
             kept.append(live);
             *live = kept;
         });
+        let bytes = self
+            .live
+            .with_value(|live| live.iter().map(WireEntry::retained_bytes).sum());
+        self.bytes.set_value(bytes);
+        self.within_budget();
         self.restored.update(|n| *n += 1);
         self.changed();
         count
@@ -268,6 +314,7 @@ impl WireLog {
     pub fn clear(&self) {
         self.live.set_value(Vec::new());
         self.dropped.set_value(0);
+        self.bytes.set_value(0);
         self.imported.set(None);
         self.restored.update(|n| *n += 1);
         self.changed();

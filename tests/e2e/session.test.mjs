@@ -151,3 +151,49 @@ test('a reload keeps the wire log, and the timeline still shows the restored tas
   assert.deepEqual(errors, []);
   await page.close();
 });
+
+test('switching views 50 times in a row, during Play, a paused call and a stream, raises no error', async () => {
+  const { page, errors } = await openApp();
+  // Something for the timeline to play: a complete call and a paused one.
+  await selectTool(page, 'echo');
+  await fillField(page.locator('#call-panel'), 'message', 'hello');
+  await call(page);
+  await shown(page, '#call-panel .call-result');
+  await selectTool(page, 'book_table');
+  await call(page);
+  await shown(page, '#call-panel .input-request[data-key="party"]');
+  const pause = (ms) => new Promise((r) => setTimeout(r, ms));
+  // A jitter from 0 to 200 ms, the same every run.
+  let seed = 7;
+  const jitter = () => {
+    seed = (seed * 48271) % 2147483647;
+    return seed % 200;
+  };
+  // During Play (pressed again each time the scene is back) and with the call paused.
+  for (let i = 0; i < 50; i += 1) {
+    await page.click('#view-scene');
+    const play = page.locator('#timeline-play');
+    await play.waitFor({ timeout: 10000 });
+    if ((await play.getAttribute('aria-pressed')) !== 'true') await play.click();
+    await pause(jitter());
+    await page.click('#view-workbench');
+    await pause(jitter());
+  }
+  // During a stream: slow_report sends progress for 4 s while the views switch.
+  await page.waitForSelector('.select-tool');
+  await selectTool(page, 'slow_report');
+  await fillField(page.locator('#call-panel'), 'seconds', '4');
+  await call(page);
+  await shown(page, '#call-panel .progress', { timeout: 10000 });
+  for (let i = 0; i < 50; i += 1) {
+    await page.click(i % 2 === 0 ? '#view-scene' : '#view-workbench');
+    await pause(jitter() / 4);
+  }
+  await switchTo(page, 'workbench');
+  await shown(page, '#call-panel .call-result', { timeout: 20000 });
+  // The paused call is still where it was left, in the session.
+  await selectTool(page, 'book_table');
+  await shown(page, '#call-panel .input-request[data-key="party"]');
+  assert.deepEqual(errors, []);
+  await page.close();
+});

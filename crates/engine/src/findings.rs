@@ -64,6 +64,8 @@ pub enum Rule {
     UnsupportedVersionData,
     /// A `-32022` refusing a version that the server's own `supported` list names.
     VersionRejectedThoughListed,
+    /// A number beyond a 64-bit float's range (`1e400`): valid JSON, read as `null`.
+    NumberOutOfRange,
 }
 
 impl Rule {
@@ -78,7 +80,7 @@ impl Rule {
     pub fn severity(self) -> Severity {
         match self {
             Rule::ResultTypeMissing | Rule::CacheHintsMissing => Severity::Info,
-            Rule::ListenFilterNarrowed => Severity::Info,
+            Rule::ListenFilterNarrowed | Rule::NumberOutOfRange => Severity::Info,
             // Legal in the letter (the client retries once), but the server contradicts itself.
             Rule::VersionRejectedThoughListed => Severity::Info,
             Rule::ListenUnrequestedNotification => Severity::Should,

@@ -22,6 +22,78 @@ pub(crate) fn from_str(text: &str) -> Result<Value, serde_json::Error> {
     from_slice(text.as_bytes())
 }
 
+/// [`from_slice`], except that a number out of a 64-bit float's range (`1e400`, valid JSON)
+/// reads as `null` rather than failing the whole message; the numbers so read are returned
+/// (as written, at most [`MAX_NOTED`] of them) for a finding.
+pub(crate) fn from_slice_lenient(bytes: &[u8]) -> Result<(Value, Vec<String>), serde_json::Error> {
+    match from_slice(bytes) {
+        Ok(value) => Ok((value, Vec::new())),
+        // serde_json says which, only in its message.
+        Err(error) if error.to_string().starts_with("number out of range") => {
+            let (rewritten, numbers) = null_out_of_range(bytes);
+            if numbers.is_empty() {
+                return Err(error);
+            }
+            from_slice(&rewritten).map(|value| (value, numbers))
+        }
+        Err(error) => Err(error),
+    }
+}
+
+/// Numbers noted per message, at most.
+const MAX_NOTED: usize = 8;
+
+/// `bytes` with each number (outside strings) that overflows an `f64` replaced by `null`,
+/// and those numbers as written.
+fn null_out_of_range(bytes: &[u8]) -> (Vec<u8>, Vec<String>) {
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut numbers = Vec::new();
+    let (mut in_string, mut escaped) = (false, false);
+    let mut at = 0;
+    while at < bytes.len() {
+        let byte = bytes[at];
+        if in_string {
+            match (escaped, byte) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            out.push(byte);
+            at += 1;
+            continue;
+        }
+        if byte == b'"' {
+            in_string = true;
+        }
+        if byte == b'-' || byte.is_ascii_digit() {
+            let end = bytes[at..]
+                .iter()
+                .position(|b| !matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E'))
+                .map_or(bytes.len(), |len| at + len);
+            let token = &bytes[at..end];
+            let overflows = std::str::from_utf8(token)
+                .ok()
+                .and_then(|text| text.parse::<f64>().ok())
+                .is_some_and(f64::is_infinite);
+            if overflows {
+                if numbers.len() < MAX_NOTED {
+                    numbers
+                        .push(String::from_utf8_lossy(&token[..token.len().min(40)]).into_owned());
+                }
+                out.extend_from_slice(b"null");
+            } else {
+                out.extend_from_slice(token);
+            }
+            at = end;
+            continue;
+        }
+        out.push(byte);
+        at += 1;
+    }
+    (out, numbers)
+}
+
 struct AnyValue;
 
 impl<'de> DeserializeSeed<'de> for AnyValue {

@@ -155,6 +155,11 @@ impl<M: McpMethod> LogicalRequest<M> {
         self.bounds
     }
 
+    /// When round 1 went out (the caller's clock): the elapsed bound counts from here.
+    pub fn started_at_ms(&self) -> u64 {
+        self.started_at_ms
+    }
+
     /// Take in the reply to the latest round.
     pub fn handle(&mut self, reply: Reply<Outcome<M::Output>>) -> Step<M::Output> {
         if self.cancelled {

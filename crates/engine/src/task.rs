@@ -47,7 +47,53 @@ pub enum TaskEvent {
         error: JsonObject,
     },
     Cancelled,
+    /// The client stopped following the task (see [`ClientEnding`]).
+    Ended(ClientEnding),
     Finding(Finding),
+}
+
+/// How the client ended a task the server can no longer report on. The wire has no status
+/// for these; the client names them ([`TaskTracker::status_name`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum ClientEnding {
+    /// Past `createdAt + ttlMs`, `tasks/get` answered `-32602`: the server forgot it, as
+    /// the tasks extension allows once the TTL has passed.
+    Expired,
+    /// `tasks/get` answered `-32602` before the TTL passed: the server no longer knows the
+    /// task (purged early, or restarted without it).
+    Unknown { message: String },
+    /// `tasks/get` answered with another task's snapshot, so this task's state cannot be
+    /// known from it.
+    Mismatched { reported: String },
+}
+
+impl ClientEnding {
+    /// The name the task's row shows instead of a wire status.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Self::Expired => "expired",
+            Self::Unknown { .. } => "unknown",
+            Self::Mismatched { .. } => "mismatched",
+        }
+    }
+
+    /// One line for the task's row.
+    pub fn explanation(&self) -> String {
+        match self {
+            Self::Expired => "Expired: its TTL passed and the server no longer knows it \
+                              (tasks/get answered -32602). Polling stopped."
+                .to_owned(),
+            Self::Unknown { message } => format!(
+                "The server no longer knows this task, before its TTL passed (tasks/get \
+                 answered -32602: {message}). Polling stopped."
+            ),
+            Self::Mismatched { reported } => format!(
+                "tasks/get for this task answered with a snapshot of task {reported:?}: its \
+                 state cannot be known. Polling stopped."
+            ),
+        }
+    }
 }
 
 /// Misuse of the tracker by the caller.
@@ -104,6 +150,9 @@ pub struct TaskTracker {
     /// already `completed` or `failed` still needs one `tasks/get` to fetch its outcome.
     #[serde(default)]
     pub settled: bool,
+    /// The client stopped following the task without a terminal status from the server.
+    #[serde(default)]
+    pub ended: Option<ClientEnding>,
 }
 
 impl TaskTracker {
@@ -132,6 +181,7 @@ impl TaskTracker {
             pushed: false,
             // A cancelled task has nothing left to fetch.
             settled: task.status == TaskStatus::Cancelled,
+            ended: None,
         };
         tracker.next_poll_at_ms = now_ms.saturating_add(tracker.poll_interval());
         tracker
@@ -148,9 +198,44 @@ impl TaskTracker {
             .clamp(MIN_POLL_MS, MAX_POLL_MS)
     }
 
-    /// Ended, and its outcome known: nothing more will change or be polled.
+    /// Ended, and its outcome known (or ended by the client): nothing more will change or
+    /// be polled.
     pub fn is_terminal(&self) -> bool {
-        self.status.is_terminal() && self.settled
+        self.ended.is_some() || (self.status.is_terminal() && self.settled)
+    }
+
+    /// The status the task shows: the wire's, or the client's ending.
+    pub fn status_name(&self) -> &'static str {
+        self.ended.as_ref().map_or_else(
+            || crate::protocol::task_status_name(self.status),
+            ClientEnding::name,
+        )
+    }
+
+    /// `tasks/get` failed with `error`: a `-32602` means the server does not know the task
+    /// (expired past its TTL, or unknown before it) and ends it; anything else backs off
+    /// and polls again.
+    pub fn poll_refused(&mut self, error: &crate::ResponseError, now_ms: u64) -> Vec<TaskEvent> {
+        match error {
+            crate::ResponseError::Rpc { code, message, .. }
+                if *code == rmcp::model::ErrorCode::INVALID_PARAMS.0 && !self.is_terminal() =>
+            {
+                let ending = if self.is_expired(now_ms) {
+                    ClientEnding::Expired
+                } else {
+                    ClientEnding::Unknown {
+                        message: message.clone(),
+                    }
+                };
+                self.clear_input_requests();
+                self.ended = Some(ending.clone());
+                vec![TaskEvent::Ended(ending)]
+            }
+            _ => {
+                self.poll_failed(now_ms);
+                Vec::new()
+            }
+        }
     }
 
     /// Past `createdAt + ttlMs` without resolution: the server may have purged it.
@@ -212,6 +297,14 @@ impl TaskTracker {
                 ),
                 message,
             )));
+            if !self.is_terminal() {
+                let ending = ClientEnding::Mismatched {
+                    reported: task.task_id.clone(),
+                };
+                self.clear_input_requests();
+                self.ended = Some(ending.clone());
+                events.push(TaskEvent::Ended(ending));
+            }
             return events;
         }
         self.consecutive_failures = 0;

@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::tamper::TamperLatch;
 use crate::calls::{Run, RunMethod};
 use crate::ui::forms::{Delivery, InputRequestCard};
+use crate::ui::tasks::clock::{span, ticking_now};
 
 /// One pending input request of the latest round.
 #[derive(Clone, PartialEq)]
@@ -21,6 +22,8 @@ struct Pending {
 struct PauseFacts {
     round: u32,
     max_rounds: u32,
+    started_at_ms: u64,
+    max_elapsed_ms: u64,
     request_state: Option<String>,
     pending: Vec<Pending>,
 }
@@ -31,6 +34,8 @@ fn facts<M: McpMethod>(logical: &LogicalRequest<M>) -> PauseFacts {
     PauseFacts {
         round,
         max_rounds: logical.bounds().max_rounds,
+        started_at_ms: logical.started_at_ms(),
+        max_elapsed_ms: logical.bounds().max_elapsed_ms,
         request_state: latest.and_then(|r| r.request_state.clone()),
         pending: logical
             .unanswered_asks()
@@ -44,10 +49,19 @@ fn facts<M: McpMethod>(logical: &LogicalRequest<M>) -> PauseFacts {
 #[component]
 pub fn PausedCall<M: RunMethod>(run: Run<M>) -> impl IntoView {
     let facts = Memo::new(move |_| run.with_logical(|l| l.map(facts)));
+    let now = ticking_now();
+    // Both bounds of the logical request, side by side: rounds and elapsed time.
     let counter = move || {
-        facts
-            .get()
-            .map(|f| format!("Round {} of at most {}", f.round, f.max_rounds))
+        facts.get().map(|f| {
+            let elapsed = now.get().saturating_sub(f.started_at_ms);
+            format!(
+                "Round {} of at most {} · {} of at most {} elapsed",
+                f.round,
+                f.max_rounds,
+                span(elapsed.min(f.max_elapsed_ms)),
+                span(f.max_elapsed_ms)
+            )
+        })
     };
     let state = move || facts.get().and_then(|f| f.request_state);
     let pending = move || facts.get().map(|f| f.pending).unwrap_or_default();

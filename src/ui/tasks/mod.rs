@@ -1,6 +1,6 @@
 //! The tasks panel: every task this page follows, live.
 
-mod clock;
+pub(crate) mod clock;
 mod outcome;
 mod row;
 

@@ -1,7 +1,6 @@
 //! One task on the board: its status, times, input requests, and how it ended.
 
 use holdbay_engine::model::{JsonObject, TaskStatus};
-use holdbay_engine::protocol::task_status_name;
 use holdbay_engine::{InputAnswer, InputAsk, MethodId};
 use leptos::prelude::*;
 
@@ -39,7 +38,7 @@ pub fn TaskRow(task_id: String, now: Signal<u64>) -> impl IntoView {
     let status = move || {
         task.with(|task| {
             task.as_ref()
-                .map(|task| task_status_name(task.tracker.status))
+                .map(|task| task.tracker.status_name())
                 .unwrap_or_default()
         })
     };
@@ -147,6 +146,12 @@ fn ending(task: &TrackedTask) -> Option<AnyView> {
     }
     if let Some(error) = tracker.error.clone() {
         return Some(when_loaded(async move { chunk!(task_error(error)) }).into_any());
+    }
+    if let Some(ended) = &tracker.ended {
+        return Some(
+            view! { <p class="task-ended error-message" role="status">{ended.explanation()}</p> }
+                .into_any(),
+        );
     }
     match tracker.status {
         TaskStatus::Cancelled => {

@@ -73,7 +73,8 @@ pub fn Timeline() -> impl IntoView {
         let scrubbed = current.get().is_some();
         let follow = !scrubbed && playback.anchor.get().is_none();
         request_animation_frame(move || {
-            let Some(scroller) = scroller.get_untracked() else {
+            // The timeline may be gone by the next frame (a view switch during Play).
+            let Some(scroller) = scroller.try_get_untracked().flatten() else {
                 return;
             };
             if follow {

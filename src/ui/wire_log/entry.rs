@@ -10,6 +10,7 @@ use super::clipboard::CopyButton;
 use super::json_tree::JsonTree;
 use crate::session::Session;
 use crate::ui::chunks::{chunk, when_loaded};
+use crate::wire::budget::{BODY_KEPT_BYTES, bytes_text};
 use crate::wire::curl::curl_command;
 use crate::wire::{ExchangeSummary, MessageView, NoteRow, WireEntry};
 
@@ -261,6 +262,9 @@ fn WireDetails(entry: WireEntry, options: RowOptions) -> impl IntoView {
                     {streamed.then(|| format!(" · {message_count} SSE events"))}
                 </h3>
                 {entry.with_value(|e| e.error.clone()).map(|e| view! { <p class="error-message">{e}</p> })}
+                {entry.with_value(|e| e.body_dropped).gt(&0).then(|| view! {
+                    <p class="quiet wire-body-dropped">{body_dropped_text(body_size, entry.with_value(|e| e.body_dropped))}</p>
+                })}
                 <HeaderList headers=entry.with_value(|e| e.response_headers.clone()) />
                 {response_view}
                 {(body_size > 0).then(|| view! {
@@ -278,6 +282,16 @@ fn WireDetails(entry: WireEntry, options: RowOptions) -> impl IntoView {
             </div>
         </div>
     }
+}
+
+/// Why the body shown is shorter than the one received.
+fn body_dropped_text(kept: usize, dropped: usize) -> String {
+    format!(
+        "Only the first {} of this body are kept; {} more were received and not kept (the log keeps at most {} of a body).",
+        bytes_text(kept),
+        bytes_text(dropped),
+        bytes_text(BODY_KEPT_BYTES),
+    )
 }
 
 /// The body as it arrived, piece by piece.

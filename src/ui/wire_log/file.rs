@@ -64,6 +64,6 @@ pub fn import(log: WireLog, event: &web_sys::Event, problem: RwSignal<Option<Str
             Some(text) => log.import_json(&text).map(|_| ()),
             None => Err("could not read that file".to_owned()),
         };
-        problem.set(outcome.err());
+        problem.try_set(outcome.err());
     });
 }

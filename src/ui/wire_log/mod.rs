@@ -11,6 +11,7 @@ use std::collections::BTreeSet;
 use leptos::prelude::*;
 
 use crate::session::Session;
+use crate::wire::budget::{BODY_KEPT_BYTES, KEPT_BYTES, LOG_BYTES, bytes_text};
 use crate::wire::keep::KEPT_EXCHANGES;
 use crate::wire::{WireEntry, WireQuery};
 use entry::{RowOptions, WireEntryRow};
@@ -321,7 +322,8 @@ pub fn WireLogPanel() -> impl IntoView {
             }}
             <p class="quiet wire-kept-note">
                 {format!(
-                    "This browser keeps the newest {KEPT_EXCHANGES} exchanges across reloads (Authorization values are never recorded, and Copy as curl redacts credentials unless “Credentials in curl” is ticked); Clear forgets them."
+                    "This browser keeps the newest {KEPT_EXCHANGES} exchanges (at most {}) across reloads (Authorization values are never recorded, and Copy as curl redacts credentials unless “Credentials in curl” is ticked); Clear forgets them.",
+                    bytes_text(KEPT_BYTES),
                 )}
             </p>
             {move || {
@@ -330,10 +332,12 @@ pub fn WireLogPanel() -> impl IntoView {
                     .then(|| {
                         view! {
                             <p class="quiet wire-dropped">
-                                {dropped}
-                                " older exchanges dropped: this page keeps the latest "
-                                {crate::wire::MAX_LIVE_ENTRIES}
-                                "."
+                                {format!(
+                                    "{dropped} older exchanges dropped: this page keeps the latest {} exchanges and at most {} of them ({} of any one body).",
+                                    crate::wire::MAX_LIVE_ENTRIES,
+                                    bytes_text(LOG_BYTES),
+                                    bytes_text(BODY_KEPT_BYTES),
+                                )}
                             </p>
                         }
                     })

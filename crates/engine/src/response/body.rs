@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::error::{ResponseError, id_text};
 use super::{EXCERPT_CHARS, Limits};
 use crate::events::{ExchangeEvent, NotificationEvent};
+use crate::findings::{Finding, Rule};
 use crate::protocol::{is_event_stream, is_json};
 use crate::sse::SseDecoder;
 
@@ -42,6 +43,8 @@ pub(crate) struct BodyReader {
     /// allocates no queue).
     responded: Option<ExchangeEvent>,
     events: Vec<ExchangeEvent>,
+    /// Found while parsing (numbers out of range), for the reply's findings.
+    findings: Vec<Finding>,
 }
 
 /// The response message, split into its parts.
@@ -86,7 +89,13 @@ impl BodyReader {
                 event_stream,
             }),
             events: Vec::new(),
+            findings: Vec::new(),
         }
+    }
+
+    /// What parsing found (see [`Rule::NumberOutOfRange`]), once.
+    pub(crate) fn take_findings(&mut self) -> Vec<Finding> {
+        std::mem::take(&mut self.findings)
     }
 
     pub(crate) fn set_www_authenticate(&mut self, value: Option<&str>) {
@@ -140,8 +149,13 @@ impl BodyReader {
             if response.is_some() {
                 return;
             }
-            let message: Value = match crate::json::from_str(&text) {
-                Ok(message) => message,
+            let message: Value = match crate::json::from_slice_lenient(text.as_bytes()) {
+                Ok((message, out_of_range)) => {
+                    if !out_of_range.is_empty() {
+                        self.findings.push(out_of_range_finding(&out_of_range));
+                    }
+                    message
+                }
                 Err(error) => {
                     self.failure = Some(ResponseError::MalformedJson {
                         detail: format!("in an event: {error}"),
@@ -157,6 +171,13 @@ impl BodyReader {
                     NotificationEvent::decode(message),
                 )));
             }
+        }
+    }
+
+    /// Numbers read as `null` because they overflow a 64-bit float: a finding, not a failure.
+    fn note_out_of_range(&mut self, numbers: Vec<String>) {
+        if !numbers.is_empty() {
+            self.findings.push(out_of_range_finding(&numbers));
         }
     }
 
@@ -178,8 +199,11 @@ impl BodyReader {
         }
         let success = (200..300).contains(&status);
         let message = match std::mem::replace(&mut self.body, Body::Json(Vec::new())) {
-            Body::Json(bytes) => match crate::json::from_slice(&bytes) {
-                Ok(value) => Some(value),
+            Body::Json(bytes) => match crate::json::from_slice_lenient(&bytes) {
+                Ok((value, out_of_range)) => {
+                    self.note_out_of_range(out_of_range);
+                    Some(value)
+                }
                 // A JSON error body is only promised on the statuses the spec lists; anything
                 // else unparseable on a failed request is reported by its status.
                 Err(_) if !success => {
@@ -372,4 +396,16 @@ pub(crate) fn json_kind(value: &Value) -> &'static str {
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
     }
+}
+
+fn out_of_range_finding(numbers: &[String]) -> Finding {
+    Finding::new(
+        Rule::NumberOutOfRange,
+        format!(
+            "the message holds numbers beyond a 64-bit float's range ({}): valid JSON, read \
+             here as null (the raw body in the wire log keeps them as sent)",
+            numbers.join(", ")
+        ),
+        None,
+    )
 }

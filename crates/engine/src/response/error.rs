@@ -70,7 +70,8 @@ impl ResponseError {
         Self::Rpc {
             status,
             code: error.code.0,
-            message: error.message.to_string(),
+            // A server's message can be megabytes; the whole error stays in `error`.
+            message: message_excerpt(&error.message),
             error: Box::new(error),
         }
     }
@@ -150,5 +151,21 @@ fn rule_suffix(rule: Rule) -> &'static str {
         }
         Rule::TaskOnWrongMethod => " (only tools/call may create a task)",
         _ => "",
+    }
+}
+
+/// Characters of a server's error message shown in the error's text.
+pub const MESSAGE_CHARS: usize = 2_000;
+
+/// `message`, cut after [`MESSAGE_CHARS`] characters with how many more there were.
+fn message_excerpt(message: &str) -> String {
+    let mut chars = message.char_indices();
+    match chars.nth(MESSAGE_CHARS) {
+        None => message.to_owned(),
+        Some((cut, _)) => format!(
+            "{}… ({} more characters; the whole message is in the wire log)",
+            &message[..cut],
+            message[cut..].chars().count()
+        ),
     }
 }

@@ -59,6 +59,17 @@ pub struct Reply<T> {
     pub findings: Vec<Finding>,
 }
 
+impl<T> Reply<T> {
+    /// With what the body's parse found put first.
+    fn noting(mut self, mut noted: Vec<Finding>) -> Self {
+        if !noted.is_empty() {
+            noted.append(&mut self.findings);
+            self.findings = noted;
+        }
+        self
+    }
+}
+
 /// Everything one response said: its events in order (`Responded`, notifications not yet
 /// taken, `Answered`, `Finding`s) and the typed result.
 pub struct Decoded<M: McpMethod> {
@@ -152,9 +163,11 @@ impl<M: McpMethod> ResponseReader<M> {
     /// The whole body has arrived: decode the response, whichever `resultType` it has.
     pub fn finish_outcome(mut self) -> Result<Reply<Outcome<M::Output>>, ResponseError> {
         let envelope = self.body.finish(false);
+        let noted = self.body.take_findings();
         envelope
             .result
             .and_then(|result| decode_reply::<M>(result, self.declares_tasks, self.output.as_ref()))
+            .map(|reply| reply.noting(noted))
     }
 
     /// The whole body has arrived: the events not yet taken, then `Answered` and the
@@ -162,9 +175,11 @@ impl<M: McpMethod> ResponseReader<M> {
     pub fn finish_decoded(mut self) -> Decoded<M> {
         let envelope = self.body.finish(true);
         let mut events = self.body.take_events();
-        let result = envelope.result.and_then(|result| {
-            decode_reply::<M>(result, self.declares_tasks, self.output.as_ref())
-        });
+        let noted = self.body.take_findings();
+        let result = envelope
+            .result
+            .and_then(|result| decode_reply::<M>(result, self.declares_tasks, self.output.as_ref()))
+            .map(|reply| reply.noting(noted));
         let (kind, findings) = match &result {
             Ok(reply) => (answer_kind::<M>(reply), reply.findings.clone()),
             Err(error) => (
@@ -182,11 +197,15 @@ impl<M: McpMethod> ResponseReader<M> {
 pub(crate) fn finish_untyped(mut body: BodyReader) -> Vec<ExchangeEvent> {
     let envelope = body.finish(true);
     let mut events = body.take_events();
+    let noted = body.take_findings();
     let checked = envelope
         .result
         .and_then(|result| result_type::check(&Value::Object(result), ResultRules::NEUTRAL, false));
     let (kind, findings) = match checked {
-        Ok(checked) => (AnswerKind::Complete { tool_error: false }, checked.findings),
+        Ok(checked) => (
+            AnswerKind::Complete { tool_error: false },
+            noted.into_iter().chain(checked.findings).collect(),
+        ),
         Err(error) => (
             AnswerKind::of_failure(&error),
             error.finding().into_iter().collect(),

@@ -377,3 +377,67 @@ fn notifications_are_events_as_soon_as_their_event_completes() {
     let mut json = discover().reader(200, Some("application/json"));
     assert_eq!(json.take_events().len(), 1, "only Responded");
 }
+
+#[test]
+fn a_number_beyond_f64_reads_as_null_with_a_finding_not_as_invalid_json() {
+    let body = DISCOVER_JSON.replace(
+        r#""cacheScope": "public","#,
+        r#""cacheScope": "public", "n": [1e400, -2E+999, 1.5, "1e400 \" 9e999"],"#,
+    );
+    for (content_type, bytes) in [
+        ("application/json", body.clone()),
+        (
+            "text/event-stream",
+            format!("data: {}\n\n", body.replace('\n', "").replace("  ", "")),
+        ),
+    ] {
+        let reply = read(200, content_type, bytes.as_bytes()).expect("valid JSON, out of range");
+        let n = &reply.raw_result["n"];
+        assert_eq!(
+            n,
+            &json!([null, null, 1.5, "1e400 \" 9e999"]),
+            "{content_type}"
+        );
+        let finding = reply
+            .findings
+            .iter()
+            .find(|f| f.rule == Rule::NumberOutOfRange)
+            .expect("a finding says so");
+        assert!(
+            finding.explanation.contains("1e400, -2E+999"),
+            "{}",
+            finding.explanation
+        );
+    }
+}
+
+#[test]
+fn json_nested_beyond_the_recursion_limit_is_malformed_not_a_crash() {
+    let deep = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"result":{{"x":{}{}}}}}"#,
+        "[".repeat(100_000),
+        "]".repeat(100_000)
+    );
+    let error = read(200, "application/json", deep.as_bytes()).expect_err("too deep");
+    assert!(error.to_string().contains("recursion limit"), "{error}");
+}
+
+#[test]
+fn a_huge_error_message_is_cut_in_the_text_and_whole_in_the_error() {
+    let message = "é".repeat(50_000);
+    let body = serde_json::to_vec(&json!({"jsonrpc": "2.0", "id": 1,
+        "error": {"code": -32000, "message": message}}))
+    .expect("JSON");
+    let error = read(200, "application/json", &body).expect_err("an error");
+    let ResponseError::Rpc {
+        message: shown,
+        error: whole,
+        ..
+    } = &error
+    else {
+        panic!("{error:?}");
+    };
+    assert!(shown.ends_with("… (48000 more characters; the whole message is in the wire log)"));
+    assert_eq!(whole.message.chars().count(), 50_000);
+    assert!(error.to_string().chars().count() < 2_200);
+}

@@ -181,7 +181,77 @@ fn a_snapshot_for_another_task_is_a_finding() {
     other.task.task_id = "t2".into();
     let events = tracker.handle_snapshot(&other, None);
     assert!(matches!(&events[0], TaskEvent::Finding(f) if f.rule == Rule::TaskMismatch));
-    assert_eq!(tracker.status, TaskStatus::Working);
+    assert_eq!(
+        tracker.status,
+        TaskStatus::Working,
+        "the wire status is not taken"
+    );
+    // The row ends with the reason, and polling stops.
+    assert_eq!(
+        events[1],
+        TaskEvent::Ended(ClientEnding::Mismatched {
+            reported: "t2".into()
+        })
+    );
+    assert!(tracker.is_terminal() && tracker.next_poll_at().is_none());
+    assert_eq!(tracker.status_name(), "mismatched");
+    assert!(
+        tracker
+            .ended
+            .as_ref()
+            .is_some_and(|e| e.explanation().contains("\"t2\""))
+    );
+    // Another mismatch adds a finding, not a second ending.
+    let again = tracker.handle_snapshot(&other, None);
+    assert_eq!(again.len(), 1);
+}
+
+fn invalid_params(message: &str) -> crate::ResponseError {
+    crate::ResponseError::rpc(
+        200,
+        rmcp::model::ErrorData::invalid_params(message.to_owned(), None),
+    )
+}
+
+#[test]
+fn a_task_the_server_forgot_past_its_ttl_ends_as_expired() {
+    let mut tracker = TaskTracker::from_created(&created(Some(1000), Some(5_000)), 0);
+    let events = tracker.poll_refused(&invalid_params("unknown taskId"), 6_000);
+    assert_eq!(events, vec![TaskEvent::Ended(ClientEnding::Expired)]);
+    assert!(tracker.is_terminal() && tracker.next_poll_at().is_none());
+    assert_eq!(tracker.status_name(), "expired");
+    assert!(
+        !tracker.is_expired(7_000),
+        "ended, so no longer 'past its TTL'"
+    );
+    // Kept across a reload.
+    let stored = serde_json::to_string(&tracker).expect("serializes");
+    let restored: TaskTracker = serde_json::from_str(&stored).expect("deserializes");
+    assert_eq!(restored.ended, Some(ClientEnding::Expired));
+}
+
+#[test]
+fn a_task_the_server_forgot_before_its_ttl_ends_as_unknown() {
+    let mut tracker = TaskTracker::from_created(&created(Some(1000), Some(60_000)), 0);
+    let events = tracker.poll_refused(&invalid_params("no such task"), 6_000);
+    assert!(matches!(
+        &events[..],
+        [TaskEvent::Ended(ClientEnding::Unknown { message })] if message == "no such task"
+    ));
+    assert_eq!(tracker.status_name(), "unknown");
+}
+
+#[test]
+fn other_poll_errors_back_off_and_poll_again() {
+    let mut tracker = TaskTracker::from_created(&created(Some(1000), Some(5_000)), 0);
+    let internal = crate::ResponseError::rpc(
+        200,
+        rmcp::model::ErrorData::internal_error("busy".to_owned(), None),
+    );
+    assert!(tracker.poll_refused(&internal, 6_000).is_empty());
+    assert_eq!(tracker.consecutive_failures, 1);
+    assert!(!tracker.is_terminal());
+    assert!(tracker.next_poll_at().is_some_and(|at| at > 6_000));
 }
 
 #[test]

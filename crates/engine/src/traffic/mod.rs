@@ -36,6 +36,9 @@ use crate::events::ExchangeEvent;
 pub const MAX_EVENTS: usize = 5_000;
 /// Finished flights kept for inspection; the oldest go first.
 pub const MAX_FINISHED_FLIGHTS: usize = 400;
+/// Finished trays (logical requests that completed, failed, stopped or detached) kept; the
+/// oldest go first, so thousands of calls leave the bay as light as a few hundred.
+pub const MAX_FINISHED_TRAYS: usize = 400;
 /// Messages kept per flight (a listen stream can run for hours).
 const MAX_MESSAGES_PER_FLIGHT: usize = 64;
 
@@ -87,6 +90,7 @@ impl Traffic {
             ExchangeEvent::Ended(end) => {
                 let known = self.on_ended(exchange, at, end);
                 self.prune_flights();
+                self.prune_trays();
                 known
             }
         };

@@ -654,6 +654,32 @@ fn long_sessions_stay_bounded() {
     assert!(wire.traffic.flights().count() <= MAX_FINISHED_FLIGHTS);
 }
 
+#[test]
+fn thousands_of_calls_leave_a_bounded_bay_and_keep_the_paused_tray() {
+    let mut wire = Wire::new(10);
+    let paused = wire.call("book_table", json!({}));
+    wire.result(
+        paused,
+        json!({ "resultType": "input_required", "inputRequests": {}, "requestState": "s" }),
+    );
+    for _ in 0..(MAX_FINISHED_TRAYS * 3) {
+        let call = wire.call("echo", json!({}));
+        wire.result(
+            call,
+            json!({ "resultType": "complete", "content": [], "isError": false }),
+        );
+    }
+    let trays = wire.traffic.trays();
+    assert_eq!(trays.len(), MAX_FINISHED_TRAYS + 1);
+    assert_eq!(trays[0].id, paused, "the paused tray stays, however old");
+    assert!(matches!(trays[0].state, TrayState::Paused));
+    assert!(
+        trays[1..]
+            .iter()
+            .all(|t| matches!(t.state, TrayState::Completed { .. }))
+    );
+}
+
 /// The fold names wire values through the engine's types (`MethodId::name`,
 /// `task_status_name`, rmcp's constants), never by spelling them: a method, `resultType` or
 /// task status written as a string in `traffic/` would be a second, untyped decoder.

@@ -5,7 +5,9 @@ use rmcp::model::InputResponses;
 use serde_json::Value;
 
 use super::cartridges::{Snapshot, SnapshotSource};
-use super::{FlightRole, Lane, Part, Tag, Traffic, Tray, TrayRound, TrayState, narration};
+use super::{
+    FlightRole, Lane, MAX_FINISHED_TRAYS, Part, Tag, Traffic, Tray, TrayRound, TrayState, narration,
+};
 use crate::events::{AnswerEvent, AnswerKind};
 use crate::method::MethodId;
 
@@ -325,9 +327,32 @@ impl Traffic {
             Part::Tray(tray_id),
         );
     }
+
+    /// Forget the oldest finished trays beyond [`MAX_FINISHED_TRAYS`] (a tray still on the
+    /// wire or paused always stays).
+    pub(super) fn prune_trays(&mut self) {
+        let finished = self.trays.iter().filter(|t| is_finished(&t.state)).count();
+        let mut excess = finished.saturating_sub(MAX_FINISHED_TRAYS);
+        if excess == 0 {
+            return;
+        }
+        self.trays.retain(|tray| {
+            if excess > 0 && is_finished(&tray.state) {
+                excess -= 1;
+                false
+            } else {
+                true
+            }
+        });
+    }
 }
 
 /// Paused (or stopped at the bound) for this method and name: a retry may join it.
+/// A tray nothing will change any more.
+fn is_finished(state: &TrayState) -> bool {
+    !matches!(state, TrayState::InFlight | TrayState::Paused)
+}
+
 fn waiting(tray: &Tray, method: MethodId, name: Option<&str>) -> bool {
     matches!(tray.state, TrayState::Paused | TrayState::BoundReached)
         && tray.method == method

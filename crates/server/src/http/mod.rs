@@ -4,10 +4,12 @@
 //! Every refusal here is a JSON-RPC error body (`id: null`) with a message that says
 //! what to change, so the app's engine can show it like any other server error.
 
+pub mod allowed_servers;
 pub mod bearer;
 pub mod body_limit;
 pub mod cors;
 pub mod error_body;
+pub mod hardening;
 pub mod host;
 pub mod mcp_headers;
 pub mod origin;

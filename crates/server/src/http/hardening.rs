@@ -16,15 +16,17 @@ use sha2::{Digest, Sha256};
 
 use super::allowed_servers::AllowedServers;
 
-/// The policy of a response that is not a page: nothing may load or run, and a browser
-/// that opens it anyway shows it sandboxed, in an opaque origin.
-pub const NOTHING: &str = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; \
-                           form-action 'none'; sandbox";
+/// The policy of a response that is not a page: a browser that opens it anyway runs and
+/// loads nothing from it. (Not `sandbox`: the end-to-end tests use a same-origin page that
+/// is not the app, such as `/relay`, to clear the app's storage.)
+pub const NOTHING: &str =
+    "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
 
 /// Loopback origins on any port: the demo server, and any MCP server on this machine the
-/// page talks to directly (the same hosts the Origin guard and the relay accept).
-pub const LOOPBACK_SOURCES: [&str; 3] =
-    ["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"];
+/// page talks to directly. Not `http://[::1]:*`: CSP's host grammar has no IPv6 literals
+/// (Chromium logs such a source as invalid, a console error); a server on `[::1]` is
+/// reached as `localhost` or through the relay (`'self'`).
+pub const LOOPBACK_SOURCES: [&str; 2] = ["http://127.0.0.1:*", "http://localhost:*"];
 
 /// Middleware for the whole site: the headers every response carries.
 pub async fn common_headers(request: Request, next: Next) -> Response {
@@ -173,7 +175,7 @@ mod tests {
         }
         assert!(policy.contains("script-src 'self' 'wasm-unsafe-eval' 'sha256-"));
         assert!(policy.contains(
-            "connect-src 'self' http://127.0.0.1:* http://localhost:* http://[::1]:* \
+            "connect-src 'self' http://127.0.0.1:* http://localhost:* \
              http://mcp.example.test:443 https://mcp.example.test:443;"
         ));
         assert!(policy.ends_with("frame-ancestors 'none'"));

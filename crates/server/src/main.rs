@@ -59,7 +59,8 @@ struct ServeArgs {
     /// Also accept requests from this browser origin (for example https://example.test). Repeatable.
     #[arg(long = "allow-origin", value_name = "ORIGIN")]
     allow_origins: Vec<String>,
-    /// Let the relay reach this non-loopback host (host or host:port). Repeatable.
+    /// Let the relay reach this non-loopback host (host or host:port), and the app's page call
+    /// it directly (its Content-Security-Policy connect-src). Repeatable.
     #[arg(long = "relay-allow", value_name = "HOST[:PORT]")]
     relay_allow: Vec<String>,
     /// Expose extra fixture tools next to the teaching scenarios, or make the server refuse

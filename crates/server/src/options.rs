@@ -21,7 +21,8 @@ pub struct ServeOptions {
     pub tokens: Vec<Token>,
     /// Browser origins allowed besides the app's own and `http://localhost:*` / `http://127.0.0.1:*`.
     pub extra_origins: Vec<String>,
-    /// Non-loopback relay targets allowed explicitly (`host` or `host:port`).
+    /// Non-loopback servers allowed explicitly (`host` or `host:port`): relay targets, and
+    /// sources in the app page's `connect-src` (`crate::http::allowed_servers`).
     pub relay_allow: Vec<String>,
     /// Extra fixture sets to expose next to the teaching scenarios.
     pub fixtures: Vec<FixtureSet>,

@@ -6,13 +6,16 @@ use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::http::header;
-use axum::middleware::from_fn_with_state;
+use axum::http::{HeaderValue, header};
+use axum::middleware::{from_fn, from_fn_with_state};
 use axum::routing::{any, get};
+use tower_http::set_header::SetResponseHeaderLayer;
 
+use crate::http::allowed_servers::AllowedServers;
 use crate::http::bearer::{self, BearerTokens};
 use crate::http::body_limit::{self, BodyLimit};
 use crate::http::cors;
+use crate::http::hardening;
 use crate::http::host::{self, HostPolicy};
 use crate::http::origin::OriginPolicy;
 use crate::http::relay::{self, Relay};
@@ -26,7 +29,10 @@ pub fn router(options: &ServeOptions, address: SocketAddr, shared: Arc<Shared>) 
     let origins = Arc::new(OriginPolicy::new(address, &options.extra_origins));
     let tokens = Arc::new(BearerTokens::new(&options.tokens));
     let body_limit = BodyLimit(options.limits.max_body_bytes);
-    let relay = Arc::new(Relay::new(&options.relay_allow));
+    // One list for both: the relay may reach these servers, and the page may call them.
+    let allowed_servers = AllowedServers::new(&options.relay_allow);
+    let app_policy = app_policy(options, &allowed_servers);
+    let relay = Arc::new(Relay::new(allowed_servers));
 
     // Layers run outside-in in reverse order of `.layer` calls: the Host guard first, then
     // the Origin guard (it answers preflights), then the token check (before any body is
@@ -45,13 +51,29 @@ pub fn router(options: &ServeOptions, address: SocketAddr, shared: Arc<Shared>) 
 
     // The consent page records a decision, so it gets the Host guard against rebinding too.
     let consent = demo::consent::routes(shared).layer(from_fn_with_state(hosts, host::guard));
+    // The app's files, precompressed at build time, with cache rules; unknown paths get
+    // index.html, so deep links load the app. Each carries the app page's policy.
+    let app = tower::ServiceBuilder::new()
+        .layer(SetResponseHeaderLayer::overriding(
+            header::CONTENT_SECURITY_POLICY,
+            app_policy,
+        ))
+        .service(app_files::service(&options.dist));
     Router::new()
         .merge(edge)
         .merge(consent)
         .route("/favicon.ico", get(favicon))
-        // The app's files, precompressed at build time, with cache rules; unknown paths get
-        // index.html, so deep links load the app.
-        .fallback_service(app_files::service(&options.dist))
+        .fallback_service(app)
+        // nosniff, no-referrer, and a policy that runs nothing where a route set none.
+        .layer(from_fn(hardening::common_headers))
+}
+
+/// The app page's Content-Security-Policy, from the `index.html` this server will send
+/// (read once at start: its inline scripts and styles are allowed by hash).
+fn app_policy(options: &ServeOptions, allowed_servers: &AllowedServers) -> HeaderValue {
+    let index = std::fs::read_to_string(options.dist.join("index.html")).unwrap_or_default();
+    let policy = hardening::app_policy(&index, allowed_servers);
+    HeaderValue::from_str(&policy).unwrap_or(HeaderValue::from_static(hardening::NOTHING))
 }
 
 /// The app's icon (`assets/favicon.svg`, also in `dist/` through Trunk), for browsers and

@@ -1,11 +1,12 @@
 //! What every MCP request handler shares: the task runtime, the state sealer, the
-//! consent book of `connect_account`, and the limits.
+//! consent book of `connect_account`, the bookings of `book_table`, and the limits.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 
 use anyhow::Context;
 
+use crate::demo::bookings::Bookings;
 use crate::demo::{self, ConsentBook};
 use crate::options::{FixtureSet, Limits, ServeOptions};
 use crate::sealed_state::{StateSealer, load_or_create_key};
@@ -16,6 +17,8 @@ pub struct Shared {
     pub tasks: Arc<TaskRuntime>,
     pub sealer: StateSealer,
     pub consents: ConsentBook,
+    /// `book_table`'s bookings (SQLite in the data dir).
+    pub bookings: Bookings,
     pub limits: Limits,
     /// `http://ADDR` of this server, for URLs it hands out (the consent page).
     pub base_url: String,
@@ -37,6 +40,12 @@ impl Shared {
                 options.data_dir.display()
             )
         })?;
+        let bookings = Bookings::open(&options.data_dir).with_context(|| {
+            format!(
+                "cannot open the booking database in {}",
+                options.data_dir.display()
+            )
+        })?;
         let mut jobs = JobRegistry::new();
         demo::register_jobs(&mut jobs);
         if options.fixtures.contains(&FixtureSet::Conformance) {
@@ -52,6 +61,7 @@ impl Shared {
             tasks,
             sealer,
             consents: ConsentBook::default(),
+            bookings,
             limits: options.limits.clone(),
             base_url: public_base_url(address),
             fixtures: options.fixtures.clone(),

@@ -74,9 +74,13 @@ async fn book_table_asks_with_a_form_then_confirms() {
     mcp.answer(&mut call, |_| form(json!({"size": "6", "time": "21:00"})))
         .await
         .expect("round 2");
+    let confirmation = result_of(&call)["structuredContent"]["confirmation"]
+        .as_str()
+        .expect("a confirmation")
+        .to_owned();
     assert_eq!(
         text_of(&call),
-        "Booked a table for 6 at Chez Holdbay, 21:00."
+        format!("Booked a table for 6 at Chez Holdbay, 21:00 (confirmation {confirmation}).")
     );
     assert_eq!(result_of(&call)["structuredContent"]["partySize"], 6);
     // The retry echoed the state exactly.
@@ -768,4 +772,127 @@ async fn closing_slow_reports_stream_stops_the_work() {
         );
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+}
+
+/// Every message polled is one of `expected`, in its order, and the last one was seen
+/// (a poll every 25 ms sees most steps; a step may still slip between two polls).
+fn assert_in_order(seen: &[String], expected: &[&str]) {
+    let mut next = 0;
+    for message in seen {
+        let found = expected[next..]
+            .iter()
+            .position(|wanted| wanted == message)
+            .unwrap_or_else(|| panic!("{message:?} out of order or unexpected in {seen:?}"));
+        next += found + 1;
+    }
+    assert_eq!(
+        seen.last().map(String::as_str),
+        expected.last().copied(),
+        "{seen:?}"
+    );
+}
+
+#[tokio::test]
+async fn run_pipeline_to_staging_never_speaks_of_production() {
+    let server = TestServer::start(&[]);
+    let mut mcp = session(&server);
+    let task_id = mcp
+        .start_task(
+            "run_pipeline",
+            json!({"duration_seconds": 2.5, "target": "staging"}),
+        )
+        .await;
+    let mut messages: Vec<String> = Vec::new();
+    let done = loop {
+        let task = wire(&mcp.get_task(&task_id).await.expect("tasks/get"));
+        let message = task["statusMessage"].as_str().unwrap_or_default();
+        if messages.last().map(String::as_str) != Some(message) {
+            messages.push(message.to_owned());
+        }
+        if task["status"] != "working" {
+            break task;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    };
+    assert_eq!(done["status"], "completed", "{done:?}");
+    assert_in_order(
+        &messages,
+        &[
+            "Queued behind 2 other builds",
+            "Step 1 of 4: compiling",
+            "Step 2 of 4: running tests",
+            "Step 3 of 4: deploying to staging",
+            "Step 4 of 4: smoke testing",
+        ],
+    );
+    assert!(
+        messages
+            .iter()
+            .all(|message| !message.contains("production")),
+        "{messages:?}"
+    );
+    assert_eq!(
+        done["result"]["content"][0]["text"],
+        "Pipeline finished in 2.5 s: all 4 steps passed."
+    );
+    assert_eq!(
+        done["result"]["structuredContent"]["deployed"],
+        json!(["staging"])
+    );
+    assert_eq!(done["result"]["structuredContent"]["steps"], 4);
+}
+
+#[tokio::test]
+async fn run_pipeline_to_production_goes_through_the_gate_in_six_steps() {
+    let server = TestServer::start(&[]);
+    let mut mcp = session(&server);
+    let task_id = mcp
+        .start_task("run_pipeline", json!({"duration_seconds": 2.5}))
+        .await;
+    let mut messages: Vec<String> = Vec::new();
+    let mut answered = false;
+    let done = loop {
+        let task = wire(&mcp.get_task(&task_id).await.expect("tasks/get"));
+        let message = task["statusMessage"].as_str().unwrap_or_default();
+        if messages.last().map(String::as_str) != Some(message) {
+            messages.push(message.to_owned());
+        }
+        if task["status"] == "input_required" && !answered {
+            mcp.update_task(&task_id, "approve_prod", accept(json!({"approve": true})))
+                .await
+                .expect("ack");
+            answered = true;
+        } else if task["status"] != "working" && task["status"] != "input_required" {
+            break task;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    };
+    assert_eq!(done["status"], "completed", "{done:?}");
+    assert_in_order(
+        &messages,
+        &[
+            "Queued behind 2 other builds",
+            "Step 1 of 6: compiling",
+            "Step 2 of 6: running tests",
+            "Step 3 of 6: deploying to staging",
+            // Shown only for the instant between step 3 and the gate's question.
+            "Step 4 of 6: waiting for approval to deploy to production",
+            "Waiting at the approval gate (approve_prod)",
+            "Step 5 of 6: deploying to production",
+            "Step 6 of 6: smoke testing",
+        ],
+    );
+    for needed in [
+        "Waiting at the approval gate (approve_prod)",
+        "Step 5 of 6: deploying to production",
+    ] {
+        assert!(
+            messages.iter().any(|message| message == needed),
+            "{messages:?}"
+        );
+    }
+    assert_eq!(
+        done["result"]["structuredContent"]["deployed"],
+        json!(["staging", "production"])
+    );
 }

@@ -168,3 +168,23 @@ async fn the_live_task_limit_gives_a_clear_error() {
     assert_eq!(error.rpc_code(), Some(ErrorCode::INVALID_REQUEST.0));
     assert!(error.to_string().contains("task limit"), "{error}");
 }
+
+#[tokio::test]
+async fn a_cancelled_task_frees_its_live_slot_at_once() {
+    let server = TestServer::start(&["--max-live-tasks", "1"]);
+    let mut mcp = Session::new(server.mcp_url());
+    // A long pipeline: each of its steps takes about 86 s.
+    let pipeline = json!({"duration_seconds": 600, "target": "staging"});
+    let first = mcp.start_task("run_pipeline", pipeline.clone()).await;
+    let refused = mcp
+        .call("run_pipeline", pipeline.clone(), true)
+        .await
+        .map(|_| ())
+        .expect_err("the one slot is taken");
+    assert!(refused.to_string().contains("task limit"), "{refused}");
+    mcp.cancel_task(&first).await.expect("ack");
+    let started = std::time::Instant::now();
+    let second = mcp.start_task("run_pipeline", pipeline).await;
+    assert_ne!(second, first);
+    assert!(started.elapsed() < Duration::from_secs(5));
+}

@@ -7,12 +7,14 @@ use std::time::{Duration, Instant};
 
 use axum::Router;
 use axum::extract::{Form, Path, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use rmcp::ErrorData;
 use serde::Deserialize;
+use tower_http::set_header::SetResponseHeaderLayer;
 
+use crate::http::hardening;
 use crate::shared::Shared;
 
 /// How long an unanswered consent request stays open.
@@ -90,12 +92,28 @@ impl ConsentBook {
     }
 }
 
-/// `GET /consent/{nonce}` shows the page; `POST` records Allow or Deny.
+/// `GET /consent/{nonce}` shows the page; `POST` records Allow or Deny. The page runs no
+/// script: its policy allows only its own style block and posting its form to itself.
 pub fn routes(shared: Arc<Shared>) -> Router {
+    let policy = format!(
+        "default-src 'none'; style-src {}; form-action 'self'; frame-ancestors 'none'; \
+         base-uri 'none'",
+        hardening::hash_source(STYLE)
+    );
+    let policy =
+        HeaderValue::from_str(&policy).unwrap_or(HeaderValue::from_static(hardening::NOTHING));
     Router::new()
         .route("/consent/{nonce}", get(show).post(decide))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::CONTENT_SECURITY_POLICY,
+            policy,
+        ))
         .with_state(shared)
 }
+
+/// The page's only style, allowed by its hash.
+const STYLE: &str = "body{font:16px system-ui,sans-serif;max-width:34rem;margin:3rem auto;\
+                     padding:0 1rem}button{font:inherit;padding:.4rem 1.2rem;margin-right:.5rem}";
 
 #[derive(Deserialize)]
 struct Decision {
@@ -168,9 +186,7 @@ fn page(title: &str, body: &str) -> String {
     format!(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width\"><title>{title}</title>\
-         <style>body{{font:16px system-ui,sans-serif;max-width:34rem;margin:3rem auto;padding:0 1rem}}\
-         button{{font:inherit;padding:.4rem 1.2rem;margin-right:.5rem}}</style></head>\
-         <body><h1>{title}</h1>{body}</body></html>"
+         <style>{STYLE}</style></head><body><h1>{title}</h1>{body}</body></html>"
     )
 }
 

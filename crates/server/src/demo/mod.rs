@@ -1,6 +1,7 @@
 //! The demo MCP server that Holdbay's lessons run against: one tool per teaching
 //! scenario, durable tasks, sealed `requestState`.
 
+pub mod bookings;
 mod call;
 pub mod catalog;
 pub mod consent;
@@ -60,7 +61,7 @@ impl DemoServer {
 
     async fn dispatch(&self, call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
         match call.tool() {
-            "book_table" => book_table::call(call),
+            "book_table" => book_table::call(call).await,
             "deploy" => deploy::call(call),
             "endless_questions" => endless_questions::call(call),
             "connect_account" => connect_account::call(call),

@@ -7,7 +7,7 @@ mod record;
 mod runtime;
 mod store;
 
-pub use clock::iso8601;
+pub use clock::{iso8601, now_ms};
 pub use job::{BoxFuture, JobRegistry, StepInput, StepOutcome, TaskJob};
 pub use record::TaskRecord;
 pub use runtime::{CreateOptions, TaskChange, TaskRuntime};

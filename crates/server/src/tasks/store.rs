@@ -72,13 +72,18 @@ impl TaskStore {
         self.connection.lock().map_err(|_| StoreError::Poisoned)
     }
 
-    /// Commit a new task, unless its owner already has `max_live` unfinished ones.
+    /// Commit a new task, unless its owner already has `max_live` unfinished ones. A task
+    /// whose cancellation was asked for, or whose TTL has passed, no longer takes a slot:
+    /// its worker may still be finishing a step, but the owner is done with it.
     pub fn insert(&self, record: &TaskRecord, max_live: usize) -> Result<(), StoreError> {
         let mut connection = self.lock()?;
         let transaction = connection.transaction()?;
         let live: i64 = transaction.query_row(
-            &format!("SELECT COUNT(*) FROM tasks WHERE owner = ?1 AND {LIVE}"),
-            params![record.owner],
+            &format!(
+                "SELECT COUNT(*) FROM tasks WHERE owner = ?1 AND {LIVE}
+                 AND cancel_requested = 0 AND created_ms + ttl_ms > ?2"
+            ),
+            params![record.owner, record.created_ms],
             |row| row.get(0),
         )?;
         if usize::try_from(live).unwrap_or(usize::MAX) >= max_live {

@@ -279,6 +279,33 @@ async fn the_live_task_limit_is_per_user() {
 }
 
 #[tokio::test]
+async fn a_cancelled_task_frees_its_slot_at_once() {
+    let dir = data_dir("cancel-slot");
+    // One step of a minute: the cancel is honoured only when it ends.
+    let (job, _) = countdown(1, 60_000, vec![]);
+    let runtime = runtime(&dir, job, 1);
+    let first = start(&runtime, "alice").await.expect("created");
+    let refused = start(&runtime, "alice")
+        .await
+        .expect_err("the one slot is taken");
+    assert!(
+        refused.message.contains("task limit"),
+        "{}",
+        refused.message
+    );
+    runtime.cancel("alice", &first.task_id).await.expect("ack");
+    // Still working (cancel is cooperative), yet its slot is free.
+    let still = runtime.get("alice", &first.task_id).await.expect("task");
+    assert_eq!(still.status(), TaskStatus::Working);
+    let second = start(&runtime, "alice").await.expect("the slot was freed");
+    assert_ne!(second.task_id, first.task_id);
+    // And the new task holds it again.
+    start(&runtime, "alice")
+        .await
+        .expect_err("one live task again");
+}
+
+#[tokio::test]
 async fn a_new_runtime_on_the_same_store_resumes_unfinished_tasks() {
     let dir = data_dir("resume");
     let task_id = {

@@ -1,12 +1,17 @@
-//! `book_table`: MRTR with one form elicitation.
+//! `book_table`: MRTR with one form elicitation, and a retry that books once. The first
+//! round mints a booking id and seals it into the `requestState`; the final retry (the
+//! filled form with that state) books under that id ([`crate::demo::bookings`]), so
+//! replaying it returns the existing booking and says the retry was a duplicate.
 
 use rmcp::ErrorData;
 use rmcp::model::CallToolResponse;
 use serde_json::{Value, json};
 
+use crate::demo::bookings::{Booked, Booking};
 use crate::demo::call::Call;
 use crate::demo::catalog::ToolSpec;
 use crate::demo::rounds::{Answer, Rounds, form, one};
+use crate::tasks::now_ms;
 
 pub const SPEC: ToolSpec = ToolSpec {
     name: "book_table",
@@ -25,24 +30,36 @@ pub const SPEC: ToolSpec = ToolSpec {
 };
 
 const KEY: &str = "party";
+/// Where the sealed memo keeps the booking id.
+const BOOKING: &str = "booking";
 
-pub fn call(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
+pub async fn call(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
     call.require_form_elicitation()?;
     let rounds = Rounds::open(call)?;
     let restaurant = call.string_argument("restaurant", "Chez Holdbay");
+    let memo = memo_with_booking_id(rounds.memo())?;
     match rounds.answer(KEY) {
         Some(Answer::Accept(content)) => {
             let size = content.get("size").and_then(Value::as_str);
             let time = content.get("time").and_then(Value::as_str);
             match (size, time) {
                 (Some(size @ ("4" | "6")), Some(time @ ("18:00" | "19:30" | "21:00"))) => {
-                    Ok(super::structured(
-                        format!("Booked a table for {size} at {restaurant}, {time}."),
-                        json!({ "restaurant": restaurant, "partySize": size.parse::<u8>().unwrap_or(0), "time": time, "confirmation": format!("HB-{size}{}", time.replace(':', "")) }),
-                    )
-                    .into())
+                    let booking_id = memo[BOOKING].as_str().unwrap_or_default().to_owned();
+                    let booking = Booking {
+                        confirmation: confirmation(&booking_id),
+                        booking_id,
+                        owner: call.principal.name().to_owned(),
+                        restaurant: restaurant.to_owned(),
+                        party_size: size.parse().unwrap_or(0),
+                        time: time.to_owned(),
+                    };
+                    book(call, booking).await
                 }
-                _ => ask(&rounds, "That answer did not fit the form. For how many people, and when?"),
+                _ => ask(
+                    &rounds,
+                    "That answer did not fit the form. For how many people, and when?",
+                    memo,
+                ),
             }
         }
         Some(Answer::Decline | Answer::Cancel) => {
@@ -51,11 +68,69 @@ pub fn call(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
         None => ask(
             &rounds,
             &format!("Booking at {restaurant}: for how many people, and when?"),
+            memo,
         ),
     }
 }
 
-fn ask(rounds: &Rounds<'_>, message: &str) -> Result<CallToolResponse, ErrorData> {
+/// The memo of the round so far, with a booking id: the one sealed in an earlier round,
+/// or a new one (128 random bits) in the first.
+fn memo_with_booking_id(memo: &Value) -> Result<Value, ErrorData> {
+    if memo[BOOKING].as_str().is_some_and(|id| !id.is_empty()) {
+        return Ok(memo.clone());
+    }
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes)
+        .map_err(|error| ErrorData::internal_error(format!("no randomness: {error}"), None))?;
+    Ok(json!({ BOOKING: hex::encode(bytes) }))
+}
+
+/// What the guest is told: `HB-` and the booking id's first eight hex digits.
+fn confirmation(booking_id: &str) -> String {
+    let short: String = booking_id.chars().take(8).collect();
+    format!("HB-{}", short.to_ascii_uppercase())
+}
+
+/// Book once; a replay finds the booking made before and says so.
+async fn book(call: &Call<'_>, booking: Booking) -> Result<CallToolResponse, ErrorData> {
+    let bookings = call.shared.bookings.clone();
+    let booked = tokio::task::spawn_blocking(move || bookings.book(&booking, now_ms()))
+        .await
+        .map_err(|error| ErrorData::internal_error(format!("bookings: {error}"), None))?
+        .map_err(|error| ErrorData::internal_error(error.to_string(), None))?;
+    let (text, booking, duplicate) = match booked {
+        Booked::New(booking) => (
+            format!(
+                "Booked a table for {} at {}, {} (confirmation {}).",
+                booking.party_size, booking.restaurant, booking.time, booking.confirmation
+            ),
+            booking,
+            false,
+        ),
+        Booked::Duplicate(booking) => (
+            format!(
+                "Already booked: a table for {} at {}, {} (confirmation {}); this retry was a \
+                 duplicate, nothing new was booked.",
+                booking.party_size, booking.restaurant, booking.time, booking.confirmation
+            ),
+            booking,
+            true,
+        ),
+    };
+    Ok(super::structured(
+        text,
+        json!({
+            "restaurant": booking.restaurant,
+            "partySize": booking.party_size,
+            "time": booking.time,
+            "confirmation": booking.confirmation,
+            "duplicate": duplicate,
+        }),
+    )
+    .into())
+}
+
+fn ask(rounds: &Rounds<'_>, message: &str, memo: Value) -> Result<CallToolResponse, ErrorData> {
     let request = form(
         message,
         json!({
@@ -79,5 +154,5 @@ fn ask(rounds: &Rounds<'_>, message: &str) -> Result<CallToolResponse, ErrorData
             "required": ["size", "time"]
         }),
     )?;
-    rounds.ask(one(KEY, request), Value::Null)
+    rounds.ask(one(KEY, request), memo)
 }

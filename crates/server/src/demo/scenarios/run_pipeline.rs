@@ -30,9 +30,28 @@ pub const SPEC: ToolSpec = ToolSpec {
 
 pub const KIND: &str = "run_pipeline";
 const GATE: &str = "approve_prod";
-/// Working steps: queue, compile, test, staging, (gate), production, smoke test.
-const STEPS: u32 = 6;
+/// What the pipeline does after each step, by target: a staging run never mentions
+/// production. The step after the last label completes the task.
+const PRODUCTION: [&str; 6] = [
+    "compiling",
+    "running tests",
+    "deploying to staging",
+    "waiting for approval to deploy to production",
+    "deploying to production",
+    "smoke testing",
+];
+const STAGING: [&str; 4] = [
+    "compiling",
+    "running tests",
+    "deploying to staging",
+    "smoke testing",
+];
+/// The production step that waits at the gate before deploying.
 const GATE_STEP: u32 = 4;
+
+fn stages(production: bool) -> &'static [&'static str] {
+    if production { &PRODUCTION } else { &STAGING }
+}
 
 pub async fn call(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
     // Its approval gate needs a task to park on, so there is no synchronous fallback.
@@ -63,7 +82,9 @@ impl TaskJob for Job {
             let duration = input.number_argument("duration_seconds", 20.0, 1.0..=600.0);
             let production =
                 input.arguments.get("target").and_then(Value::as_str) != Some("staging");
-            let each = duration / f64::from(STEPS + 1);
+            let stages = stages(production);
+            let total = u32::try_from(stages.len()).unwrap_or(u32::MAX);
+            let each = duration / f64::from(total + 1);
             let step = input.step;
             if step == GATE_STEP && production {
                 match input.answers.get(GATE).and_then(parse_answer) {
@@ -73,45 +94,31 @@ impl TaskJob for Job {
                     Some(_) => {
                         return StepOutcome::Complete(super::structured(
                             "Pipeline stopped at the gate: production deploy not approved. Staging is live.",
-                            json!({ "deployed": ["staging"], "approved": false, "steps": STEPS }),
+                            json!({ "deployed": ["staging"], "approved": false, "steps": total }),
                         ));
                     }
                 }
             }
             super::pause(each).await;
-            match step {
-                0..STEPS => StepOutcome::Continue {
+            match stages.get(usize::try_from(step).unwrap_or(usize::MAX)) {
+                Some(label) => StepOutcome::Continue {
                     memory: Value::Null,
-                    status_message: Some(message_after(step, production)),
+                    status_message: Some(format!("Step {} of {total}: {label}", step + 1)),
                 },
-                _ => {
+                None => {
                     let deployed = if production {
                         json!(["staging", "production"])
                     } else {
                         json!(["staging"])
                     };
                     StepOutcome::Complete(super::structured(
-                        format!("Pipeline finished in {duration} s: all {STEPS} steps passed."),
-                        json!({ "deployed": deployed, "approved": production, "steps": STEPS, "durationSeconds": duration }),
+                        format!("Pipeline finished in {duration} s: all {total} steps passed."),
+                        json!({ "deployed": deployed, "approved": production, "steps": total, "durationSeconds": duration }),
                     ))
                 }
             }
         })
     }
-}
-
-/// What the pipeline is doing once `step` has finished.
-fn message_after(step: u32, production: bool) -> String {
-    let label = match step {
-        0 => "compiling",
-        1 => "running tests",
-        2 => "deploying to staging",
-        3 if production => "waiting for approval to deploy to production",
-        3 => "skipping production (staging target)",
-        4 => "deploying to production",
-        _ => "smoke testing",
-    };
-    format!("Step {} of {STEPS}: {label}", step + 1)
 }
 
 fn ask_gate() -> StepOutcome {

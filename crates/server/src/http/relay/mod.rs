@@ -30,6 +30,7 @@ use axum::extract::{Request, State};
 use axum::response::Response;
 use http::{HeaderValue, Method, StatusCode, Uri, header};
 
+use super::allowed_servers::AllowedServers;
 use super::error_body::{INTERNAL_ERROR, INVALID_REQUEST, jsonrpc_error};
 use super::mcp_headers::RELAY_MARKER;
 use target::{CheckedTarget, TargetError, TargetPolicy};
@@ -45,10 +46,10 @@ pub struct Relay {
 }
 
 impl Relay {
-    /// `relay_allow` is the `--relay-allow` list.
-    pub fn new(relay_allow: &[String]) -> Self {
+    /// `allowed`: the servers beyond loopback the user allowed (`--relay-allow`).
+    pub fn new(allowed: AllowedServers) -> Self {
         Self {
-            policy: TargetPolicy::new(relay_allow),
+            policy: TargetPolicy::new(allowed),
         }
     }
 

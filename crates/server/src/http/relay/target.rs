@@ -6,6 +6,8 @@ use std::net::{IpAddr, SocketAddr};
 
 use url::{Host, Url};
 
+use crate::http::allowed_servers::AllowedServers;
+
 /// A target that passed the policy, with the addresses to connect to.
 #[derive(Debug, Clone)]
 pub struct CheckedTarget {
@@ -26,19 +28,14 @@ pub enum TargetError {
     Unresolvable(String),
 }
 
-/// The `--relay-allow` list, lowercased.
+/// Loopback, plus the servers the user allowed with `--relay-allow`.
 #[derive(Debug, Clone)]
 pub struct TargetPolicy {
-    allowed: Vec<String>,
+    allowed: AllowedServers,
 }
 
 impl TargetPolicy {
-    pub fn new(relay_allow: &[String]) -> Self {
-        let allowed = relay_allow
-            .iter()
-            .map(|entry| entry.trim().to_ascii_lowercase())
-            .filter(|entry| !entry.is_empty())
-            .collect();
+    pub fn new(allowed: AllowedServers) -> Self {
         Self { allowed }
     }
 
@@ -50,7 +47,7 @@ impl TargetPolicy {
         })?;
         let port = url.port_or_known_default().unwrap_or(80);
         let host_text = url.host_str().unwrap_or_default().to_owned();
-        let listed = self.lists(&host_text, port);
+        let listed = self.allowed.lists(&host_text, port);
         let pinned_name = match &host {
             Host::Domain(name) => Some(name.clone()),
             Host::Ipv4(_) | Host::Ipv6(_) => None,
@@ -83,15 +80,6 @@ impl TargetPolicy {
             pinned_name,
             addresses,
         })
-    }
-
-    /// Whether `--relay-allow` names `host` or `host:port` (IPv6 with or without brackets).
-    fn lists(&self, host: &str, port: u16) -> bool {
-        let bare = host.trim_start_matches('[').trim_end_matches(']');
-        let with_port = format!("{host}:{port}");
-        self.allowed
-            .iter()
-            .any(|entry| entry == host || entry == bare || *entry == with_port)
     }
 }
 
@@ -155,10 +143,16 @@ fn is_loopback(ip: IpAddr) -> bool {
 #[cfg(test)]
 mod tests {
     use super::{TargetError, TargetPolicy};
+    use crate::http::allowed_servers::AllowedServers;
+
+    fn policy(allowed: &[&str]) -> TargetPolicy {
+        let allowed: Vec<String> = allowed.iter().map(|entry| (*entry).to_owned()).collect();
+        TargetPolicy::new(AllowedServers::new(&allowed))
+    }
 
     #[tokio::test]
     async fn loopback_literals_pass_and_others_are_refused() {
-        let policy = TargetPolicy::new(&[]);
+        let policy = policy(&[]);
         for target in [
             "http://127.0.0.1:3000/mcp",
             "http://[::1]:3000/mcp",
@@ -181,7 +175,7 @@ mod tests {
 
     #[tokio::test]
     async fn localhost_resolves_to_loopback_and_is_pinned() {
-        let checked = TargetPolicy::new(&[])
+        let checked = policy(&[])
             .check("http://localhost:3000/mcp")
             .await
             .expect("localhost is loopback");
@@ -191,7 +185,7 @@ mod tests {
 
     #[tokio::test]
     async fn the_allow_list_matches_host_or_host_and_port() {
-        let policy = TargetPolicy::new(&["10.1.2.3".to_owned(), "10.9.9.9:8443".to_owned()]);
+        let policy = policy(&["10.1.2.3", "10.9.9.9:8443"]);
         assert!(policy.check("http://10.1.2.3:1234/mcp").await.is_ok());
         assert!(policy.check("http://10.9.9.9:8443/mcp").await.is_ok());
         assert!(matches!(
@@ -202,7 +196,7 @@ mod tests {
 
     #[tokio::test]
     async fn only_plain_http_urls_are_targets() {
-        let policy = TargetPolicy::new(&[]);
+        let policy = policy(&[]);
         for target in [
             "ftp://127.0.0.1/x",
             "/mcp",

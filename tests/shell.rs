@@ -6,6 +6,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 
 use holdbay::connection::{Connection, headers_key, relay_key};
+use holdbay::link::MAX_FINDINGS;
 use holdbay::session::Session;
 use holdbay::ui::{ConnectionBar, FindingsPanel, ToolsPanel, UiState, WireLogPanel};
 use holdbay::wire::{WireChunk, WireEntry};
@@ -493,6 +494,37 @@ fn findings_show_rule_severity_and_message() {
     assert_eq!(text(&host, ".finding-rule"), rule);
     assert_eq!(text(&host, ".severity"), "info");
     assert!(text(&host, ".finding-message pre").contains("\"tools\""));
+}
+
+#[wasm_bindgen_test]
+fn repeated_findings_are_counted_and_distinct_ones_capped() {
+    let host = fresh_host("findings-count-host");
+    leptos::mount::mount_to(host.clone(), move || {
+        let link = holdbay::link::Link::new(
+            holdbay::connection::Connection::direct("http://127.0.0.1:9/mcp".into()),
+            holdbay::wire::WireLog::new(),
+        );
+        let mismatch =
+            || Finding::new(Rule::TaskMismatch, "a snapshot for t2 arrived for t1", None);
+        link.note_findings([mismatch(), mismatch()]);
+        link.note_findings([mismatch()]);
+        link.note_findings((0..MAX_FINDINGS + 5).map(|n| {
+            Finding::new(
+                Rule::TaskMismatch,
+                format!("a snapshot for t{n} arrived"),
+                None,
+            )
+        }));
+        view! { <FindingsPanel findings=link.findings() counts=link.finding_counts() /> }
+    })
+    .forget();
+    assert_eq!(count(&host, ".finding") as usize, MAX_FINDINGS);
+    assert_eq!(text(&host, ".finding .finding-count").trim(), "×3");
+    assert!(
+        text(&host, ".findings-unlisted").starts_with("6 more distinct findings"),
+        "{}",
+        text(&host, ".findings-unlisted")
+    );
 }
 
 #[wasm_bindgen_test]

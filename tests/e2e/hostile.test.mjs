@@ -51,7 +51,7 @@ after(async () => {
 });
 
 /** The app connected to the hostile server, with a short request deadline. */
-async function openHostile() {
+async function openHostile({ headers = [] } = {}) {
   await browser.context.addInitScript(() => {
     addEventListener('TrunkApplicationStarted', (event) => { window.__holdbayWasm = event.detail.wasm; });
   });
@@ -60,6 +60,12 @@ async function openHostile() {
   await page.waitForSelector('.select-tool', { timeout: 15000 });
   await page.click('.toggle-headers');
   await page.fill('#request-deadline', String(REQUEST_DEADLINE));
+  for (const [index, { name, value, secret }] of headers.entries()) {
+    await page.click('.add-header');
+    await page.locator('.header-name').nth(index).fill(name);
+    await page.locator('.header-value').nth(index).fill(value);
+    if (!secret) await page.locator('.header-secret input').nth(index).uncheck();
+  }
   await page.click('#connect');
   await page.waitForSelector('.select-tool', { timeout: 15000 });
   return opened;
@@ -87,7 +93,12 @@ async function waitFor(check, what, timeout = 15000) {
 }
 
 test('every misbehaviour ends its call with a clear error, and the next call succeeds', async () => {
-  const { page, errors } = await openHostile();
+  const { page, errors } = await openHostile({
+    headers: [
+      { name: 'X-Tenant', value: 'acme-secret', secret: true },
+      { name: 'X-Trace', value: 'trace-1', secret: false },
+    ],
+  });
   for (const [name, expected] of Object.entries(EXPECTED)) {
     const text = await outcomeOf(page, name);
     if (expected.error) {
@@ -102,6 +113,13 @@ test('every misbehaviour ends its call with a clear error, and the next call suc
     assert.ok((await page.locator('#call-panel').innerText()).includes('All fine.'), `after ${name}`);
   }
   assert.equal(await page.evaluate(() => window.__xss), undefined, 'no server string ran as HTML');
+  // The user's headers went out; the log (and so its export) withholds the secret one.
+  await page.click('.dock-size');
+  await page.locator('.wire-entry[data-method="tools/call"] .wire-summary').last().click();
+  const headers = await (await shown(page, '.wire-details .wire-headers')).innerText();
+  assert.match(headers, /X-Tenant\s+•••/);
+  assert.match(headers, /X-Trace\s+trace-1/);
+  assert.ok(!headers.includes('acme-secret'), headers);
   await screenshot(page, '90-hostile-light');
   await page.emulateMedia({ colorScheme: 'dark' });
   await screenshot(page, '91-hostile-dark');

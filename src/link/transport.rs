@@ -106,7 +106,8 @@ impl Deadline {
             deadlines.stream_secs
         } else {
             deadlines.request_secs
-        };
+        }
+        .clamp(1, crate::connection::Deadlines::MAX_SECS);
         let timeout = AbortSignal::timeout_with_u32(secs.saturating_mul(1000));
         let signals = js_sys::Array::of1(&timeout);
         if let Some(abort) = how.abort {

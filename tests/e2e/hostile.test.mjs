@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHoldbay, launchBrowser, openPage, screenshot } from './support.mjs';
-import { call, selectTool, shown } from './ui.mjs';
+import { call, fillField, selectTool, shown } from './ui.mjs';
 import { startHostile } from './hostile/server.mjs';
 
 const MiB = 1024 * 1024;
@@ -158,4 +158,33 @@ test('300 oversized bodies in a row keep the page under its memory ceiling', asy
   assert.match(fine, /Complete/);
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+test('a task the server forgets past its TTL ends as expired, and polling stops', async () => {
+  const shortLived = await startHoldbay(['--task-ttl-seconds', '2']);
+  try {
+    const { page, errors } = await openPage(browser.context, `${shortLived.url}/`);
+    await page.waitForSelector('.select-tool', { timeout: 15000 });
+    const polls = [];
+    page.on('request', (request) => {
+      if (request.headers()['mcp-method'] === 'tasks/get') polls.push(Date.now());
+    });
+    await selectTool(page, 'run_pipeline');
+    await fillField(page.locator('#call-panel'), 'duration_seconds', '60');
+    await fillField(page.locator('#call-panel'), 'target', 'staging');
+    await call(page);
+    const row = await shown(page, '.task-row[data-status="expired"]', { timeout: 20000 });
+    assert.match(await row.innerText(), /Expired: its TTL passed and the server no longer knows it/);
+    assert.match(await row.innerText(), /polling over/);
+    const ended = polls.length;
+    await new Promise((r) => setTimeout(r, 2500));
+    assert.equal(polls.length, ended, 'no poll after the task ended');
+    await screenshot(page, '92-task-expired-light');
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await screenshot(page, '93-task-expired-dark');
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    shortLived.stop();
+  }
 });

@@ -240,10 +240,7 @@ impl TaskTracker {
 
     /// Past `createdAt + ttlMs` without resolution: the server may have purged it.
     pub fn is_expired(&self, now_ms: u64) -> bool {
-        !self.is_terminal()
-            && self
-                .ttl_ms
-                .is_some_and(|ttl| now_ms >= self.created_locally_at_ms.saturating_add(ttl))
+        !self.is_terminal() && self.expires_at().is_some_and(|at| now_ms >= at)
     }
 
     /// When to poll next, or `None` when polling is over.
@@ -257,8 +254,25 @@ impl TaskTracker {
 
     /// The `tasks/get` to send now; schedules the one after it.
     pub fn poll(&mut self, client: &mut Client, now_ms: u64) -> OutgoingRequest<GetTask> {
-        self.next_poll_at_ms = now_ms.saturating_add(self.poll_interval());
+        self.next_poll_at_ms = self.poll_after(now_ms, self.poll_interval());
         client.get_task(&self.task_id)
+    }
+
+    /// When the TTL runs out (local clock), if the task has one.
+    pub fn expires_at(&self) -> Option<u64> {
+        self.ttl_ms
+            .map(|ttl| self.created_locally_at_ms.saturating_add(ttl))
+    }
+
+    /// `wait` after `now_ms`, but no later than the moment the TTL runs out: a task whose
+    /// polls are slow (a listen stream pushes it) is asked once then, and a server that
+    /// has forgotten it says so (see [`TaskTracker::poll_refused`]).
+    fn poll_after(&self, now_ms: u64, wait: u64) -> u64 {
+        let next = now_ms.saturating_add(wait);
+        match self.expires_at() {
+            Some(at) if at > now_ms => next.min(at),
+            _ => next,
+        }
     }
 
     /// A listen stream now covers this task (`true`), or it dropped (`false`): polling falls
@@ -266,7 +280,7 @@ impl TaskTracker {
     pub fn set_pushed(&mut self, pushed: bool, now_ms: u64) {
         self.pushed = pushed;
         self.next_poll_at_ms = if pushed {
-            now_ms.saturating_add(MAX_POLL_MS)
+            self.poll_after(now_ms, MAX_POLL_MS)
         } else {
             now_ms
         };

@@ -242,6 +242,20 @@ fn a_task_the_server_forgot_before_its_ttl_ends_as_unknown() {
 }
 
 #[test]
+fn a_pushed_task_is_still_polled_when_its_ttl_runs_out() {
+    let mut tracker = TaskTracker::from_created(&created(Some(1000), Some(5_000)), 0);
+    tracker.set_pushed(true, 100);
+    assert_eq!(tracker.next_poll_at(), Some(5_000), "not a minute later");
+    let mut client = Client::default();
+    let _ = tracker.poll(&mut client, 5_000);
+    assert_eq!(tracker.next_poll_at(), Some(5_000 + MAX_POLL_MS));
+    // Without a TTL, a pushed task waits the full safety-net interval.
+    let mut forever = TaskTracker::from_created(&created(Some(1000), None), 0);
+    forever.set_pushed(true, 100);
+    assert_eq!(forever.next_poll_at(), Some(100 + MAX_POLL_MS));
+}
+
+#[test]
 fn other_poll_errors_back_off_and_poll_again() {
     let mut tracker = TaskTracker::from_created(&created(Some(1000), Some(5_000)), 0);
     let internal = crate::ResponseError::rpc(

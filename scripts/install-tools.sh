@@ -32,7 +32,7 @@ if ! [ -x /usr/bin/firefox-esr ]; then
   apt-get install -y -q --no-install-recommends firefox-esr
 fi
 if ! has geckodriver "geckodriver $GECKODRIVER_VERSION"; then
-  step "geckodriver $GECKODRIVER_VERSION (cargo install, ~2 min cold)"
+  step "geckodriver $GECKODRIVER_VERSION (cargo install, 2–7 min cold)"
   cargo install geckodriver --version "$GECKODRIVER_VERSION" --locked --force
 fi
 

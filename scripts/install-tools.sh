@@ -22,6 +22,20 @@ if ! [ -x /usr/bin/chromium ] || ! [ -x /usr/bin/chromedriver ]; then
   apt-get install -y -q --no-install-recommends chromium chromium-driver
 fi
 
+# The second browser for the wasm-bindgen tests: Debian's Firefox ESR, and geckodriver from
+# crates.io (Debian 12 packages none). 0.37.1 drives Firefox >= 128, so ESR 153.
+GECKODRIVER_VERSION=0.37.1
+if ! [ -x /usr/bin/firefox-esr ]; then
+  step "firefox-esr (apt)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q
+  apt-get install -y -q --no-install-recommends firefox-esr
+fi
+if ! has geckodriver "geckodriver $GECKODRIVER_VERSION"; then
+  step "geckodriver $GECKODRIVER_VERSION (cargo install, 2–7 min cold)"
+  cargo install geckodriver --version "$GECKODRIVER_VERSION" --locked --force
+fi
+
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   step "rustup target wasm32-unknown-unknown"
   rustup target add wasm32-unknown-unknown

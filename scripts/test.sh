@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Command 2: install what is missing, then run every test layer and the code checks:
-#   native (engine + server over real HTTP), browser (wasm-bindgen-test in headless Chromium),
+#   native (engine + server over real HTTP), browser (wasm-bindgen-test in headless Chromium,
+#   then the same test binaries in headless Firefox),
 #   end-to-end (Playwright + Chromium against the real `holdbay serve`),
 #   conformance (@modelcontextprotocol/conformance server scenarios against `holdbay serve`),
 #   client conformance (the suite's client scenarios, the app in Chromium as the client).
@@ -34,8 +35,25 @@ cargo test -p holdbay-engine -p holdbay-server 2>&1 | tee "$logs/native"
 step "fuzz smoke: the engine's response path under libFuzzer (stable, ${FUZZ_SECONDS:=20} s)"
 FUZZ_SECONDS=$FUZZ_SECONDS bash crates/engine/fuzz/smoke.sh
 
-step "browser: cargo test --target wasm32-unknown-unknown (headless Chromium)"
+ran_in() { # ran_in BROWSER LOG: every test binary in LOG ran headless in BROWSER, none elsewhere
+  if ! grep -q "^Running headless tests in $1 " "$2" \
+     || grep '^Running headless tests in ' "$2" | grep -qv "^Running headless tests in $1 "; then
+    echo "the browser tests did not all run in $1 (see the runner's 'Running headless tests in' lines)"
+    exit 1
+  fi
+}
+
+step "browser (Chromium): cargo test --target wasm32-unknown-unknown (headless Chromium)"
 cargo test --target wasm32-unknown-unknown -p holdbay --tests 2>&1 | tee "$logs/browser"
+ran_in Chrome "$logs/browser"
+
+# The same test binaries (cargo builds nothing again) in headless Firefox ESR. env.sh pins
+# CHROMEDRIVER so that geckodriver in ~/.cargo/bin never takes over the run above; the runner
+# prefers CHROMEDRIVER over GECKODRIVER, so this one command drops it and names geckodriver.
+step "browser (Firefox): the same tests in headless Firefox ESR through geckodriver"
+env -u CHROMEDRIVER GECKODRIVER="$(command -v geckodriver)" \
+  cargo test --target wasm32-unknown-unknown -p holdbay --tests 2>&1 | tee "$logs/browser-firefox"
+ran_in Firefox "$logs/browser-firefox"
 
 step "end-to-end: release app + holdbay serve + Playwright"
 bash scripts/build-app.sh
@@ -66,16 +84,18 @@ client_conformance_counts() { # scenarios, from its last line "client conformanc
 }
 read -r native_pass native_fail < <(cargo_counts "$logs/native")
 read -r browser_pass browser_fail < <(cargo_counts "$logs/browser")
+read -r firefox_pass firefox_fail < <(cargo_counts "$logs/browser-firefox")
 read -r e2e_pass e2e_fail < <(node_counts "$logs/e2e")
 read -r conformance_pass conformance_fail < <(conformance_counts "$logs/conformance")
 read -r client_pass client_fail < <(client_conformance_counts "$logs/client-conformance")
 step "summary"
 printf 'native: %d passed, %d failed\n' "$native_pass" "$native_fail"
-printf 'browser: %d passed, %d failed\n' "$browser_pass" "$browser_fail"
+printf 'browser (Chromium): %d passed, %d failed\n' "$browser_pass" "$browser_fail"
+printf 'browser (Firefox): %d passed, %d failed\n' "$firefox_pass" "$firefox_fail"
 printf 'e2e: %d passed, %d failed\n' "$e2e_pass" "$e2e_fail"
 printf 'conformance: %d passed, %d failed\n' "$conformance_pass" "$conformance_fail"
 printf 'client conformance: %d passed, %d failed (http-custom-headers through the form and Raw JSON)\n' \
   "$client_pass" "$client_fail"
 printf 'total: %d passed, %d failed\n' \
-  "$((native_pass + browser_pass + e2e_pass + conformance_pass + client_pass))" \
-  "$((native_fail + browser_fail + e2e_fail + conformance_fail + client_fail))"
+  "$((native_pass + browser_pass + firefox_pass + e2e_pass + conformance_pass + client_pass))" \
+  "$((native_fail + browser_fail + firefox_fail + e2e_fail + conformance_fail + client_fail))"

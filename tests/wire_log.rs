@@ -361,8 +361,11 @@ async fn the_history_keeps_each_call_and_rerun_repeats_it() {
     assert!(text(&host, ".history-row[data-tool='book_table']").contains("complete (round 2)"));
 
     click(&host, ".history-row[data-tool='book_table'] .history-rerun");
+    // The history records the call as it starts; the scripted fetch logs the request only after
+    // reading its body, which Firefox finishes a task later than Chromium: wait for both.
+    let seen_any = || js_sys::eval("window.__seen.length > 0").is_ok_and(|v| v.is_truthy());
     for _ in 0..100 {
-        if session.history().calls().get_untracked().len() == 3 {
+        if session.history().calls().get_untracked().len() == 3 && seen_any() {
             break;
         }
         sleep_ms(20).await;

@@ -43,15 +43,21 @@ ran_in() { # ran_in BROWSER LOG: every test binary in LOG ran headless in BROWSE
   fi
 }
 
+# Line tables only in the browser tests' wasm: full debug info made each of the 13 test
+# binaries about 440 MB, which the runner processes again for every browser (about 30 s a
+# binary); with line tables a binary is about 59 MB and a panic still names its line. Set
+# for these two commands only (the wasm32 target), so the native builds keep their own.
+test_debug=(env CARGO_PROFILE_TEST_DEBUG=line-tables-only)
+
 step "browser (Chromium): cargo test --target wasm32-unknown-unknown (headless Chromium)"
-cargo test --target wasm32-unknown-unknown -p holdbay --tests 2>&1 | tee "$logs/browser"
+"${test_debug[@]}" cargo test --target wasm32-unknown-unknown -p holdbay --tests 2>&1 | tee "$logs/browser"
 ran_in Chrome "$logs/browser"
 
 # The same test binaries (cargo builds nothing again) in headless Firefox ESR. env.sh pins
 # CHROMEDRIVER so that geckodriver in ~/.cargo/bin never takes over the run above; the runner
 # prefers CHROMEDRIVER over GECKODRIVER, so this one command drops it and names geckodriver.
 step "browser (Firefox): the same tests in headless Firefox ESR through geckodriver"
-env -u CHROMEDRIVER GECKODRIVER="$(command -v geckodriver)" \
+"${test_debug[@]}" env -u CHROMEDRIVER GECKODRIVER="$(command -v geckodriver)" \
   cargo test --target wasm32-unknown-unknown -p holdbay --tests 2>&1 | tee "$logs/browser-firefox"
 ran_in Firefox "$logs/browser-firefox"
 

@@ -354,39 +354,34 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
                 </p>
                 <fieldset class="deadlines">
                     <legend>"Deadlines"</legend>
-                    <label>
-                        "Request"
-                        <input
-                            type="number"
-                            id="request-deadline"
-                            min="1"
-                            max=Deadlines::MAX_SECS
-                            step="1"
-                            inputmode="numeric"
-                            prop:value=request_secs
-                            on:input=move |ev| request_secs.set(event_target_value(&ev))
-                        />
-                        "s"
-                    </label>
-                    <label>
-                        "Stream"
-                        <input
-                            type="number"
-                            id="stream-deadline"
-                            min="1"
-                            max=Deadlines::MAX_SECS
-                            step="1"
-                            inputmode="numeric"
-                            prop:value=stream_secs
-                            on:input=move |ev| stream_secs.set(event_target_value(&ev))
-                        />
-                        "s"
-                    </label>
+                    <DeadlineInput label="Request" id="request-deadline" secs=request_secs />
+                    <DeadlineInput label="Stream" id="stream-deadline" secs=stream_secs />
                     <p class="hint">
                         "How long the client waits for a request's whole answer, and how long a listen stream stays open before it is closed and opened again. When a deadline passes, the call ends with a message that says so."
                     </p>
                 </fieldset>
             </div>
         </form>
+    }
+}
+
+/// One deadline, in whole seconds (checked by [`Deadlines::parse_secs`] on Connect).
+#[component]
+fn DeadlineInput(label: &'static str, id: &'static str, secs: RwSignal<String>) -> impl IntoView {
+    view! {
+        <label>
+            {label}
+            <input
+                type="number"
+                id=id
+                min="1"
+                max=Deadlines::MAX_SECS
+                step="1"
+                inputmode="numeric"
+                prop:value=secs
+                on:input=move |ev| secs.set(event_target_value(&ev))
+            />
+            "s"
+        </label>
     }
 }

@@ -67,11 +67,13 @@ export const scenarios = {
   async 'request-metadata'(ui) {
     const ok = await ui.discovered();
     ui.check('discovery succeeds after the version retry', ok);
-    const first = ui.sent[0];
-    // The retry is the next request of the same method (tools/list goes out beside the
-    // first discover: src/catalog.rs `load`).
-    const retry = ui.sent.slice(1).find((b) => b?.method === first?.method);
-    ui.check('a retry was sent', retry !== undefined && retry.method === first?.method,
+    // tools/list goes out beside the first discover (src/catalog.rs `load`), so the mock
+    // refuses whichever of the two reaches it first; the retry is the first request whose
+    // method was sent before, and `first` is that earlier one.
+    const at = ui.sent.findIndex((b, i) => ui.sent.slice(0, i).some((a) => a?.method === b?.method));
+    const retry = at >= 0 ? ui.sent[at] : undefined;
+    const first = ui.sent.find((a) => a?.method === retry?.method);
+    ui.check('a retry was sent', retry !== undefined && first !== retry,
       JSON.stringify(ui.sent.map((b) => b?.method)));
     if (retry) ui.check('the retry has a new id', retry.id !== first.id);
   },

@@ -169,9 +169,8 @@ impl WireLog {
             let before = entry.retained_bytes();
             change(entry);
             let after = entry.retained_bytes();
-            self.bytes.update_value(|bytes| {
-                *bytes = (*bytes + after).saturating_sub(before);
-            });
+            self.bytes
+                .try_update_value(|bytes| *bytes = (*bytes + after).saturating_sub(before));
             let added = entry.events.get(known..).unwrap_or_default();
             self.listeners
                 .with_value(|listeners| listeners.iter().for_each(|listen| listen(entry, added)));

@@ -4,6 +4,7 @@
 pub mod app_files;
 pub mod conformance;
 pub mod demo;
+pub mod durable;
 pub mod http;
 pub mod mcp;
 pub mod options;

@@ -63,12 +63,8 @@ pub struct Bookings {
 impl Bookings {
     /// Open (or create) [`FILE`] in `dir`.
     pub fn open(dir: &Path) -> Result<Self, BookingError> {
-        let connection = Connection::open(dir.join(FILE))?;
         // As for tasks: a booking is on disk before the answer that confirms it.
-        connection.pragma_update(None, "journal_mode", "WAL")?;
-        connection.pragma_update(None, "synchronous", "FULL")?;
-        connection.busy_timeout(std::time::Duration::from_secs(5))?;
-        connection.execute_batch(SCHEMA)?;
+        let connection = crate::durable::open_durable(dir, FILE, SCHEMA)?;
         Ok(Self {
             connection: Arc::new(Mutex::new(connection)),
         })

@@ -57,12 +57,7 @@ pub struct TaskStore {
 impl TaskStore {
     /// Open (or create) `tasks.sqlite3` in `dir`.
     pub fn open(dir: &Path) -> Result<Self, StoreError> {
-        let connection = Connection::open(dir.join("tasks.sqlite3"))?;
-        // WAL + FULL: a commit is on disk before the response that reports it.
-        connection.pragma_update(None, "journal_mode", "WAL")?;
-        connection.pragma_update(None, "synchronous", "FULL")?;
-        connection.busy_timeout(std::time::Duration::from_secs(5))?;
-        connection.execute_batch(SCHEMA)?;
+        let connection = crate::durable::open_durable(dir, "tasks.sqlite3", SCHEMA)?;
         Ok(Self {
             connection: Arc::new(Mutex::new(connection)),
         })

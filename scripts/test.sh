@@ -65,7 +65,7 @@ step "end-to-end: release app + holdbay serve + Playwright"
 bash scripts/build-app.sh
 bash scripts/wasm-size.sh
 cargo build -p holdbay-server --quiet
-(cd tests/e2e && { [ -d node_modules/playwright-core ] || npm ci --no-audit --no-fund; } && npm test) \
+(cd tests/e2e && { [ -d node_modules/playwright-core ] && [ -d node_modules/axe-core ] || npm ci --no-audit --no-fund; } && npm test) \
   2>&1 | tee "$logs/e2e"
 
 step "conformance: @modelcontextprotocol/conformance server scenarios (Node 22, 127.0.0.1)"

@@ -97,7 +97,15 @@ async fn the_panel_shows_the_stored_tasks_and_a_server_that_is_down() {
         "TTL countdown: {ttl}"
     );
     assert!(text(&first, ".task-age").starts_with("age 1m 0"));
-    assert_eq!(text(&first, ".task-poll"), "poll every 2s");
+    assert_eq!(
+        text(&first, ".task-poll"),
+        "polled every 2s, as the server asks"
+    );
+    // The server is down: no snapshot has arrived since the task was made.
+    assert_eq!(
+        text(&first, ".task-last-snapshot"),
+        "no snapshot since it was created"
+    );
     assert!(
         first
             .query_selector(".task-cancel")

@@ -30,15 +30,24 @@ pub struct TrackedTask {
     /// The tool whose call created it.
     pub tool: String,
     pub tracker: TaskTracker,
-    /// When the last `tasks/get` was sent (local clock).
+    /// When the newest snapshot arrived (local clock) and how.
     #[serde(default)]
-    pub last_polled_at_ms: Option<u64>,
+    pub last_snapshot: Option<SnapshotSeen>,
     /// Why the last poll failed; cleared by the next snapshot. Not stored: a reload retries.
     #[serde(skip)]
     pub poll_problem: Option<PollProblem>,
     /// What became of the last answer or cancel sent for this task.
     #[serde(skip)]
     pub note: Option<String>,
+}
+
+/// A snapshot taken in: when (local clock), and whether a listen stream pushed it or a
+/// `tasks/get` fetched it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SnapshotSeen {
+    pub at_ms: u64,
+    pub pushed: bool,
 }
 
 /// A failed `tasks/get`.
@@ -54,7 +63,7 @@ impl TrackedTask {
         Self {
             tool: tool.to_owned(),
             tracker,
-            last_polled_at_ms: None,
+            last_snapshot: None,
             poll_problem: None,
             note: None,
         }

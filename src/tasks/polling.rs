@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use leptos::task::spawn_local;
 
 use super::pacing::{self, NO_FRAME_MS, PollPace};
-use super::{PollProblem, TaskBoard, now_ms};
+use super::{PollProblem, SnapshotSeen, TaskBoard, now_ms};
 use crate::link::{ExchangeError, Link};
 use crate::traffic::TrafficView;
 
@@ -82,7 +82,6 @@ async fn poll_once(board: TaskBoard, link: Link, task_id: &str) {
     let now = now_ms();
     let request = board
         .modify(task_id, |task| {
-            task.last_polled_at_ms = Some(now);
             link.build(|client| task.tracker.poll(client, now))
         })
         .flatten();
@@ -94,6 +93,10 @@ async fn poll_once(board: TaskBoard, link: Link, task_id: &str) {
             let events = board
                 .modify(task_id, |task| {
                     task.poll_problem = None;
+                    task.last_snapshot = Some(SnapshotSeen {
+                        at_ms: now_ms(),
+                        pushed: false,
+                    });
                     task.tracker
                         .handle_snapshot(&reply.result.task, Some(reply.raw_result))
                 })

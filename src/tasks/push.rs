@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use web_sys::AbortController;
 
 use super::polling::note_events;
-use super::{TaskBoard, now_ms};
+use super::{SnapshotSeen, TaskBoard, now_ms};
 use crate::link::Link;
 
 /// While waiting for a task to follow (a new one wakes the loop).
@@ -126,6 +126,10 @@ fn take_event(board: TaskBoard, link: Link, event: ListenEvent, schedule: &mut L
             let events = board
                 .modify(&task_id, |tracked| {
                     tracked.poll_problem = None;
+                    tracked.last_snapshot = Some(SnapshotSeen {
+                        at_ms: now_ms(),
+                        pushed: true,
+                    });
                     tracked.tracker.handle_snapshot(&task, Some(message))
                 })
                 .unwrap_or_default();

@@ -3,8 +3,8 @@
 
 use leptos::prelude::*;
 
-use super::WireLogPanel;
 use super::on_demand::{FindingsOnDemand, HistoryOnDemand};
+use super::{UiState, WireLogPanel};
 use crate::session::Session;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,7 +18,7 @@ enum DockTab {
 pub fn Dock() -> impl IntoView {
     let session = Session::current();
     let tab = RwSignal::new(DockTab::Wire);
-    let collapsed = RwSignal::new(false);
+    let collapsed = UiState::current().dock_collapsed();
     let tall = RwSignal::new(false);
     // The findings and history panes are built when first opened (their code is a chunk).
     let opened_findings = Memo::new(move |was: Option<&bool>| {

@@ -21,8 +21,10 @@ fn scene_columns() -> AnyView {
     view! {
         <div class="column scene-side" aria-label="Lessons, call and tasks">
             <LessonsPanel />
-            <CallPanel />
-            <TasksPanel />
+            <div class="scene-work">
+                <CallPanel />
+                <TasksPanel />
+            </div>
         </div>
         <div class="column scene-main" aria-label="Scene and timeline">
             <Scene />

@@ -54,6 +54,9 @@ pub struct UiState {
     drafts: StoredValue<HashMap<String, CallDraft>>,
     /// The part being inspected, shared by the scene, the timeline and the lessons.
     inspected: RwSignal<Option<Part>>,
+    /// The dock (wire log, findings, history) folded to its tab bar. A lesson folds it so
+    /// the lesson, the scene and its evidence share one screen; Show opens it again.
+    dock_collapsed: RwSignal<bool>,
     /// The prompt and template picked, and their forms as the user left them.
     library: LibraryDrafts,
     /// Drafts live as long as the page, whichever view first asked for them.
@@ -67,6 +70,7 @@ impl UiState {
             selected_tool: RwSignal::new(None),
             drafts: StoredValue::new(HashMap::new()),
             inspected: RwSignal::new(None),
+            dock_collapsed: RwSignal::new(false),
             library: LibraryDrafts::new(),
             owner: KeepingOwner::here(),
         }
@@ -97,6 +101,10 @@ impl UiState {
 
     pub fn inspected(&self) -> RwSignal<Option<Part>> {
         self.inspected
+    }
+
+    pub fn dock_collapsed(&self) -> RwSignal<bool> {
+        self.dock_collapsed
     }
 
     /// Make `part` the inspected one (unchanged if it already is).

@@ -135,6 +135,16 @@ impl WireKeep {
         let all = finished(&request)
             .await
             .map_err(|e| problem("read the kept wire log", &e))?;
+        // Another tab deleting or upgrading the database waits until every connection
+        // closes: this page gives its own up (and stops keeping) rather than block it.
+        let keep = *self;
+        let closing = db.clone();
+        let on_version_change =
+            wasm_bindgen::closure::Closure::once_into_js(move |_: web_sys::Event| {
+                keep.db.try_set_value(None);
+                closing.close();
+            });
+        db.set_onversionchange(Some(on_version_change.unchecked_ref()));
         self.db.set_value(Some(db));
         let mut entries: Vec<WireEntry> = js_sys::Array::from(&all)
             .iter()

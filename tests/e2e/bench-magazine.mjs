@@ -152,7 +152,7 @@ try {
         createdLocallyAtMs: now,
         nextPollAtMs: now,
       });
-      copy.lastPolledAtMs = null;
+      copy.lastSnapshot = null;
       board.push(copy);
     }
     localStorage.setItem(key, JSON.stringify(board));

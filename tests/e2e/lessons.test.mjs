@@ -1,4 +1,4 @@
-// The eight lessons against the real `holdbay serve`, clicked as a learner would: each one
+// The lessons against the real `holdbay serve`, clicked as a learner would: each one
 // started with one click from the Scene view, its flow answered in the call and tasks panels,
 // and the scene checked for the states the lesson claims (tray occupied and emptied, the latch
 // unchanged across a round, lamps per status, sealed terminals, the cancel outcome). Inspecting
@@ -24,15 +24,76 @@ async function openScene() {
 async function startLesson(page, number) {
   await page.click(`#lessons button.lesson-start[data-lesson="${number}"]`);
   await shown(page, `#lessons .lesson[data-lesson="${number}"]`);
+  await assertOneScreen(page, `lesson ${number} started`);
 }
 
-/** Pick the right answer, reveal it, and return what the inspector then shows. */
+/** At 1280×720 the lesson, the scene and the evidence share one screen: the page itself
+ * never scrolls (the lesson and the call scroll in their own regions). */
+async function assertOneScreen(page, moment) {
+  const { scrolls, height, culprits } = await page.evaluate(() => {
+    // Whatever reaches below the window: an element no scrolling region holds, or one
+    // placed absolutely (its box can escape the region it sits in).
+    const held = (element) => {
+      for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+        if (['auto', 'scroll', 'hidden'].includes(getComputedStyle(parent).overflowY)) return true;
+      }
+      return false;
+    };
+    const culprits = [...document.querySelectorAll('body *')]
+      .filter((e) => e.getBoundingClientRect().bottom > window.innerHeight + 1)
+      .filter((e) => !held(e) || ['absolute', 'fixed'].includes(getComputedStyle(e).position))
+      .slice(0, 5)
+      .map((e) => `${e.tagName.toLowerCase()}.${[...e.classList].join('.')} "${e.textContent.slice(0, 30)}"`);
+    return {
+      scrolls: document.scrollingElement.scrollHeight,
+      height: window.innerHeight,
+      culprits,
+    };
+  });
+  assert.ok(
+    scrolls <= height,
+    `${moment}: the page scrolls (${scrolls} px > ${height} px): ${culprits.join(', ')}`,
+  );
+}
+
+/** How much of `selector` is really on screen: inside the viewport and inside every
+ * scrolling ancestor (an element scrolled out of its region does not count). */
+function visibleHeight(page, selector) {
+  return page.evaluate((selector) => {
+    const element = document.querySelector(selector);
+    if (!element) return -1;
+    let { top, bottom } = element.getBoundingClientRect();
+    top = Math.max(top, 0);
+    bottom = Math.min(bottom, window.innerHeight);
+    for (let parent = element.parentElement; parent; parent = parent.parentElement) {
+      const overflow = getComputedStyle(parent).overflowY;
+      if (overflow === 'auto' || overflow === 'scroll' || overflow === 'hidden') {
+        const frame = parent.getBoundingClientRect();
+        top = Math.max(top, frame.top);
+        bottom = Math.min(bottom, frame.bottom);
+      }
+    }
+    return Math.round(bottom - top);
+  }, selector);
+}
+
+/** Pick the right answer, reveal it, and return what the inspector then shows. The answer,
+ * the part it names and the inspector are all in view, with no page scroll. */
 async function answerAndReveal(page) {
   const question = await shown(page, '#lessons .lesson-question');
   await question.locator('button.lesson-choice[data-correct="true"]').click();
   await page.click('#lessons button.lesson-reveal');
   await shown(page, '#lessons .lesson-answer');
-  return inspected(page);
+  const evidence = await inspected(page);
+  await page.waitForTimeout(300); // the answer's scroll into view
+  await assertOneScreen(page, 'the reveal');
+  // The scene marks the part with .selected (a cartridge: the magazine's highlight).
+  const named = '#scene .selected, #scene .cartridge-highlight';
+  for (const selector of ['#lessons .lesson-answer', named, '#inspect .inspect-role']) {
+    const seen = await visibleHeight(page, selector);
+    assert.ok(seen >= 12, `after the reveal, ${selector} is not in view (${seen} px visible)`);
+  }
+  return evidence;
 }
 
 /** The inspector's role line and its JSON, parsed. */
@@ -156,6 +217,18 @@ test('lesson 4: the server decides: run_pipeline detaches a task, quick_sum answ
   assert.equal(await detached.getAttribute('data-occupied'), 'false');
   const cartridge = await part(page, 'g.cartridge[data-status="working"][data-sealed="false"]');
   const taskId = await cartridge.getAttribute('data-task-id');
+  // The demo server pushes the task's snapshots: the row says so, with the server's own
+  // pollIntervalMs beside the client's safety poll (not "poll every 1m").
+  const following = page.locator(`.task-row[data-task-id="${taskId}"] .task-poll`);
+  await page.waitForFunction(
+    (selector) => /^pushed on the listen stream/.test(document.querySelector(selector)?.textContent ?? ''),
+    `.task-row[data-task-id="${taskId}"] .task-poll`,
+    { timeout: 15000 },
+  );
+  assert.match(
+    await following.textContent(),
+    /^pushed on the listen stream \(the server's pollIntervalMs is \d+(ms|s); one safety poll every 1m 00s\)$/,
+  );
 
   await page.locator('#lessons button.lesson-step-run').first().click();
   await shown(page, '#call-panel .call-result');
@@ -173,6 +246,16 @@ test('lesson 4: the server decides: run_pipeline detaches a task, quick_sum answ
   await part(page, `g.cartridge[data-task-id="${taskId}"][data-status="completed"][data-sealed="true"]`, 30000);
   const lamp = page.locator(`#scene g.cartridge[data-task-id="${taskId}"] .lamp`);
   assert.equal(await lamp.getAttribute('data-status'), 'completed');
+  assert.equal(await following.textContent(), 'polling over');
+  // Each snapshot is narrated with the way it came, and the inspector counts them.
+  const narrated = await page.textContent('#scene-narration');
+  assert.match(narrated, /ended completed: .*\((pushed on the listen stream, no poll|polled with tasks\/get)\)\./);
+  const sealed = await inspect(page, `#scene g.cartridge[data-task-id="${taskId}"]`);
+  const facts = await page.textContent('#inspect .inspect-facts');
+  const counted = /^Snapshots so far: (\d+) polled, (\d+) pushed; the newest came from .*; the server's pollIntervalMs is (\d+)\.$/.exec(facts);
+  assert.ok(counted, facts);
+  assert.ok(Number(counted[2]) >= 1, 'the demo server pushed at least one snapshot');
+  assert.equal(Number(counted[3]), sealed.json.pollIntervalMs, 'the interval the JSON says');
   await screenshot(page, '54-lesson-4-task-sealed');
   assert.deepEqual(errors, []);
   await page.close();
@@ -269,6 +352,39 @@ async function sceneSummary(page) {
   }));
 }
 
+test('lesson 9: progress fills the tray on the request\'s own stream, and Stop closes it', async () => {
+  const { page, errors } = await openScene();
+  const sent = recordCalls(page);
+  await startLesson(page, 9);
+  await part(page, 'g.tray[data-state="in_flight"] g.tray-progress');
+  // The bar moves with the notifications: wait for the second one (1 of 6 sections done).
+  await page.waitForFunction(
+    () => Number(document.querySelector('#scene g.tray-progress')?.dataset.permille ?? 0) >= 166,
+    null,
+    { timeout: 15000 },
+  );
+  assert.match(await page.textContent('#scene g.tray-progress text'), /^\d of 6 · [A-Z]/);
+  const request = sent.find((body) => body.method === 'tools/call');
+  assert.ok(request.params._meta.progressToken !== undefined, 'the request carried a progressToken');
+  const declared = request.params._meta['io.modelcontextprotocol/clientCapabilities'];
+  assert.equal(declared?.extensions?.['io.modelcontextprotocol/tasks'], undefined, 'no task offered');
+  await assertOneScreen(page, 'lesson 9 in progress');
+  await screenshot(page, '5a-lesson-9-progress');
+
+  await page.click('#call-panel button.stop');
+  await part(page, 'g.tray[data-state="stopped"][data-occupied="false"] g.tray-progress');
+  await shown(page, '#call-panel .call-stopped');
+  assert.equal(await page.locator('#call-panel .call-result').count(), 0, 'no result after Stop');
+  assert.match(await page.textContent('#scene-narration'), /closing the stream is the cancellation/);
+  assert.equal(sent.filter((body) => body.method === 'tools/call').length, 1, 'nothing else was sent');
+  const revealed = await answerAndReveal(page);
+  assert.match(revealed.role, /^Tray/);
+  assert.deepEqual(revealed.json, { seconds: 20 }, 'the stopped slow_report tray');
+  await screenshot(page, '5b-lesson-9-stopped');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('a replay of an exported wire log draws the same final scene', async () => {
   const { page, errors } = await openScene();
   await startLesson(page, 1);
@@ -282,6 +398,10 @@ test('a replay of an exported wire log draws the same final scene', async () => 
   await (await shown(page, `.task-row[data-task-id="${taskId}"] .task-cancel`)).click();
   await part(page, `g.cartridge[data-task-id="${taskId}"][data-sealed="true"]`, 30000);
   const live = await sceneSummary(page);
+  // A lesson folds the dock to its tab bar: Show opens it again.
+  const dockToggle = page.locator('#dock .dock-collapse');
+  assert.equal(await dockToggle.getAttribute('aria-expanded'), 'false', 'the lesson folded the dock');
+  await dockToggle.click();
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('.wire-export')]);
   const exported = readFileSync(await download.path(), 'utf8');
   await page.close();

@@ -152,6 +152,39 @@ test('a reload keeps the wire log, and the timeline still shows the restored tas
   await page.close();
 });
 
+test('switching views during Play while animation frames run late (a busy tab) raises no error', async () => {
+  const { page, errors } = await openApp();
+  await selectTool(page, 'echo');
+  await fillField(page.locator('#call-panel'), 'message', 'hello');
+  await call(page);
+  await shown(page, '#call-panel .call-result');
+  await call(page);
+  await shown(page, '#call-panel .call-result');
+  // A busy or backgrounded tab draws its next frame late: here every frame comes 400 ms
+  // late, so a callback the timeline asked for runs after the view switch has disposed it.
+  await page.evaluate(() => {
+    window.requestAnimationFrame = (callback) =>
+      setTimeout(() => callback(performance.now()), 400);
+  });
+  const pause = (ms) => new Promise((r) => setTimeout(r, ms));
+  for (let i = 0; i < 12; i += 1) {
+    await page.click('#view-scene');
+    const play = page.locator('#timeline-play');
+    await play.waitFor({ timeout: 10000 });
+    if ((await play.getAttribute('aria-pressed')) !== 'true') await play.click();
+    await pause(50 + 10 * i);
+    await page.click('#view-workbench');
+    await page.waitForSelector('.select-tool');
+    await pause(450);
+  }
+  assert.deepEqual(errors, []);
+  // The page is alive: a further call completes.
+  await call(page);
+  await shown(page, '#call-panel .call-result');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
 test('switching views 50 times in a row, during Play, a paused call and a stream, raises no error', async () => {
   const { page, errors } = await openApp();
   // Something for the timeline to play: a complete call and a paused one.

@@ -87,8 +87,8 @@ pub use response::{Decoded, Limits, Outcome, Reply, ResponseError, ResponseReade
 pub use sse::{SseDecoder, SseError};
 pub use structured::OutputContract;
 pub use task::{
-    ClientEnding, DEFAULT_POLL_MS, DuePolls, MAX_POLL_MS, MAX_POLLS_IN_FLIGHT, MIN_POLL_MS,
-    TaskError, TaskEvent, TaskTracker, due_polls,
+    ClientEnding, DEFAULT_POLL_MS, DuePolls, Following, MAX_POLL_MS, MAX_POLLS_IN_FLIGHT,
+    MIN_POLL_MS, TaskError, TaskEvent, TaskTracker, due_polls,
 };
 pub use traffic::Traffic;
 pub use uri_template::{UriTemplate, UriTemplateError};

@@ -18,8 +18,10 @@ use crate::findings::{Finding, Rule};
 use crate::method::{CancelTask, GetTask, UpdateTask};
 use crate::outgoing::OutgoingRequest;
 
+mod following;
 mod polls;
 
+pub use following::Following;
 pub use polls::{DuePolls, MAX_POLLS_IN_FLIGHT, due_polls};
 
 /// Polls never come faster than this, whatever the server asks.

@@ -1,4 +1,4 @@
-//! The eight lessons' content, as data: what to read, what to do, what to watch, and the
+//! The lessons' content, as data: what to read, what to do, what to watch, and the
 //! question each one ends with. Tool names and arguments are the demo server's real ones.
 
 /// One lesson against the demo server.
@@ -68,13 +68,23 @@ pub enum Reveal {
     Restored { tool: &'static str },
     /// A latch the client sent back changed.
     ChangedLatch,
+    /// A tool's plain request the client stopped (closed its stream) mid-progress.
+    Stopped { tool: &'static str },
+}
+
+impl Reveal {
+    /// The part that shows the answer is drawn only for a moment (a tag while its tray is
+    /// paused, a request while it is on the conveyor): the reveal scrubs back to it.
+    pub fn is_momentary(self) -> bool {
+        matches!(self, Self::UrlTag { .. } | Self::TaskAnswer { .. })
+    }
 }
 
 pub fn lesson(number: u8) -> Option<&'static Lesson> {
     LESSONS.iter().find(|l| l.number == number)
 }
 
-pub static LESSONS: [Lesson; 8] = [
+pub static LESSONS: [Lesson; 9] = [
     Lesson {
         number: 1,
         title: "Pause for input",
@@ -251,8 +261,9 @@ pub static LESSONS: [Lesson; 8] = [
         number: 4,
         title: "Detach a task, and when not to use one",
         intro: "Long work can leave the request: the server answers at once with a task handle \
-                and the client polls it. A client only offers that by declaring the tasks \
-                extension; the server then decides per call. Quick work is better answered \
+                and the client follows it (a listen stream pushes its snapshots when the server \
+                offers one; otherwise the client polls tasks/get at the server's pollIntervalMs). \
+                A client only offers that by declaring the tasks extension; the server then decides per call. Quick work is better answered \
                 directly.",
         steps: &[
             LessonStep {
@@ -273,8 +284,9 @@ pub static LESSONS: [Lesson; 8] = [
             },
         ],
         watch: "run_pipeline's tray empties into the job magazine: a cartridge with a working \
-                lamp, polled at the server's pollIntervalMs. quick_sum's tray completes in place: \
-                no cartridge.",
+                lamp. The demo server pushes its snapshots on the listen stream, so the client \
+                only polls as a safety net: the narration and the inspector say which way each \
+                snapshot came. quick_sum's tray completes in place: no cartridge.",
         question: Question {
             prompt: "Who decides whether a tools/call returns a task?",
             choices: &[
@@ -406,7 +418,7 @@ pub static LESSONS: [Lesson; 8] = [
                 },
             ],
             answer: "Only that the server received the ask. Nothing about the outcome: the task \
-                     may still complete (or fail). Poll the status to learn it. The cartridge \
+                     may still complete (or fail). Follow the status to learn it. The cartridge \
                      shows the cancel ask and the status it actually reached.",
             reveal: Reveal::CancelOutcome {
                 tool: "bulk_import",
@@ -419,7 +431,8 @@ pub static LESSONS: [Lesson; 8] = [
         number: 7,
         title: "The handle is durable",
         intro: "A task outlives the page that started it. The client keeps the task handle in \
-                storage; after a reload it comes back and polling resumes. The server keeps the \
+                storage; after a reload it comes back and, while it still runs, the client follows it \
+                again. The server keeps the \
                 task itself, so the work never noticed.",
         steps: &[
             LessonStep {
@@ -435,13 +448,13 @@ pub static LESSONS: [Lesson; 8] = [
                 preset: None,
             },
             LessonStep {
-                text: "The task re-enters its slot from storage; polling resumes until it \
+                text: "The task re-enters its slot from storage; the client follows it again until it \
                        completes and is sealed.",
                 preset: None,
             },
         ],
         watch: "After the reload the cartridge re-enters marked restored, with the status it \
-                had; the next poll brings the server's current one. Once completed, it is \
+                had; the next snapshot (pushed or polled) brings the server's current one. Once completed, it is \
                 sealed and never changes.",
         question: Question {
             prompt: "Which statuses are terminal (never change again)?",
@@ -454,7 +467,7 @@ pub static LESSONS: [Lesson; 8] = [
                 Choice {
                     text: "completed, failed and cancelled",
                     correct: true,
-                    feedback: "Right: once there, the task is sealed and polling stops.",
+                    feedback: "Right: once there, the task is sealed and the client stops following it.",
                 },
                 Choice {
                     text: "completed only",
@@ -463,7 +476,7 @@ pub static LESSONS: [Lesson; 8] = [
                 },
             ],
             answer: "completed, failed and cancelled. A task in one of them never changes; the \
-                     client stops polling it. The restored cartridge shows its seal once it \
+                     client stops following it. The restored cartridge shows its seal once it \
                      completes.",
             reveal: Reveal::Restored {
                 tool: "run_pipeline",
@@ -525,6 +538,64 @@ pub static LESSONS: [Lesson; 8] = [
             reveal: Reveal::ChangedLatch,
             missing: "Start the lesson, press \"Tamper with the latch\" in the call panel, then \
                       answer the form.",
+        },
+    },
+    Lesson {
+        number: 9,
+        title: "Progress, and stopping a plain request",
+        intro: "Not every long request needs a task. A plain tools/call may take its time: when \
+                it carries a progressToken in _meta, the server streams notifications/progress \
+                on the request's own SSE response, before the result. There is no tasks/cancel \
+                for it: over HTTP the client stops it by closing that stream.",
+        steps: &[
+            LessonStep {
+                text: "Start: calls slow_report (20 s) with \"Report progress\" on and no task.",
+                preset: Some(Preset {
+                    tool: "slow_report",
+                    arguments: r#"{"seconds":20}"#,
+                    accept_task: false,
+                }),
+            },
+            LessonStep {
+                text: "Watch the bar on the tray fill, one progress notification at a time.",
+                preset: None,
+            },
+            LessonStep {
+                text: "Press Stop in the call panel before the report is ready.",
+                preset: None,
+            },
+        ],
+        watch: "The tray stays in flight and its bar moves with each notifications/progress \
+                (\"2 of 6 · Computing totals\"), all on the one exchange on the conveyor. After \
+                Stop that exchange ends without a result and the tray empties, stopped by the \
+                client, at the last progress it heard.",
+        question: Question {
+            prompt: "How does a client cancel a plain request over HTTP?",
+            choices: &[
+                Choice {
+                    text: "It sends tasks/cancel",
+                    correct: false,
+                    feedback: "No: tasks/cancel is for tasks, and this request never became one.",
+                },
+                Choice {
+                    text: "It closes the request's response stream",
+                    correct: true,
+                    feedback: "Right: on Streamable HTTP the disconnect is the cancellation.",
+                },
+                Choice {
+                    text: "It stops reading progress until the server gives up",
+                    correct: false,
+                    feedback: "No: progress only reports; the client has to end the request.",
+                },
+            ],
+            answer: "It closes the response stream. Over Streamable HTTP a disconnect is the \
+                     cancellation (notifications/cancelled is for stdio only), so the server \
+                     should stop the work and send nothing more for that request. The tray \
+                     keeps the last progress it heard and says the client stopped it.",
+            reveal: Reveal::Stopped {
+                tool: "slow_report",
+            },
+            missing: "Start the lesson and press Stop in the call panel while the report runs.",
         },
     },
 ];

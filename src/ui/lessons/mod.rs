@@ -24,6 +24,16 @@ pub fn LessonsPanel() -> impl IntoView {
     let active = Memo::new(move |_| progress.with(|p| p.active));
     // Why the last Start could not run its call, if it could not.
     let problem = RwSignal::new(None::<String>);
+    // A lesson needs the height for its steps, the scene and the evidence: the dock folds
+    // to its tab bar whenever one starts (or is open on load); Show brings it back.
+    let dock_collapsed = UiState::current().dock_collapsed();
+    Effect::new(move |previous: Option<Option<u8>>| {
+        let now = active.get();
+        if now.is_some() && previous.flatten() != now {
+            dock_collapsed.set(true);
+        }
+        now
+    });
 
     let start = move |number: u8| {
         progress.update(|p| p.active = Some(number));

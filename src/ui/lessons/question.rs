@@ -26,6 +26,26 @@ pub fn LessonQuestion(
     let inspected = UiState::current().inspected();
     let reveal_kind = question.reveal;
 
+    // Show `part`: a part that is only drawn for a moment (a tag on a paused tray, a
+    // request on the conveyor) is shown by scrubbing the scene back to that moment.
+    let show = move |part: Part| {
+        if reveal_kind.is_momentary() {
+            let moment = traffic.with_whole(|t| {
+                t.events()
+                    .iter()
+                    .rev()
+                    .find(|event| event.part == part)
+                    .map(|event| event.at)
+            });
+            if moment.is_some() {
+                traffic.scrub_to(moment);
+            }
+        }
+        waiting.set(false);
+        shown.set(Some(part.clone()));
+        inspected.set(Some(part));
+    };
+
     // Select the part once it exists: the answer happens live, not from a script.
     Effect::new(move |_| {
         if !waiting.get() {
@@ -33,9 +53,7 @@ pub fn LessonQuestion(
         }
         traffic.track();
         if let Some(part) = traffic.with(|t| part_for(t, reveal_kind)) {
-            waiting.set(false);
-            shown.set(Some(part.clone()));
-            inspected.set(Some(part));
+            show(part);
         }
     });
 
@@ -49,11 +67,7 @@ pub fn LessonQuestion(
     let reveal = move |_| {
         revealed.set(true);
         match traffic.with(|t| part_for(t, reveal_kind)) {
-            Some(part) => {
-                waiting.set(false);
-                shown.set(Some(part.clone()));
-                inspected.set(Some(part));
-            }
+            Some(part) => show(part),
             None => {
                 shown.set(None);
                 waiting.set(true);
@@ -101,9 +115,26 @@ pub fn LessonQuestion(
             return Some(view! { <p class="lesson-reveal-status" data-found="false">{text}</p> });
         }
         let part = shown.get()?;
-        let text = format!("Shown in the scene: {}.", describe(&part, reveal_kind));
+        let moment = if reveal_kind.is_momentary() {
+            " The scene went back to that moment; Follow live in the timeline returns to now."
+        } else {
+            ""
+        };
+        let text = format!(
+            "Shown in the scene: {}.{moment}",
+            describe(&part, reveal_kind)
+        );
         Some(view! { <p class="lesson-reveal-status" data-found="true">{text}</p> })
     };
+    // The answer appears below the question: bring it into the lesson's view.
+    let answer = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        if let Some(element) = answer.get() {
+            let options = web_sys::ScrollIntoViewOptions::new();
+            options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+            element.scroll_into_view_with_scroll_into_view_options(&options);
+        }
+    });
     view! {
         <div class="lesson-question">
             <p class="lesson-prompt">
@@ -120,7 +151,7 @@ pub fn LessonQuestion(
                     .get()
                     .then(|| {
                         view! {
-                            <div class="lesson-answer" role="status">
+                            <div class="lesson-answer" role="status" node_ref=answer>
                                 <p>{question.answer}</p>
                                 {where_shown}
                             </div>
@@ -143,6 +174,9 @@ fn describe(part: &Part, reveal: Reveal) -> String {
         }
         (Part::Tray(_), Reveal::DirectAnswer { tool }) => {
             format!("the {tool} tray, completed directly (no cartridge)")
+        }
+        (Part::Tray(_), Reveal::Stopped { tool }) => {
+            format!("the {tool} tray, stopped by the client at its last progress")
         }
         (Part::Tray(id), _) => format!("tray {id}"),
         (Part::TrayTag { key, .. }, _) => format!("the URL-mode tag {key}"),

@@ -95,6 +95,9 @@ pub fn part_for(traffic: &Traffic, reveal: Reveal) -> Option<Part> {
                 .or(restored.first())
                 .map(|c| Part::Cartridge(c.task_id.clone()))
         }
+        Reveal::Stopped { tool } => latest_trays(traffic, tool)
+            .find(|tray| tray.state == TrayState::Stopped)
+            .map(|tray| Part::Tray(tray.id)),
         Reveal::ChangedLatch => traffic.trays().iter().rev().find_map(|tray| {
             let changed = tray.rounds.iter().find(|r| r.latch_changed)?;
             Some(Part::Latch {

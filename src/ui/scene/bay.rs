@@ -2,7 +2,7 @@
 //! request's arguments, tags hang on it for each pending input request, the latch is the
 //! sealed `requestState`, and the rounds stack up against the client's bound.
 
-use holdbay_engine::traffic::{Part, Tray, TrayState};
+use holdbay_engine::traffic::{Part, Tray, TrayProgress, TrayState};
 use leptos::prelude::*;
 
 use super::parts::{TagView, fingerprint, summarize, truncate};
@@ -38,6 +38,40 @@ struct TrayView {
     rounds: Vec<u32>,
     latches: Vec<LatchView>,
     max_rounds: u32,
+    progress: Option<ProgressView>,
+}
+
+/// The server's newest progress report on the request's stream.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct ProgressView {
+    /// Thousandths done, when the server gave a total.
+    permille: Option<u32>,
+    /// `2 of 6 · Computing totals`.
+    text: String,
+}
+
+impl ProgressView {
+    fn of(progress: &TrayProgress) -> Self {
+        let figure = |value: f64| {
+            if value.fract() == 0.0 && value.abs() < 1e15 {
+                format!("{}", value as i64)
+            } else {
+                format!("{value:.1}")
+            }
+        };
+        let how_far = match progress.total {
+            Some(total) => format!("{} of {}", figure(progress.progress), figure(total)),
+            None => figure(progress.progress),
+        };
+        let text = match &progress.message {
+            Some(message) => format!("{how_far} · {message}"),
+            None => how_far,
+        };
+        Self {
+            permille: progress.fraction().map(|f| (f * 1000.0).round() as u32),
+            text,
+        }
+    }
 }
 
 impl TrayView {
@@ -85,6 +119,7 @@ impl TrayView {
             rounds: tray.rounds.iter().map(|r| r.number).collect(),
             latches,
             max_rounds: tray.max_rounds,
+            progress: tray.progress.as_ref().map(ProgressView::of),
         }
     }
 }
@@ -164,13 +199,28 @@ fn TrayDrawing(tray: TrayView) -> impl IntoView {
     let round_x = move |number: u32| STACK_X + f64::from(number - 1) * slot_width;
     let bound_x = STACK_X + f64::from(tray.max_rounds) * slot_width - 1.0;
     let last_latch = tray.latches.last().map(|l| l.round);
-    let label = format!(
+    let mut label = format!(
         "Tray: {}, {}, round {} of at most {}",
         tray.title,
         tray.state_text,
         tray.rounds.len(),
         tray.max_rounds
     );
+    if let Some(progress) = &tray.progress {
+        label.push_str(&format!(", progress {}", progress.text));
+    }
+    let progress = tray.progress.clone().map(|progress| {
+        let width = progress
+            .permille
+            .map(|p| 178.0 * f64::from(p.min(1000)) / 1000.0);
+        view! {
+            <g class="tray-progress" data-permille=progress.permille aria-hidden="true">
+                <rect class="progress-track" x="10" y="62" width="178" height="7" rx="3"></rect>
+                {width.map(|w| view! { <rect class="progress-done" x="10" y="62" width=w height="7" rx="3"></rect> })}
+                <text x="10" y="84">{truncate(&progress.text, 30)}</text>
+            </g>
+        }
+    });
     let workpiece = tray.occupied.then(|| {
         let tags = tray
             .tags
@@ -246,6 +296,7 @@ fn TrayDrawing(tray: TrayView) -> impl IntoView {
                 </text>
                 {workpiece}
                 {outcome}
+                {progress}
                 <g class="round-stack">{rounds}</g>
                 <g
                     class="round-bound"

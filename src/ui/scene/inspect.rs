@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 use super::SceneContext;
-use super::parts::describe;
+use super::parts::{describe, facts};
 
 #[component]
 pub(super) fn Inspector() -> impl IntoView {
@@ -23,6 +23,11 @@ pub(super) fn Inspector() -> impl IntoView {
             .get()
             .map(|part| traffic.with(|t| describe(t, &part).1))
             .unwrap_or_default()
+    };
+    let facts = move || {
+        traffic.track_calm();
+        let part = selected.get()?;
+        traffic.with(|t| facts(t, &part))
     };
     let json = move || {
         traffic.track_calm();
@@ -48,6 +53,7 @@ pub(super) fn Inspector() -> impl IntoView {
             >
                 <h3 class="inspect-role">{role}</h3>
                 <p class="inspect-explanation">{explanation}</p>
+                {move || facts().map(|text| view! { <p class="inspect-facts">{text}</p> })}
                 <pre class="inspect-json">{json}</pre>
                 <button class="inspect-close" on:click=move |_| selected.set(None)>
                     "Close"

@@ -60,8 +60,10 @@ pub fn describe(traffic: &Traffic, part: &Part) -> (String, &'static str) {
             "A cartridge in the job magazine: a task the server chose to create for a \
              tools/call that declared the tasks extension. Its lamp is the status (working, \
              input_required, completed, failed, cancelled); completed, failed and cancelled \
-             are terminal, so the cartridge is sealed. The client learns of changes by polling \
-             tasks/get at pollIntervalMs, or from notifications/tasks on a listen stream.",
+             are terminal, so the cartridge is sealed. The client learns of changes from \
+             notifications/tasks on a listen stream when the server offers one (pushed), else \
+             by polling tasks/get at the server's pollIntervalMs; the line below says which \
+             it was for this task.",
         ),
         Part::Session => (
             "The session (a reload)".to_owned(),
@@ -75,6 +77,15 @@ pub fn describe(traffic: &Traffic, part: &Part) -> (String, &'static str) {
              tasks/update (inputResponses under the same key), not by retrying the call; the \
              task keeps running on the server. A key is answered once.",
         ),
+    }
+}
+
+/// What the wire told of this particular part, beside its general role: for a cartridge,
+/// how its snapshots came (polled or pushed) and the server's own `pollIntervalMs`.
+pub fn facts(traffic: &Traffic, part: &Part) -> Option<String> {
+    match part {
+        Part::Cartridge(task) => traffic.cartridge(task).map(|c| c.delivery_summary()),
+        _ => None,
     }
 }
 

@@ -1,6 +1,7 @@
 //! The tasks panel: every task this page follows, live.
 
 pub(crate) mod clock;
+mod following;
 mod outcome;
 mod row;
 

@@ -5,6 +5,7 @@ use holdbay_engine::{InputAnswer, InputAsk, MethodId};
 use leptos::prelude::*;
 
 use super::clock::{seconds_until, span};
+use super::following::{following_text, last_snapshot_text};
 use super::outcome::{TaskError, TaskResult};
 use crate::owner::KeepingOwner;
 use crate::session::Session;
@@ -164,7 +165,7 @@ fn ending(task: &TrackedTask) -> Option<AnyView> {
     }
 }
 
-/// Age, TTL countdown, poll interval and last poll.
+/// Age, TTL countdown, how the task is followed, and its newest snapshot.
 #[component]
 fn TaskTimes(task: Memo<Option<TrackedTask>>, now: Signal<u64>) -> impl IntoView {
     move || {
@@ -184,21 +185,14 @@ fn TaskTimes(task: Memo<Option<TrackedTask>>, now: Signal<u64>) -> impl IntoView
                     format!("expires in {}", span(ends.saturating_sub(now)))
                 }
             };
-            let polling = if tracker.is_terminal() {
-                "polling over".to_owned()
-            } else {
-                format!("poll every {}", span(tracker.poll_interval()))
-            };
-            let last = task.last_polled_at_ms.map_or_else(
-                || "not polled yet".to_owned(),
-                |at| format!("last poll {} ago", span(now.saturating_sub(at))),
-            );
+            let following = following_text(tracker.following());
+            let last = last_snapshot_text(task.last_snapshot, now);
             Some(view! {
                 <p class="task-times">
                     <span class="task-age">"age " {age}</span>
                     <span class="task-ttl">{ttl}</span>
-                    <span class="task-poll">{polling}</span>
-                    <span class="task-last-poll">{last}</span>
+                    <span class="task-poll">{following}</span>
+                    <span class="task-last-snapshot">{last}</span>
                 </p>
             })
         })

@@ -48,11 +48,9 @@ pub fn EventRow(row: Row, current: Memo<Option<(usize, u64)>>) -> impl IntoView 
     } = row;
     let (direction, geometry) = arrow_geometry(from, to);
     let time = relative_time(after_ms);
-    let spoken = format!(
-        "{time}, {} to {}: {label}",
-        lane_title(from),
-        lane_title(to)
-    );
+    // Said between the time and the label, so the button's name is its visible text with
+    // the lanes added (WCAG 2.5.3: the name contains the label).
+    let lanes = format!(", {} to {}: ", lane_title(from), lane_title(to));
     let is_error = label.starts_with("error");
     let is_current = move || {
         current
@@ -74,10 +72,10 @@ pub fn EventRow(row: Row, current: Memo<Option<(usize, u64)>>) -> impl IntoView 
             data-to=lane_name(to)
             aria-pressed=move || if is_selected() { "true" } else { "false" }
             aria-current=move || is_current().then_some("step")
-            aria-label=spoken
             on:click=select
         >
             <span class="timeline-time">{time}</span>
+            <span class="visually-hidden">{lanes}</span>
             <span class="timeline-lanes">
                 <span class=format!("timeline-arrow {direction}") style=geometry>
                     <span class="timeline-label">{label}</span>

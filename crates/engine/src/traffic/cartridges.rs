@@ -5,7 +5,7 @@ use rmcp::model::{DetailedTask, InputRequests, Task, TaskPayload, TaskStatus};
 use serde_json::Value;
 
 use super::flights::{failure_of, reply_label};
-use super::{CancelAsk, Cartridge, FlightRole, Lane, Part, Traffic, narration};
+use super::{CancelAsk, Cartridge, Delivery, FlightRole, Lane, Part, Traffic, narration};
 use crate::events::{AnswerEvent, AnswerKind, InputAsk};
 use crate::method::MethodId;
 
@@ -79,6 +79,11 @@ impl Traffic {
             answered_keys: Vec::new(),
             polls: 0,
             pushes: 0,
+            last_delivery: if restored {
+                Delivery::Restored
+            } else {
+                Delivery::Created
+            },
             updates: 0,
             cancel: None,
             restored,
@@ -132,9 +137,14 @@ impl Traffic {
         let cartridge = &mut self.cartridges[slot];
         let task = cartridge.task_id.clone();
         let status = snapshot.task.status;
-        if matches!(source, SnapshotSource::Push { .. }) {
-            cartridge.pushes += 1;
-        }
+        cartridge.last_delivery = match source {
+            SnapshotSource::Created => Delivery::Created,
+            SnapshotSource::Poll => Delivery::Polled,
+            SnapshotSource::Push { .. } => {
+                cartridge.pushes += 1;
+                Delivery::Pushed
+            }
+        };
         if cartridge.is_sealed() {
             if status != cartridge.status {
                 cartridge.broken_seal += 1;
@@ -188,10 +198,11 @@ impl Traffic {
         }
         let (via, label) = match source {
             SnapshotSource::Created => return true,
-            SnapshotSource::Poll => ("", narration::status_label(status)),
-            SnapshotSource::Push { method } => {
-                (narration::PUSHED, narration::pushed_label(method, status))
-            }
+            SnapshotSource::Poll => (narration::polled(), narration::status_label(status)),
+            SnapshotSource::Push { method } => (
+                narration::PUSHED.to_owned(),
+                narration::pushed_label(method, status),
+            ),
         };
         self.event(
             at,
@@ -203,7 +214,7 @@ impl Traffic {
                 status,
                 &new_tags,
                 cancel_asked,
-                via,
+                &via,
             )),
             Part::Cartridge(task.clone()),
         );

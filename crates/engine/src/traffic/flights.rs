@@ -103,6 +103,15 @@ impl Traffic {
             return false;
         };
         keep_message(flight, &note.json);
+        if let (
+            NotificationKind::Progress(progress),
+            FlightRole::Opens { tray } | FlightRole::Retry { tray, .. },
+        ) = (&note.kind, &flight.role)
+        {
+            let tray = *tray;
+            self.tray_progress(tray, at, progress);
+            return true;
+        }
         if let NotificationKind::Task(task) = &note.kind {
             let params = note.json.get("params").unwrap_or(&Value::Null);
             let slot = self.cartridge_slot(&task.task.task_id, at, true, None);

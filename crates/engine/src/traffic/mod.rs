@@ -26,8 +26,8 @@ use rmcp::model::TaskStatus;
 use serde_json::Value;
 
 pub use model::{
-    CancelAsk, Cartridge, Flight, FlightRole, Lane, Part, Tag, TrafficEvent, Tray, TrayRound,
-    TrayState,
+    CancelAsk, Cartridge, Delivery, Flight, FlightRole, Lane, Part, Tag, TrafficEvent, Tray,
+    TrayProgress, TrayRound, TrayState,
 };
 
 use crate::events::ExchangeEvent;

@@ -87,6 +87,28 @@ pub struct Tray {
     pub closed_at: Option<f64>,
     /// The client's round bound.
     pub max_rounds: u32,
+    /// The newest `notifications/progress` on the current round's stream, if any came.
+    pub progress: Option<TrayProgress>,
+}
+
+/// Progress a server reported on a request's own stream, before its result.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TrayProgress {
+    pub progress: f64,
+    pub total: Option<f64>,
+    pub message: Option<String>,
+    /// Progress notifications received so far for this request.
+    pub notes: u32,
+}
+
+impl TrayProgress {
+    /// The share done, 0 to 1, when the server gave a total.
+    pub fn fraction(&self) -> Option<f64> {
+        let total = self.total.filter(|t| t.is_finite() && *t > 0.0)?;
+        self.progress
+            .is_finite()
+            .then(|| (self.progress / total).clamp(0.0, 1.0))
+    }
 }
 
 impl Tray {
@@ -197,6 +219,8 @@ pub struct Cartridge {
     pub polls: u32,
     /// Snapshots that arrived on a listen stream, without a poll.
     pub pushes: u32,
+    /// How the newest snapshot came.
+    pub last_delivery: Delivery,
     pub updates: u32,
     pub cancel: Option<CancelAsk>,
     /// First seen through `tasks/get` with no creation in this log: it came back from
@@ -212,7 +236,26 @@ pub struct Cartridge {
     pub version: u64,
 }
 
+/// How a cartridge's newest snapshot reached the client.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Delivery {
+    /// The `tools/call` answer that created the task.
+    Created,
+    /// A `tasks/get` answer.
+    Polled,
+    /// A notification on a listen stream, with no poll.
+    Pushed,
+    /// Read back from durable storage after a reload.
+    Restored,
+}
+
 impl Cartridge {
+    /// How the client has learned of this task, for the inspector: `3 polled, 5 pushed;
+    /// newest pushed; the server's pollIntervalMs 1000`.
+    pub fn delivery_summary(&self) -> String {
+        super::narration::delivery_summary(self)
+    }
+
     pub fn is_sealed(&self) -> bool {
         self.sealed_at.is_some()
     }

@@ -3,6 +3,7 @@
 
 use rmcp::model::{ResultType, TaskStatus};
 
+use super::{Cartridge, Delivery, TrayProgress};
 use crate::method::MethodId;
 use crate::protocol::task_status_name;
 
@@ -212,8 +213,45 @@ pub(super) fn cancel_refused(task: &str, message: &str) -> String {
 
 pub(super) const STOPPED: &str = "stopped";
 
-pub(super) const STOPPED_TRAY: &str =
-    "The client stopped waiting; the tray empties without a result.";
+pub(super) const STOPPED_TRAY: &str = "The client stopped waiting and closed the response \
+    stream. Over HTTP, closing the stream is the cancellation (no cancel notification is \
+    sent): the server should stop the work and send nothing more. The tray empties without a \
+    result.";
+
+/// `progress 3/6`, or `progress 40` without a total.
+pub(super) fn progress_label(progress: &TrayProgress) -> String {
+    match progress.total {
+        Some(total) => format!("progress {}/{}", number(progress.progress), number(total)),
+        None => format!("progress {}", number(progress.progress)),
+    }
+}
+
+pub(super) fn progress(method: MethodId, name: Option<&str>, progress: &TrayProgress) -> String {
+    let how_far = match progress.total {
+        Some(total) => format!("{} of {}", number(progress.progress), number(total)),
+        None => number(progress.progress),
+    };
+    let message = progress
+        .message
+        .as_deref()
+        .map(|m| format!(" ({m})"))
+        .unwrap_or_default();
+    format!(
+        "The server reports progress on {method}{}: {how_far}{message}. It comes on the \
+         request's own stream, before the result, because the request carried a \
+         progressToken; the tray stays in flight.",
+        named(name)
+    )
+}
+
+/// A progress figure as people write it: `3`, `2.5`.
+fn number(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e15 {
+        format!("{}", value as i64)
+    } else {
+        format!("{value}")
+    }
+}
 
 // ---- tasks ---------------------------------------------------------------------------------
 
@@ -229,13 +267,23 @@ pub(super) fn restored_by_poll(task: &str) -> String {
     )
 }
 
-/// A task handle the app read back from durable storage.
+/// A task handle the app read back from durable storage. Only a task still running is
+/// followed again; a finished one was sealed before the reload.
 pub(super) fn restored(task: &str, status: TaskStatus) -> String {
-    format!(
-        "Task {task} came back from durable storage after the reload, last seen {}; polling \
-         resumes.",
-        task_status_name(status)
-    )
+    let name = task_status_name(status);
+    if status.is_terminal() {
+        format!(
+            "Task {task} came back from durable storage after the reload, already {name}: \
+             sealed, so there is nothing left to follow."
+        )
+    } else {
+        format!(
+            "Task {task} came back from durable storage after the reload, last seen {name}; \
+             the client follows it again (pushed on a listen stream if the server offers one, \
+             else polled with {}).",
+            MethodId::GetTask
+        )
+    }
 }
 
 pub(super) fn abandoned_by_reload(name: Option<&str>) -> String {
@@ -279,8 +327,12 @@ pub(super) fn seal_broken(task: &str, status: TaskStatus, sealed: TaskStatus) ->
 }
 
 pub(super) const PUSHED: &str = " (pushed on the listen stream, no poll)";
+/// How a polled snapshot came: ` (polled with tasks/get)`.
+pub(super) fn polled() -> String {
+    format!(" (polled with {})", MethodId::GetTask)
+}
 
-/// A task's new status. `via`: how the snapshot came (empty for a poll, [`PUSHED`]).
+/// A task's new status. `via`: how the snapshot came ([`polled`] or [`PUSHED`]).
 pub(super) fn task_status(
     task: &str,
     status: TaskStatus,
@@ -310,4 +362,23 @@ pub(super) fn task_status(
 
 pub(super) fn input_label(key: &str) -> String {
     format!("input {key}")
+}
+
+/// How the client learned of a task: counts by way, the newest snapshot's way, and the
+/// server's own polling interval (which a pushed task does not need).
+pub(super) fn delivery_summary(cartridge: &Cartridge) -> String {
+    let newest = match cartridge.last_delivery {
+        Delivery::Created => format!("the {} answer that created it", MethodId::CallTool),
+        Delivery::Polled => format!("a poll ({})", MethodId::GetTask),
+        Delivery::Pushed => "a push on the listen stream".to_owned(),
+        Delivery::Restored => "durable storage, after a reload".to_owned(),
+    };
+    let interval = match cartridge.poll_interval_ms {
+        Some(ms) => format!("the server's pollIntervalMs is {ms}"),
+        None => "the server gave no pollIntervalMs".to_owned(),
+    };
+    format!(
+        "Snapshots so far: {} polled, {} pushed; the newest came from {newest}; {interval}.",
+        cartridge.polls, cartridge.pushes
+    )
 }

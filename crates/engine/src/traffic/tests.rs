@@ -526,6 +526,103 @@ fn listen_snapshots_arrive_without_a_poll() {
 }
 
 #[test]
+fn each_snapshot_says_whether_it_was_polled_or_pushed() {
+    let mut wire = Wire::new(10);
+    let call = wire.call_accepting_task("run_pipeline");
+    wire.result(
+        call,
+        with(
+            task("p", "working"),
+            json!({ "resultType": "task", "pollIntervalMs": 1000 }),
+        ),
+    );
+    let created = wire.traffic.cartridge("p").expect("p").delivery_summary();
+    assert!(created.contains("answer that created it"), "{created}");
+    assert!(created.contains("pollIntervalMs is 1000"), "{created}");
+
+    let poll = wire.send("tasks/get", Some("p"), json!({ "taskId": "p" }));
+    wire.result(
+        poll,
+        with(
+            task("p", "input_required"),
+            json!({ "resultType": "complete", "inputRequests": { "ok": {
+                "method": "elicitation/create", "params": { "mode": "form", "message": "Go?",
+                "requestedSchema": { "type": "object", "properties": {} } } } } }),
+        ),
+    );
+    let narrated = |wire: &Wire| {
+        wire.traffic
+            .events()
+            .last()
+            .and_then(|e| e.narration.clone())
+            .unwrap_or_default()
+    };
+    let polled = wire
+        .traffic
+        .events()
+        .iter()
+        .rev()
+        .find_map(|e| e.narration.clone().filter(|n| n.contains("needs input")));
+    assert!(
+        polled.is_some_and(|n| n.ends_with("(polled with tasks/get).")),
+        "a polled snapshot says so"
+    );
+    let cartridge = wire.traffic.cartridge("p").expect("p");
+    assert_eq!(cartridge.last_delivery, Delivery::Polled);
+
+    let listen = wire.send(
+        "subscriptions/listen",
+        None,
+        json!({ "notifications": { "taskIds": ["p"] } }),
+    );
+    let note = json!({ "jsonrpc": "2.0", "method": "notifications/tasks",
+        "params": with(task("p", "working"), json!({})) });
+    let event = format!("event: message\ndata: {note}\n\n");
+    wire.respond(
+        listen,
+        200,
+        "text/event-stream",
+        &[event.as_bytes()],
+        End::Open,
+    );
+    assert!(narrated(&wire).ends_with("(pushed on the listen stream, no poll)."));
+    let summary = wire.traffic.cartridge("p").expect("p").delivery_summary();
+    assert_eq!(
+        summary,
+        "Snapshots so far: 1 polled, 1 pushed; the newest came from a push on the listen \
+         stream; the server's pollIntervalMs is 1000."
+    );
+}
+
+#[test]
+fn a_restored_task_is_followed_again_only_while_it_runs() {
+    let mut wire = Wire::new(10);
+    wire.traffic
+        .restored("live", 5.0, TaskStatus::Working, json!({}));
+    let live = wire
+        .traffic
+        .events()
+        .last()
+        .and_then(|e| e.narration.clone());
+    assert!(live.is_some_and(|n| n.contains("the client follows it again")));
+    wire.traffic
+        .restored("done", 6.0, TaskStatus::Completed, json!({}));
+    let done = wire
+        .traffic
+        .events()
+        .last()
+        .and_then(|e| e.narration.clone());
+    assert!(
+        done.is_some_and(|n| n.contains("nothing left to follow") && !n.contains("follows it")),
+        "a finished task is not said to be polled again"
+    );
+    assert_eq!(
+        wire.traffic.cartridge("done").map(|c| c.last_delivery),
+        Some(Delivery::Restored)
+    );
+}
+
+#[test]
 fn a_cancel_is_a_request_and_the_lamp_shows_what_really_happened() {
     let mut wire = Wire::new(10);
     let call = wire.call_accepting_task("slow_job");
@@ -559,6 +656,73 @@ fn a_cancel_is_a_request_and_the_lamp_shows_what_really_happened() {
             .as_deref()
             .is_some_and(|n| n.contains("won the race"))
     }));
+}
+
+#[test]
+fn progress_on_the_requests_stream_shows_on_its_tray_until_the_client_stops_it() {
+    let mut wire = Wire::new(10);
+    let report = wire.call(
+        "slow_report",
+        json!({ "_meta": { "progressToken": "p-1" } }),
+    );
+    let note = |progress: u32, message: &str| {
+        let note = json!({ "jsonrpc": "2.0", "method": "notifications/progress", "params": {
+            "progressToken": "p-1", "progress": progress, "total": 6, "message": message } });
+        format!("event: message\ndata: {note}\n\n")
+    };
+    let (first, second) = (note(0, "Collecting data"), note(2, "Computing totals"));
+    wire.respond(
+        report,
+        200,
+        "text/event-stream",
+        &[first.as_bytes(), second.as_bytes()],
+        End::Stopped,
+    );
+    let tray = &wire.traffic.trays()[0];
+    assert_eq!(tray.state, TrayState::Stopped);
+    let progress = tray.progress.as_ref().expect("progress kept");
+    assert_eq!(
+        (progress.progress, progress.total, progress.notes),
+        (2.0, Some(6.0), 2)
+    );
+    assert_eq!(progress.message.as_deref(), Some("Computing totals"));
+    assert_eq!(progress.fraction(), Some(2.0 / 6.0));
+    let labels: Vec<&str> = wire
+        .traffic
+        .events()
+        .iter()
+        .map(|e| e.label.as_str())
+        .collect();
+    assert!(labels.contains(&"progress 0/6") && labels.contains(&"progress 2/6"));
+    let narrated: Vec<String> = wire
+        .traffic
+        .events()
+        .iter()
+        .filter_map(|e| e.narration.clone())
+        .collect();
+    assert!(narrated.iter().any(|n| n.starts_with(
+        "The server reports progress on tools/call slow_report: 2 of 6 (Computing totals)."
+    )));
+    assert!(
+        narrated
+            .last()
+            .is_some_and(|n| n.contains("closing the stream is the cancellation")),
+        "the stop says what it means on HTTP"
+    );
+}
+
+#[test]
+fn progress_without_a_usable_total_has_no_fraction() {
+    let progress = |total| TrayProgress {
+        progress: 3.0,
+        total,
+        message: None,
+        notes: 1,
+    };
+    assert_eq!(progress(None).fraction(), None);
+    assert_eq!(progress(Some(0.0)).fraction(), None);
+    assert_eq!(progress(Some(f64::NAN)).fraction(), None);
+    assert_eq!(progress(Some(2.0)).fraction(), Some(1.0));
 }
 
 #[test]

@@ -1,12 +1,13 @@
 //! The holding bay: a tray per logical request (`tools/call`, `prompts/get`,
 //! `resources/read`), its rounds joined by their latch, and how it empties.
 
-use rmcp::model::InputResponses;
+use rmcp::model::{InputResponses, ProgressNotificationParam};
 use serde_json::Value;
 
 use super::cartridges::{Snapshot, SnapshotSource};
 use super::{
-    FlightRole, Lane, MAX_FINISHED_TRAYS, Part, Tag, Traffic, Tray, TrayRound, TrayState, narration,
+    FlightRole, Lane, MAX_FINISHED_TRAYS, Part, Tag, Traffic, Tray, TrayProgress, TrayRound,
+    TrayState, narration,
 };
 use crate::events::{AnswerEvent, AnswerKind};
 use crate::method::MethodId;
@@ -41,6 +42,7 @@ impl Traffic {
             opened_at: at,
             closed_at: None,
             max_rounds: self.max_rounds,
+            progress: None,
         });
         self.event(
             at,
@@ -75,6 +77,8 @@ impl Traffic {
             answers.cloned(),
         ));
         tray.state = TrayState::InFlight;
+        // Progress belongs to one round's stream; a retry starts without any.
+        tray.progress = None;
         if let Some(answers) = answers {
             let keys: Vec<&str> = answers.keys().map(String::as_str).collect();
             self.event(
@@ -299,13 +303,49 @@ impl Traffic {
         }
     }
 
-    /// A round's exchange ended without an answer: the client stopped it, or it broke off.
-    pub(super) fn tray_cut_off(&mut self, tray_id: u64, at: f64, reason: String, stopped: bool) {
-        let Some(tray) = self
-            .trays
+    /// `notifications/progress` on a round's own stream: the tray, still in flight, shows
+    /// how far the server says it is.
+    pub(super) fn tray_progress(
+        &mut self,
+        tray_id: u64,
+        at: f64,
+        progress: &ProgressNotificationParam,
+    ) {
+        let Some(tray) = self.in_flight_tray(tray_id) else {
+            return;
+        };
+        let notes = tray.progress.as_ref().map_or(0, |p| p.notes) + 1;
+        let shown = TrayProgress {
+            progress: progress.progress,
+            total: progress.total,
+            message: progress.message.clone(),
+            notes,
+        };
+        let (label, narrated) = (
+            narration::progress_label(&shown),
+            narration::progress(tray.method, tray.name.as_deref(), &shown),
+        );
+        tray.progress = Some(shown);
+        self.event(
+            at,
+            Lane::Server,
+            Lane::Client,
+            label,
+            Some(narrated),
+            Part::Tray(tray_id),
+        );
+    }
+
+    /// The tray `tray_id` while a round of it is on the wire.
+    fn in_flight_tray(&mut self, tray_id: u64) -> Option<&mut Tray> {
+        self.trays
             .iter_mut()
             .find(|t| t.id == tray_id && t.state == TrayState::InFlight)
-        else {
+    }
+
+    /// A round's exchange ended without an answer: the client stopped it, or it broke off.
+    pub(super) fn tray_cut_off(&mut self, tray_id: u64, at: f64, reason: String, stopped: bool) {
+        let Some(tray) = self.in_flight_tray(tray_id) else {
             return;
         };
         let narration = if stopped {

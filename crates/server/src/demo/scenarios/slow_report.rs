@@ -42,7 +42,8 @@ pub async fn call(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
         if let Some(token) = &token {
             let progress = ProgressNotificationParam::new(token.clone(), done as f64)
                 .with_total(total as f64)
-                .with_message(format!("{section} ({} of {total})", done + 1));
+                // `progress` counts the sections done; the message names the one under way.
+                .with_message(*section);
             // A failed send means the client closed the stream: stop working.
             if call.context.peer.notify_progress(progress).await.is_err() {
                 return Err(stopped(done, total));

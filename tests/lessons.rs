@@ -6,6 +6,7 @@
 use holdbay::catalog::Catalog;
 use holdbay::connection::Connection;
 use holdbay::session::Session;
+use holdbay::ui::lessons::LESSONS;
 use holdbay::ui::{CallPanel, LessonsPanel, UiState};
 use holdbay_engine::model::Tool;
 use holdbay_engine::traffic::Part;
@@ -73,7 +74,7 @@ async fn start_runs_the_lessons_call_and_the_reveal_selects_the_latch() {
         host.query_selector_all("button.lesson-start")
             .map(|l| l.length())
             .unwrap_or(0),
-        8
+        LESSONS.len() as u32
     );
     click(&host, "button.lesson-start[data-lesson='1']");
     wait_for(&host, ".lesson[data-lesson='1']").await;

@@ -139,8 +139,9 @@ test('a reload keeps the wire log, and the timeline still shows the restored tas
   await shown(page, `#scene g.cartridge[data-task-id="${taskId}"][data-status="completed"][data-sealed="true"]`, {
     timeout: 30000,
   });
+  // A row's accessible name is its text: time, lanes (visually hidden) and label.
   const labels = await page.locator('#timeline .timeline-event').evaluateAll((rows) =>
-    rows.map((row) => row.getAttribute('aria-label')));
+    rows.map((row) => row.textContent));
   const called = labels.findIndex((label) => /tools\/call run_pipeline/.test(label));
   const detached = labels.findIndex((label) => label.includes(`task ${taskId}`));
   const reloaded = labels.findIndex((label) => /reload/i.test(label));

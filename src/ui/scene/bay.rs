@@ -52,17 +52,7 @@ struct ProgressView {
 
 impl ProgressView {
     fn of(progress: &TrayProgress) -> Self {
-        let figure = |value: f64| {
-            if value.fract() == 0.0 && value.abs() < 1e15 {
-                format!("{}", value as i64)
-            } else {
-                format!("{value:.1}")
-            }
-        };
-        let how_far = match progress.total {
-            Some(total) => format!("{} of {}", figure(progress.progress), figure(total)),
-            None => figure(progress.progress),
-        };
+        let how_far = progress.how_far();
         let text = match &progress.message {
             Some(message) => format!("{how_far} · {message}"),
             None => how_far,

@@ -102,6 +102,11 @@ pub struct TrayProgress {
 }
 
 impl TrayProgress {
+    /// `2 of 6`, or `40` without a total: the figures as the narration writes them.
+    pub fn how_far(&self) -> String {
+        super::narration::how_far(self)
+    }
+
     /// The share done, 0 to 1, when the server gave a total.
     pub fn fraction(&self) -> Option<f64> {
         let total = self.total.filter(|t| t.is_finite() && *t > 0.0)?;

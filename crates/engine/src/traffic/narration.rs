@@ -227,10 +227,7 @@ pub(super) fn progress_label(progress: &TrayProgress) -> String {
 }
 
 pub(super) fn progress(method: MethodId, name: Option<&str>, progress: &TrayProgress) -> String {
-    let how_far = match progress.total {
-        Some(total) => format!("{} of {}", number(progress.progress), number(total)),
-        None => number(progress.progress),
-    };
+    let how_far = how_far(progress);
     let message = progress
         .message
         .as_deref()
@@ -242,6 +239,14 @@ pub(super) fn progress(method: MethodId, name: Option<&str>, progress: &TrayProg
          progressToken; the tray stays in flight.",
         named(name)
     )
+}
+
+/// `2 of 6`, or `40` without a total.
+pub(super) fn how_far(progress: &TrayProgress) -> String {
+    match progress.total {
+        Some(total) => format!("{} of {}", number(progress.progress), number(total)),
+        None => number(progress.progress),
+    }
 }
 
 /// A progress figure as people write it: `3`, `2.5`.

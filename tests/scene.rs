@@ -127,9 +127,16 @@ async fn an_mrtr_round_pauses_a_tray_with_its_latch_then_empties_it() {
     assert_eq!(attr(&flight, "data-method"), "tools/call");
     answer(wire, first, &input_required());
     redrawn().await;
-
+    // Wire order: the answer is still travelling back on the conveyor, so the tray shows
+    // its round on the wire (no tag, no latch yet) until the piece arrives.
     let tray = get(&host, "g.tray");
-    assert_eq!(attr(&tray, "data-state"), "paused");
+    assert_eq!(attr(&tray, "data-state"), "in_flight");
+    assert!(
+        find(&tray, "g.latch").is_none(),
+        "the latch comes with the answer"
+    );
+
+    let tray = wait_for(&host, "g.tray[data-state=\"paused\"]").await;
     assert_eq!(attr(&tray, "data-occupied"), "true");
     assert_eq!(attr(&tray, "data-rounds"), "1");
     assert!(find(&tray, "g.round[data-round=\"1\"]").is_some());
@@ -180,8 +187,7 @@ async fn an_mrtr_round_pauses_a_tray_with_its_latch_then_empties_it() {
         r#"{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","content":[{"type":"text","text":"Booked"}]}}"#,
     );
     redrawn().await;
-    let tray = get(&host, "g.tray");
-    assert_eq!(attr(&tray, "data-state"), "done");
+    let tray = wait_for(&host, "g.tray[data-state=\"done\"]").await;
     assert_eq!(attr(&tray, "data-occupied"), "false");
     assert_eq!(attr(&tray, "data-rounds"), "2");
     assert!(
@@ -228,11 +234,10 @@ async fn a_changed_latch_is_marked() {
             r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"requestState failed its integrity check"}}"#,
         ),
     );
-    redrawn().await;
+    wait_for(&host, "g.tray[data-state=\"error\"]").await;
     let latch = get(&host, "g.latch[data-round=\"1\"]");
     assert_eq!(attr(&latch, "data-changed"), "true");
     assert!(latch.class_list().contains("changed"));
-    assert_eq!(attr(&get(&host, "g.tray"), "data-state"), "error");
 }
 
 #[wasm_bindgen_test]
@@ -257,7 +262,7 @@ async fn tasks_fill_the_magazine_with_lamps_pulses_and_cancel_asks() {
     assert_eq!(attr(&cartridge, "data-sealed"), "false");
     assert_eq!(attr(&cartridge, "data-restored"), "false");
     assert_eq!(attr(&get(&cartridge, ".lamp"), "data-status"), "working");
-    assert_eq!(attr(&get(&host, "g.tray"), "data-state"), "detached");
+    wait_for(&host, "g.tray[data-state=\"detached\"]").await;
     assert!(attr(&cartridge, "aria-label").contains("Step 1 of 4: build"));
 
     // A poll in flight shows a pulse; its answer raises a tag.
@@ -387,6 +392,8 @@ async fn a_thousand_tasks_make_one_tab_stop_with_roving_focus() {
         "one lamp per task"
     );
     assert_eq!(text(&host, ".magazine .count"), "120");
+    // Lamps alone would make colour the only cue: the statuses are counted in words too.
+    assert_eq!(text(&host, ".magazine-summary"), "… 120 working");
     // One tab stop: the cursor on the roving cartridge, which says what it is.
     let stops = host
         .query_selector_all(".magazine [tabindex=\"0\"]")

@@ -60,6 +60,12 @@ pub fn App(endpoint: Result<String, String>, kept_log: Option<&'static str>) -> 
                     >
                         "Scene"
                     </button>
+                    // The lesson and the call come first in the page: one key press past them.
+                    <Show when=move || shown.get() == View::Scene>
+                        <button type="button" class="skip-to-scene" on:click=|_| focus_scene()>
+                            "Skip to the scene"
+                        </button>
+                    </Show>
                 </nav>
             </header>
             <ConnectionBar on_connect=on_connect />
@@ -72,6 +78,18 @@ pub fn App(endpoint: Result<String, String>, kept_log: Option<&'static str>) -> 
             }}
             <Dock />
         </div>
+    }
+}
+
+/// Put the focus on the scene, so the next Tab reaches its first part.
+fn focus_scene() {
+    use wasm_bindgen::JsCast;
+    if let Some(scene) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id("scene"))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = scene.focus();
     }
 }
 

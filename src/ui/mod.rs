@@ -12,6 +12,7 @@ pub mod content;
 mod discover_panel;
 mod dock;
 mod findings;
+pub mod focus;
 pub mod forms;
 pub mod history;
 pub mod lessons;

@@ -4,26 +4,11 @@
 // open on the latch). 0 violations allowed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { demoAndBrowser, openCleanApp, screenshot } from './support.mjs';
 import { shown } from './ui.mjs';
+import { violations } from './axe.mjs';
 
 const app = demoAndBrowser();
-const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** The violations axe-core finds in the page now, one line per rule and element. */
-async function violations(page) {
-  // Evaluated through the DevTools protocol, so the page's CSP (own script only) allows it.
-  await page.evaluate(axeSource);
-  return page.evaluate(async () => {
-    const result = await window.axe.run(document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    });
-    return result.violations.flatMap((violation) =>
-      violation.nodes.slice(0, 4).map((node) => `${violation.id}: ${node.target.join(' ')} — ${node.failureSummary.replace(/\s+/g, ' ')}`));
-  });
-}
 
 for (const scheme of ['light', 'dark']) {
   test(`axe-core finds no WCAG 2.1 AA violation in the ${scheme} scheme: workbench, lesson, reveal`, async () => {

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { demoAndBrowser, openCleanApp, screenshot } from './support.mjs';
 import { fillField, answerInput, shown } from './ui.mjs';
+import { assertAccessibleInBothSchemes } from './axe.mjs';
 
 const app = demoAndBrowser();
 
@@ -25,6 +26,7 @@ async function startLesson(page, number) {
   await page.click(`#lessons button.lesson-start[data-lesson="${number}"]`);
   await shown(page, `#lessons .lesson[data-lesson="${number}"]`);
   await assertOneScreen(page, `lesson ${number} started`);
+  await screenshot(page, `lesson-${String(number).padStart(2, '0')}-start`);
 }
 
 /** At 1280×720 the lesson, the scene and the evidence share one screen: the page itself
@@ -93,7 +95,53 @@ async function answerAndReveal(page) {
     const seen = await visibleHeight(page, selector);
     assert.ok(seen >= 12, `after the reveal, ${selector} is not in view (${seen} px visible)`);
   }
+  const lesson = await page.getAttribute('#lessons .lesson', 'data-lesson');
+  await assertLabelsFit(page, `lesson ${lesson}'s reveal`);
+  await assertAccessibleInBothSchemes(page, assert, `lesson ${lesson}'s reveal`);
+  await screenshot(page, `lesson-${lesson.padStart(2, '0')}-reveal`);
   return evidence;
+}
+
+/** Every label of the scene is legible where it is drawn: at least 11 px on screen, inside
+ * its drawing, and inside the badge it sits on (a tag, an offer, a lamp's caption). */
+async function assertLabelsFit(page, moment) {
+  const problems = await page.evaluate(() => {
+    const found = [];
+    const badges = '.tag, .task-offer, .workpiece, .cancel-ask';
+    for (const text of document.querySelectorAll('#scene svg text')) {
+      const box = text.getBoundingClientRect();
+      if (box.width === 0 || getComputedStyle(text).visibility === 'hidden') continue;
+      const name = `${text.parentElement.getAttribute('class') ?? 'svg'} "${text.textContent.slice(0, 30)}"`;
+      const size = parseFloat(getComputedStyle(text).fontSize) * text.getScreenCTM().a;
+      if (size < 10.95) found.push(`${name} is ${size.toFixed(1)} px`);
+      const drawing = text.ownerSVGElement.getBoundingClientRect();
+      if (box.left < drawing.left - 1 || box.right > drawing.right + 1) found.push(`${name} leaves its drawing`);
+      const badge = text.parentElement.matches(badges)
+        && [...text.parentElement.children].find((shape) => ['rect', 'path'].includes(shape.tagName));
+      if (badge) {
+        const frame = badge.getBoundingClientRect();
+        if (box.left < frame.left - 1 || box.right > frame.right + 1) found.push(`${name} spills out of its badge`);
+      }
+    }
+    // No cell or tray is cut by the edge of its drawing.
+    for (const frame of document.querySelectorAll('#scene rect.cell, #scene rect.tray-frame')) {
+      const box = frame.getBoundingClientRect();
+      const drawing = frame.ownerSVGElement.getBoundingClientRect();
+      if (box.width > 0 && (box.left < drawing.left - 0.5 || box.right > drawing.right + 0.5)) {
+        found.push(`${frame.getAttribute('class')} is cut by its drawing's edge`);
+      }
+    }
+    // No drawing is clipped by the scene's edge (a magazine column cut off).
+    const scene = document.querySelector('#scene').getBoundingClientRect();
+    for (const svg of document.querySelectorAll('#scene svg')) {
+      const box = svg.getBoundingClientRect();
+      if (box.width > 0 && (box.left < scene.left - 1 || box.right > scene.right + 1)) {
+        found.push(`svg.${svg.getAttribute('class')} overflows the scene`);
+      }
+    }
+    return found;
+  });
+  assert.deepEqual(problems, [], `${moment}: labels that do not fit`);
 }
 
 /** The inspector's role line and its JSON, parsed. */
@@ -137,10 +185,22 @@ test('lesson 1: a paused request waits in a tray and the latch goes back unchang
   await screenshot(page, '50-lesson-1-paused-tray');
 
   const card = await shown(page, '#call-panel .input-request[data-key="party"]');
+  // The form comes before the latch's tamper button in tab order: the lesson's next step.
+  assert.ok(
+    await card.evaluate((form) => Boolean(form.compareDocumentPosition(document.querySelector('#call-panel .tamper-latch'))
+      & Node.DOCUMENT_POSITION_FOLLOWING)),
+    'the form precedes "Tamper with the latch"',
+  );
   await fillField(card, 'size', '6');
   await fillField(card, 'time', '21:00');
   await answerInput(card, 'accept');
   await shown(page, '#call-panel .call-result');
+  // Accept went away with the form: the focus stays in the call panel, not on the page.
+  await page.waitForTimeout(100);
+  assert.ok(
+    await page.evaluate(() => document.activeElement !== document.body && Boolean(document.activeElement?.closest('#call-panel'))),
+    `focus after Accept: ${await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 80))}`,
+  );
   await part(page, 'g.tray[data-state="done"][data-occupied="false"][data-rounds="2"]');
   assert.equal(await page.locator('#scene g.latch[data-changed="true"]').count(), 0);
 
@@ -179,7 +239,8 @@ test('lesson 2: rounds stack up, and the bound stops a server that keeps asking'
   assert.equal(await bounded.locator('.round-bound').getAttribute('data-reached'), 'true');
   await screenshot(page, '52-lesson-2-round-bound');
   const revealed = await answerAndReveal(page);
-  assert.equal(revealed.json.name ?? 'endless_questions', 'endless_questions');
+  assert.equal(revealed.json.params.name, 'endless_questions', 'the tray shows the request it stands for');
+  assert.match(await page.textContent('#inspect .inspect-facts'), /Rounds: 10 of at most 10; the server asked again/);
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -240,8 +301,16 @@ test('lesson 4: the server decides: run_pipeline detaches a task, quick_sum answ
     const capabilities = body.params._meta['io.modelcontextprotocol/clientCapabilities'];
     assert.ok(capabilities.extensions['io.modelcontextprotocol/tasks'], 'both declared the extension');
   }
+  const offers = await page.locator('#scene g.tray[data-state="done"] g.task-offer').count();
+  assert.ok(offers >= 1, 'the tray draws the task the request offered');
   const revealed = await answerAndReveal(page);
-  assert.deepEqual(revealed.json, { numbers: [1, 2, 3] }, 'the quick_sum tray is shown');
+  assert.deepEqual(revealed.json.params.arguments, { numbers: [1, 2, 3] }, 'the quick_sum tray is shown');
+  const declared = revealed.json.params._meta['io.modelcontextprotocol/clientCapabilities'];
+  assert.ok(declared.extensions['io.modelcontextprotocol/tasks'], 'the inspector shows the declaration');
+  assert.match(
+    await page.textContent('#inspect .inspect-facts'),
+    /declared the tasks extension .*offered a task, and the server answered directly anyway\./,
+  );
 
   await part(page, `g.cartridge[data-task-id="${taskId}"][data-status="completed"][data-sealed="true"]`, 30000);
   const lamp = page.locator(`#scene g.cartridge[data-task-id="${taskId}"] .lamp`);
@@ -264,6 +333,11 @@ test('lesson 4: the server decides: run_pipeline detaches a task, quick_sum answ
 test('lesson 5: a task asks for input and the client answers with tasks/update', async () => {
   const { page, errors } = await openScene();
   await startLesson(page, 5);
+  await part(page, 'g.cartridge[data-status="working"]');
+  // A paused request beside the task: the two ways of waiting for input, side by side.
+  await page.locator('#lessons button.lesson-step-run').first().click();
+  const form = await shown(page, '#call-panel .input-request[data-key="party"]');
+  await part(page, 'g.tray[data-state="paused"] g.latch');
   const waiting = await part(page, 'g.cartridge[data-status="input_required"]', 30000);
   const taskId = await waiting.getAttribute('data-task-id');
   await part(page, `g.cartridge[data-task-id="${taskId}"] g.tag[data-key="approve_prod"]`);
@@ -272,6 +346,10 @@ test('lesson 5: a task asks for input and the client answers with tasks/update',
   const card = await shown(row, '.input-request[data-key="approve_prod"]');
   await fillField(card, 'approve', 'true');
   await answerInput(card, 'accept');
+  await fillField(form, 'size', '4');
+  await fillField(form, 'time', '19:30');
+  await answerInput(form, 'accept');
+  await shown(page, '#call-panel .call-result');
   await part(page, `g.cartridge[data-task-id="${taskId}"][data-status="completed"][data-sealed="true"]`, 30000);
   const revealed = await answerAndReveal(page);
   const update = revealed.json.request ?? revealed.json;
@@ -310,7 +388,26 @@ test('lesson 7: the task handle survives a reload and its cartridge re-enters', 
   const restored = await part(page, `g.cartridge[data-task-id="${taskId}"][data-restored="true"]`, 15000);
   assert.ok(['working', 'completed'].includes(await restored.getAttribute('data-status')));
   await screenshot(page, '57-lesson-7-restored');
+  // Scrubbing after the reload: once the task is in the scene (created before the reload,
+  // or restored after it), every later position still shows it.
+  const positions = Number(await page.getAttribute('#timeline-scrub', 'max')) + 1;
+  const drawn = [];
+  for (let position = 0; position < positions; position += 1) {
+    await page.locator('#timeline-scrub').fill(String(position));
+    await page.waitForTimeout(350); // the magazine redraws at most every 250 ms
+    drawn.push(await page.locator(`#scene g.cartridge[data-task-id="${taskId}"]`).count());
+  }
+  const first = drawn.indexOf(1);
+  assert.ok(first >= 0, `the task is drawn at some position: ${drawn.join('')}`);
+  assert.ok(drawn.slice(first).every((count) => count === 1), `the task stays once drawn: ${drawn.join('')}`);
+  await page.click('#timeline-live');
   await part(page, `g.cartridge[data-task-id="${taskId}"][data-status="completed"][data-sealed="true"]`, 45000);
+  // A failed task is terminal too: flaky_job ends failed, sealed, its error in the snapshot.
+  await page.locator('#lessons button.lesson-step-run').first().click();
+  const failed = await part(page, 'g.cartridge[data-status="failed"][data-sealed="true"]', 30000);
+  const failedSnapshot = await inspect(page, `#scene g.cartridge[data-task-id="${await failed.getAttribute('data-task-id')}"]`);
+  assert.equal(failedSnapshot.json.status, 'failed');
+  assert.match(JSON.stringify(failedSnapshot.json), /flaky_job failed/);
   const revealed = await answerAndReveal(page);
   assert.equal(revealed.json.taskId, taskId);
   assert.equal(revealed.json.status, 'completed');
@@ -379,8 +476,76 @@ test('lesson 9: progress fills the tray on the request\'s own stream, and Stop c
   assert.equal(sent.filter((body) => body.method === 'tools/call').length, 1, 'nothing else was sent');
   const revealed = await answerAndReveal(page);
   assert.match(revealed.role, /^Tray/);
-  assert.deepEqual(revealed.json, { seconds: 20 }, 'the stopped slow_report tray');
+  assert.deepEqual(revealed.json.params.arguments, { seconds: 20 }, 'the stopped slow_report tray');
   await screenshot(page, '5b-lesson-9-stopped');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('lesson 10: roots and sampling it never declared are declined in a shape the server reads', async () => {
+  const { page, errors } = await openScene();
+  const sent = recordCalls(page);
+  await startLesson(page, 10);
+  await part(page, 'g.tray[data-state="paused"]');
+  await part(page, 'g.tag[data-key="workspace"][data-kind="roots/list"]');
+  await part(page, 'g.tag[data-key="summary"][data-kind="sampling/createMessage"]');
+  for (const key of ['workspace', 'summary']) {
+    const card = await shown(page, `#call-panel .input-request[data-key="${key}"]`);
+    assert.equal((await card.locator('.input-kind').textContent()).trim(), 'Deprecated');
+  }
+  await screenshot(page, '5c-lesson-10-asked');
+  for (const key of ['workspace', 'summary']) {
+    await answerInput(page.locator(`#call-panel .input-request[data-key="${key}"]`), 'decline');
+  }
+  const result = await shown(page, '#call-panel .call-result');
+  const text = await result.textContent();
+  assert.match(text, /roots\/list came back empty/);
+  assert.match(text, /refused sampling\/createMessage \(error -32601/);
+  assert.match(text, /set no io\.modelcontextprotocol\/logLevel/);
+  await part(page, 'g.tray[data-state="done"][data-rounds="2"]');
+  const calls = sent.filter((body) => body.method === 'tools/call');
+  assert.equal(calls.length, 2, 'the first call and one retry');
+  const declared = calls[0].params._meta['io.modelcontextprotocol/clientCapabilities'];
+  assert.equal(declared.roots, undefined, 'roots never declared');
+  assert.equal(declared.sampling, undefined, 'sampling never declared');
+  assert.equal(calls[0].params._meta['io.modelcontextprotocol/logLevel'], undefined, 'no log level asked');
+  const revealed = await answerAndReveal(page);
+  const retry = revealed.json.request;
+  assert.deepEqual(retry.params.inputResponses.workspace, { roots: [] });
+  assert.equal(retry.params.inputResponses.summary.code, -32601);
+  assert.deepEqual(retry, calls[1], 'the inspector shows the retry that went out');
+  // The retry was on the conveyor only for a moment: the reveal went back to it.
+  assert.equal(await page.getAttribute('#scene', 'data-replay'), 'true');
+  assert.equal(await page.locator('#scene g.flight.selected').count(), 1, 'the retry is drawn, selected');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('ten tasks in the magazine stay legible: signs, words, badges inside their cells', async () => {
+  const { page, errors } = await openScene();
+  await startLesson(page, 7);
+  // Lesson 7's last step starts flaky_job as a task; ten of them fill five rows.
+  const flaky = page.locator('#lessons button.lesson-step-run').first();
+  for (let started = 1; started <= 10; started += 1) {
+    await flaky.click();
+    await page.waitForFunction((n) => document.querySelectorAll('#scene g.cartridge').length >= n, started, { timeout: 20000 });
+  }
+  await page.waitForFunction(
+    () => document.querySelectorAll('#scene g.cartridge[data-status="failed"]').length >= 9,
+    null,
+    { timeout: 30000 },
+  );
+  const cells = await page.evaluate(() => [...document.querySelectorAll('#scene g.cartridge')].map((cell) => ({
+    status: cell.dataset.status,
+    sign: cell.querySelector('.lamp-glyph')?.textContent,
+    words: cell.querySelector('.cartridge-message')?.textContent ?? '',
+  })));
+  for (const cell of cells.filter((c) => c.status === 'failed')) {
+    assert.equal(cell.sign, '✕', 'a failed lamp carries its sign');
+    assert.match(cell.words, /^failed: flaky_job failed/, 'and its word, with the current message');
+  }
+  await assertLabelsFit(page, 'ten tasks');
+  await screenshot(page, '5d-magazine-ten-tasks');
   assert.deepEqual(errors, []);
   await page.close();
 });
@@ -435,13 +600,25 @@ test('with reduced motion nothing moves, and the scene is usable from the keyboa
   // The narration says it in words.
   await shown(page, '#scene-narration li:has-text("pauses in the holding bay")');
 
+  // From the view switch, one key press skips the lesson and the call.
+  await page.focus('#view-scene');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement?.className), 'skip-to-scene');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  assert.match(
+    await page.evaluate(() => document.activeElement?.getAttribute('class') ?? ''),
+    /flight|tray|latch|tag|cartridge|magazine|timeline/,
+    'the next Tab lands in the scene',
+  );
+  assert.ok(await page.evaluate(() => Boolean(document.activeElement?.closest('#scene'))));
   await tray.focus();
   await page.keyboard.press('Escape');
   assert.equal(await page.locator('#inspect pre.inspect-json').count(), 0, 'Escape clears');
   await page.keyboard.press('Enter');
   const { role, json } = await inspected(page);
   assert.match(role, /tray/i);
-  assert.equal(json.restaurant, 'Chez Holdbay', 'the tray shows the workpiece: the arguments sent');
+  assert.equal(json.params.arguments.restaurant, 'Chez Holdbay', 'the tray shows the request as sent, its arguments the workpiece');
   await page.keyboard.press('Tab');
   const focused = await page.evaluate(() => document.activeElement?.getAttribute('class') ?? '');
   assert.match(focused, /latch|tag|round|tray|cartridge|magazine|flight/, `focus moved to a scene part: ${focused}`);

@@ -58,6 +58,7 @@ async fn tools_list_names_every_scenario_with_a_description() {
             "bulk_import",
             "flaky_job",
             "slow_report",
+            "summarize_folder",
             "echo",
             "format_note"
         ]

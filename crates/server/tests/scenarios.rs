@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use holdbay_engine::model::{ErrorCode, TaskStatus};
 use holdbay_engine::{
-    Bounds, ListenEvent, ListenFilter, MrtrError, RequestOptions, Step, Subscription,
+    Bounds, InputAnswer, ListenEvent, ListenFilter, MrtrError, RequestOptions, Step, Subscription,
 };
 use serde_json::{Value, json};
 use support::TestServer;
@@ -657,6 +657,70 @@ async fn slow_report_streams_progress_before_its_result() {
 }
 
 #[tokio::test]
+async fn summarize_folder_asks_for_roots_and_sampling_and_reads_the_clients_refusals() {
+    let server = TestServer::start(&[]);
+    let mut mcp = session(&server);
+    let mut call = mcp
+        .call(
+            "summarize_folder",
+            json!({"folder": "file:///srv/notes"}),
+            false,
+        )
+        .await
+        .expect("round 1");
+    assert!(matches!(call.step, Step::NeedsInput));
+    let mut keys = call.logical.pending_inputs();
+    keys.sort();
+    assert_eq!(keys, vec!["summary", "workspace"]);
+    let round = call.logical.rounds().last().expect("a round").clone();
+    let asked = serde_json::to_value(&round.input_requests).expect("json");
+    assert_eq!(asked["workspace"]["method"], "roots/list");
+    assert_eq!(asked["summary"]["method"], "sampling/createMessage");
+
+    // This client declared neither: the engine refuses both, each in a shape the server reads.
+    mcp.answer(&mut call, |_| InputAnswer::Refuse)
+        .await
+        .expect("round 2");
+    let text = text_of(&call);
+    assert!(text.contains("roots/list came back empty"), "{text}");
+    assert!(
+        text.contains("refused sampling/createMessage (error -32601"),
+        "{text}"
+    );
+    assert!(
+        text.contains("set no io.modelcontextprotocol/logLevel"),
+        "{text}"
+    );
+    let structured = &result_of(&call)["structuredContent"];
+    assert_eq!(structured["roots"], json!({ "shared": 0 }));
+    assert_eq!(structured["sampling"], json!({ "refused": -32601 }));
+    assert_eq!(structured["logLevel"], Value::Null);
+    assert_eq!(structured["folder"], "file:///srv/notes");
+}
+
+#[tokio::test]
+async fn summarize_folder_reads_results_written_by_hand() {
+    let server = TestServer::start(&[]);
+    let mut mcp = session(&server);
+    let mut call = mcp
+        .call("summarize_folder", json!({}), false)
+        .await
+        .expect("round 1");
+    mcp.answer(&mut call, |key| {
+        let written = match key {
+            "workspace" => json!({ "roots": [{ "uri": "file:///a" }, { "uri": "file:///b" }] }),
+            _ => json!({ "role": "assistant", "content": { "type": "text", "text": "Notes." }, "model": "manual" }),
+        };
+        InputAnswer::Written(written.as_object().cloned().unwrap_or_default())
+    })
+    .await
+    .expect("round 2");
+    let structured = &result_of(&call)["structuredContent"];
+    assert_eq!(structured["roots"], json!({ "shared": 2 }));
+    assert_eq!(structured["sampling"], json!({ "answeredBy": "manual" }));
+}
+
+#[tokio::test]
 async fn listen_pushes_task_snapshots_until_the_task_ends() {
     let server = TestServer::start(&[]);
     let mut mcp = session(&server);
@@ -823,6 +887,8 @@ async fn run_pipeline_to_staging_never_speaks_of_production() {
             "Step 2 of 4: running tests",
             "Step 3 of 4: deploying to staging",
             "Step 4 of 4: smoke testing",
+            // Finished: the result's own words, not the last step's.
+            "Pipeline finished in 2.5 s: all 4 steps passed.",
         ],
     );
     assert!(
@@ -880,6 +946,7 @@ async fn run_pipeline_to_production_goes_through_the_gate_in_six_steps() {
             "Waiting at the approval gate (approve_prod)",
             "Step 5 of 6: deploying to production",
             "Step 6 of 6: smoke testing",
+            "Pipeline finished in 2.5 s: all 6 steps passed.",
         ],
     );
     for needed in [

@@ -72,10 +72,12 @@ where
             let options = web_sys::ScrollIntoViewOptions::new();
             options.set_block(block);
             element.scroll_into_view_with_scroll_into_view_options(&options);
+            // The button just pressed (Accept, Stop) may have gone with the old phase.
+            crate::ui::focus::rescue_focus(&element);
         }
     });
     view! {
-        <div class="call-outcome" node_ref=outcome>
+        <div class="call-outcome" node_ref=outcome tabindex="-1">
             {body}
             <TamperVerdict run=run />
             <RoundHistory run=run />

@@ -69,16 +69,6 @@ pub fn PausedCall<M: RunMethod>(run: Run<M>) -> impl IntoView {
         <div class="paused-call">
             <p class="round-counter">{counter}</p>
             <p class="paused-note">"The server needs input before it can finish this call."</p>
-            {move || {
-                let round = facts.get().map_or(0, |f| f.round);
-                state()
-                    .map(|token| {
-                        view! {
-                            <RequestState token=token.clone() />
-                            <TamperLatch run=run round=round token=token />
-                        }
-                    })
-            }}
             <For
                 each=pending
                 key=|pending| (pending.round, pending.ask.key.clone())
@@ -90,6 +80,17 @@ pub fn PausedCall<M: RunMethod>(run: Run<M>) -> impl IntoView {
                     }
                 }
             />
+            // After the questions: the form comes first in reading and tab order.
+            {move || {
+                let round = facts.get().map_or(0, |f| f.round);
+                state()
+                    .map(|token| {
+                        view! {
+                            <RequestState token=token.clone() />
+                            <TamperLatch run=run round=round token=token />
+                        }
+                    })
+            }}
         </div>
     }
 }

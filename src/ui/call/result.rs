@@ -46,7 +46,7 @@ pub fn ToolResult(result: CallToolResult) -> impl IntoView {
                     view! {
                         <div class="structured">
                             <h3>"structuredContent"</h3>
-                            <pre class="json structured-content">{json}</pre>
+                            <pre class="json structured-content" tabindex="0">{json}</pre>
                         </div>
                     }
                 })}

@@ -20,6 +20,7 @@ pub fn InputRequestCard(
 ) -> impl IntoView {
     let InputAsk { key, kind, json } = ask;
     let sent = RwSignal::new(None::<InputAnswer>);
+    let card = NodeRef::<leptos::html::Article>::new();
     let delivery = match delivery {
         Delivery::Immediate(on_answer) => {
             Delivery::Immediate(Callback::new(move |answer: InputAnswer| {
@@ -27,6 +28,13 @@ pub fn InputRequestCard(
                     return;
                 }
                 sent.set(Some(answer.clone()));
+                // The pressed button is hidden with the card's body: the card keeps focus.
+                // Checked once the page has redrawn without it.
+                request_animation_frame(move || {
+                    if let Some(card) = card.try_get_untracked().flatten() {
+                        crate::ui::focus::rescue_focus(&card);
+                    }
+                });
                 on_answer.run(answer);
             }))
         }
@@ -64,7 +72,13 @@ pub fn InputRequestCard(
         method
     };
     view! {
-        <article class="input-request" data-key=data_key class:answered=move || sent.with(Option::is_some)>
+        <article
+            class="input-request"
+            data-key=data_key
+            class:answered=move || sent.with(Option::is_some)
+            node_ref=card
+            tabindex="-1"
+        >
             <header class="input-request-head">
                 <span class="input-kind">{kind_label}</span>
                 <code class="input-method">{shown_method}</code>
@@ -84,7 +98,7 @@ pub fn InputRequestCard(
                 view! {
                     <div class="answer-sent">
                         <p class="answer-sent-title">"Answer sent"</p>
-                        <pre class="json answer-json">{text}</pre>
+                        <pre class="json answer-json" tabindex="0">{text}</pre>
                     </div>
                 }
             })}

@@ -94,7 +94,7 @@ pub fn DeprecatedRequest(
             <code>{method.clone()}</code>
             " in its capabilities, so the server should not have asked for it. It is declined unless you choose otherwise."
         </p>
-        <pre class="json request-json">{pretty(&request)}</pre>
+        <pre class="json request-json" tabindex="0">{pretty(&request)}</pre>
         <label class="enable-deprecated-line">
             <input
                 type="checkbox"
@@ -126,7 +126,7 @@ pub fn UnknownRequest(kind: InputRequestKind, request: Value, delivery: Delivery
             <strong>"Unknown input kind."</strong>
             " Holdbay cannot answer it; it can only decline."
         </p>
-        <pre class="json request-json">{pretty(&request)}</pre>
+        <pre class="json request-json" tabindex="0">{pretty(&request)}</pre>
         <div class="input-actions">
             <button
                 type="button"

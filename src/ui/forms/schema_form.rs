@@ -353,7 +353,7 @@ fn json_preview(value: RwSignal<Result<Value, String>>) -> impl IntoView + use<>
                 <span class="json-preview-title">"Arguments as sent"</span>
                 <code class="json-preview-line">{compact}</code>
             </summary>
-            <pre class="json-preview-body">{pretty}</pre>
+            <pre class="json-preview-body" tabindex="0">{pretty}</pre>
         </details>
     }
 }

@@ -70,13 +70,18 @@ pub enum Reveal {
     ChangedLatch,
     /// A tool's plain request the client stopped (closed its stream) mid-progress.
     Stopped { tool: &'static str },
+    /// The retry that carried the client's refusals of input requests it never declared.
+    Declined { tool: &'static str },
 }
 
 impl Reveal {
     /// The part that shows the answer is drawn only for a moment (a tag while its tray is
     /// paused, a request while it is on the conveyor): the reveal scrubs back to it.
     pub fn is_momentary(self) -> bool {
-        matches!(self, Self::UrlTag { .. } | Self::TaskAnswer { .. })
+        matches!(
+            self,
+            Self::UrlTag { .. } | Self::TaskAnswer { .. } | Self::Declined { .. }
+        )
     }
 }
 
@@ -84,7 +89,7 @@ pub fn lesson(number: u8) -> Option<&'static Lesson> {
     LESSONS.iter().find(|l| l.number == number)
 }
 
-pub static LESSONS: [Lesson; 9] = [
+pub static LESSONS: [Lesson; 10] = [
     Lesson {
         number: 1,
         title: "Pause for input",
@@ -283,7 +288,8 @@ pub static LESSONS: [Lesson; 9] = [
                 }),
             },
         ],
-        watch: "run_pipeline's tray empties into the job magazine: a cartridge with a working \
+        watch: "Both trays say \"task offered\": each request declared the tasks extension. \
+                run_pipeline's tray empties into the job magazine: a cartridge with a working \
                 lamp. The demo server pushes its snapshots on the listen stream, so the client \
                 only polls as a safety net: the narration and the inspector say which way each \
                 snapshot came. quick_sum's tray completes in place: no cartridge.",
@@ -307,8 +313,10 @@ pub static LESSONS: [Lesson; 9] = [
                 },
             ],
             answer: "The server decides, call by call, and may return a task only when the \
-                     request declared the tasks extension. quick_sum answered directly although \
-                     this client accepted a task: its tray completed with no cartridge.",
+                     request declared the tasks extension. quick_sum's tray says \"task \
+                     offered\": its request declared the extension (the inspector shows it in \
+                     _meta, under clientCapabilities.extensions), yet the server answered \
+                     directly: the tray completed with no cartridge.",
             reveal: Reveal::DirectAnswer { tool: "quick_sum" },
             missing: "Do step 2: call quick_sum with \"Accept a task\" on.",
         },
@@ -318,7 +326,8 @@ pub static LESSONS: [Lesson; 9] = [
         title: "Input inside a task",
         intro: "A task can need input too. Its status turns input_required and it lists \
                 inputRequests. The client answers with tasks/update, keyed as the server asked; \
-                the task goes on where it was.",
+                the task goes on where it was. Here a task and a paused request wait for you at \
+                the same time, so you can compare them.",
         steps: &[
             LessonStep {
                 text: "Start: calls run_pipeline to production, accepting a task.",
@@ -329,39 +338,55 @@ pub static LESSONS: [Lesson; 9] = [
                 }),
             },
             LessonStep {
-                text: "Wait until the task stops at the approve_prod gate (Tasks panel).",
-                preset: None,
+                text: "While it runs, call book_table and leave its form open: a paused \
+                       request beside the task.",
+                preset: Some(Preset {
+                    tool: "book_table",
+                    arguments: r#"{"restaurant":"Chez Holdbay"}"#,
+                    accept_task: false,
+                }),
             },
             LessonStep {
-                text: "Approve it there. The task finishes the deploy.",
+                text: "When the task stops at the approve_prod gate (Tasks panel), approve it \
+                       there. Then answer the form.",
                 preset: None,
             },
         ],
-        watch: "The cartridge's lamp turns input_required and a tag hangs on it. Your answer \
-                goes out as tasks/update, not as a new tools/call; the lamp goes back to working.",
+        watch: "book_table's tray waits in the holding bay with its latch: the server kept \
+                nothing. run_pipeline's cartridge turns input_required and a tag hangs on it: \
+                the task lives on the server. The approval goes out as tasks/update and the \
+                lamp goes back to working; the form's answer goes out as a new tools/call \
+                carrying the latch.",
         question: Question {
-            prompt: "How does a client answer an input_required task?",
+            prompt: "A paused request and a task in input_required both wait for your input. \
+                     What is different?",
             choices: &[
                 Choice {
-                    text: "It calls the tool again with the answers",
+                    text: "Nothing: both are answered by calling the tool again",
                     correct: false,
-                    feedback: "No: that would start new work. The task already runs.",
+                    feedback: "No: calling the tool again would start new work; the task is \
+                               answered with tasks/update.",
                 },
                 Choice {
-                    text: "tasks/update with inputResponses keyed by the task's inputRequests keys",
+                    text: "The request is answered by retrying tools/call with requestState; \
+                           the task, by tasks/update to its taskId",
                     correct: true,
-                    feedback: "Right: one message to the running task, with each answer under \
-                               the key the server used.",
+                    feedback: "Right: the paused request lives in its latch, which the client \
+                               carries; the task is work the server keeps running.",
                 },
                 Choice {
-                    text: "It cancels the task and starts over",
+                    text: "The task carries a requestState; the paused request does not",
                     correct: false,
-                    feedback: "No: the task is waiting, not broken.",
+                    feedback: "No: the other way round. requestState belongs to the paused \
+                               request; a task is named by its taskId.",
                 },
             ],
-            answer: "With tasks/update: the task's id and inputResponses keyed exactly by the \
-                     keys of its inputRequests (here approve_prod). It is not a retry of \
-                     tools/call. The inspector shows the real tasks/update.",
+            answer: "The paused request exists only between rounds: the server kept nothing, \
+                     so the answer is a new tools/call with the same arguments, inputResponses \
+                     and the requestState unchanged. The task lives on the server: the answer \
+                     is tasks/update with its taskId and inputResponses keyed as its \
+                     inputRequests (here approve_prod), and it goes on where it was. The \
+                     inspector shows the real tasks/update.",
             reveal: Reveal::TaskAnswer {
                 tool: "run_pipeline",
             },
@@ -452,10 +477,18 @@ pub static LESSONS: [Lesson; 9] = [
                        completes and is sealed.",
                 preset: None,
             },
+            LessonStep {
+                text: "Then call flaky_job, accepting a task: it ends failed, with the error.",
+                preset: Some(Preset {
+                    tool: "flaky_job",
+                    arguments: r#"{"seconds":3}"#,
+                    accept_task: true,
+                }),
+            },
         ],
         watch: "After the reload the cartridge re-enters marked restored, with the status it \
                 had; the next snapshot (pushed or polled) brings the server's current one. Once completed, it is \
-                sealed and never changes.",
+                sealed and never changes. flaky_job's cartridge ends failed: sealed just the same.",
         question: Question {
             prompt: "Which statuses are terminal (never change again)?",
             choices: &[
@@ -477,7 +510,7 @@ pub static LESSONS: [Lesson; 9] = [
             ],
             answer: "completed, failed and cancelled. A task in one of them never changes; the \
                      client stops following it. The restored cartridge shows its seal once it \
-                     completes.",
+                     completes; flaky_job's is sealed failed, its error in the snapshot.",
             reveal: Reveal::Restored {
                 tool: "run_pipeline",
             },
@@ -596,6 +629,73 @@ pub static LESSONS: [Lesson; 9] = [
                 tool: "slow_report",
             },
             missing: "Start the lesson and press Stop in the call panel while the report runs.",
+        },
+    },
+    Lesson {
+        number: 10,
+        title: "Retired client features",
+        intro: "Three client features of earlier revisions are deprecated in 2026-07-28 \
+                (SEP-2577) but still work: roots (the server asks which folders it may see), \
+                sampling (it borrows the client's model) and logging (it sends log lines). \
+                Holdbay declares none of them. A server that asks anyway still gets an answer \
+                it can read, never silence.",
+        steps: &[
+            LessonStep {
+                text: "Start: calls summarize_folder. The server asks for roots and sampling, \
+                       which this client never declared.",
+                preset: Some(Preset {
+                    tool: "summarize_folder",
+                    arguments: r#"{"folder":"file:///home/learner/notes"}"#,
+                    accept_task: false,
+                }),
+            },
+            LessonStep {
+                text: "In the call panel both requests are marked Deprecated. Press Decline on \
+                       each: the retry goes out by itself.",
+                preset: None,
+            },
+            LessonStep {
+                text: "Read the result: what the server got back, and what replaces each \
+                       feature.",
+                preset: None,
+            },
+        ],
+        watch: "Two tags hang on the tray: roots/list and sampling/createMessage. The retry \
+                carries an answer under each key. No notifications/message arrives: the \
+                request set no logLevel, so the server stays quiet.",
+        question: Question {
+            prompt: "What does Holdbay send back for a roots/list and a sampling/createMessage \
+                     it never declared?",
+            choices: &[
+                Choice {
+                    text: "Nothing: it skips them, and the server waits",
+                    correct: false,
+                    feedback: "No: the retry answers every key, so the server is never left \
+                               guessing.",
+                },
+                Choice {
+                    text: "An empty roots list, and error -32601 for sampling",
+                    correct: true,
+                    feedback: "Right: each is a refusal the server can read, and neither \
+                               shares anything.",
+                },
+                Choice {
+                    text: "Its real folders, and a reply from its own model",
+                    correct: false,
+                    feedback: "No: it declared neither feature, and shares neither.",
+                },
+            ],
+            answer: "roots/list gets {\"roots\": []}: a well-formed result that shares no \
+                     folder. sampling/createMessage gets the JSON-RPC error -32601: a result \
+                     needs a model and content, and inventing one would be a lie. Instead of \
+                     roots, pass folders as tool arguments; instead of sampling, a server calls \
+                     an LLM provider itself; instead of logging, stderr or OpenTelemetry. \
+                     Removal comes no earlier than the first revision on or after 2027-07-28. \
+                     The retry's inspector shows both answers.",
+            reveal: Reveal::Declined {
+                tool: "summarize_folder",
+            },
+            missing: "Start the lesson and decline both requests in the call panel.",
         },
     },
 ];

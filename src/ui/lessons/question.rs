@@ -26,19 +26,29 @@ pub fn LessonQuestion(
     let inspected = UiState::current().inspected();
     let reveal_kind = question.reveal;
 
+    let went_back = RwSignal::new(false);
     // Show `part`: a part that is only drawn for a moment (a tag on a paused tray, a
     // request on the conveyor) is shown by scrubbing the scene back to that moment.
     let show = move |part: Part| {
         if reveal_kind.is_momentary() {
+            // The part's last step on the timeline; an exchange that stands for a tray's
+            // round (a retry) has none of its own, so the moment its answer came.
             let moment = traffic.with_whole(|t| {
                 t.events()
                     .iter()
                     .rev()
                     .find(|event| event.part == part)
                     .map(|event| event.at)
+                    .or_else(|| match &part {
+                        Part::Flight(exchange) => t
+                            .flight(*exchange)
+                            .map(|flight| flight.responded_at.unwrap_or(flight.sent_at)),
+                        _ => None,
+                    })
             });
             if moment.is_some() {
                 traffic.scrub_to(moment);
+                went_back.set(true);
             }
         }
         waiting.set(false);
@@ -115,7 +125,7 @@ pub fn LessonQuestion(
             return Some(view! { <p class="lesson-reveal-status" data-found="false">{text}</p> });
         }
         let part = shown.get()?;
-        let moment = if reveal_kind.is_momentary() {
+        let moment = if went_back.get() {
             " The scene went back to that moment; Follow live in the timeline returns to now."
         } else {
             ""
@@ -180,6 +190,9 @@ fn describe(part: &Part, reveal: Reveal) -> String {
         }
         (Part::Tray(id), _) => format!("tray {id}"),
         (Part::TrayTag { key, .. }, _) => format!("the URL-mode tag {key}"),
+        (Part::Flight(_), Reveal::Declined { tool }) => {
+            format!("the retry of {tool}, with the client's refusals")
+        }
         (Part::Flight(_), _) => "the tasks/update that answered the task".to_owned(),
         (Part::CartridgeTag { key, .. }, _) => {
             format!("the open tag {key} (answer it in the Tasks panel)")

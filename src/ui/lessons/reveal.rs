@@ -98,6 +98,17 @@ pub fn part_for(traffic: &Traffic, reveal: Reveal) -> Option<Part> {
         Reveal::Stopped { tool } => latest_trays(traffic, tool)
             .find(|tray| tray.state == TrayState::Stopped)
             .map(|tray| Part::Tray(tray.id)),
+        Reveal::Declined { tool } => latest_trays(traffic, tool).find_map(|tray| {
+            traffic
+                .flights()
+                .rev()
+                .find_map(|flight| match flight.role {
+                    FlightRole::Retry { tray: id, .. } if id == tray.id => {
+                        Some(Part::Flight(flight.exchange))
+                    }
+                    _ => None,
+                })
+        }),
         Reveal::ChangedLatch => traffic.trays().iter().rev().find_map(|tray| {
             let changed = tray.rounds.iter().find(|r| r.latch_changed)?;
             Some(Part::Latch {

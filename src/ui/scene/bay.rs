@@ -2,11 +2,11 @@
 //! request's arguments, tags hang on it for each pending input request, the latch is the
 //! sealed `requestState`, and the rounds stack up against the client's bound.
 
-use holdbay_engine::traffic::{Part, Tray, TrayProgress, TrayState};
+use holdbay_engine::traffic::{Part, Traffic, Tray, TrayProgress, TrayState};
 use leptos::prelude::*;
 
 use super::parts::{TagView, fingerprint, summarize, truncate};
-use super::{SceneContext, is_activation};
+use super::{SceneContext, TRAVEL_MS, is_activation};
 
 /// Closed trays kept in view after the occupied ones (newest first).
 const CLOSED_SHOWN: usize = 3;
@@ -39,6 +39,8 @@ struct TrayView {
     latches: Vec<LatchView>,
     max_rounds: u32,
     progress: Option<ProgressView>,
+    /// The request declared the tasks extension.
+    offers_task: bool,
 }
 
 /// The server's newest progress report on the request's stream.
@@ -64,7 +66,48 @@ impl ProgressView {
     }
 }
 
+/// Whether the answer to the tray's latest round is still travelling back on the conveyor
+/// at `now`: the tray then keeps showing the round on the wire, so it changes when the
+/// response piece arrives, in wire order.
+fn answer_travelling(traffic: &Traffic, tray: &Tray, now: f64) -> bool {
+    let Some(round) = tray.rounds.last() else {
+        return false;
+    };
+    let Some(flight) = traffic.flight(round.exchange) else {
+        return false;
+    };
+    let Some(back) = flight.responded_at.or(flight.ended_at) else {
+        return false;
+    };
+    now < back.max(round.sent_at + TRAVEL_MS) + TRAVEL_MS
+}
+
+/// Pieces travel (no reduced-motion preference), so the bay waits for them.
+fn motion_allowed() -> bool {
+    !web_sys::window()
+        .and_then(|w| {
+            w.match_media("(prefers-reduced-motion: reduce)")
+                .ok()
+                .flatten()
+        })
+        .is_some_and(|query| query.matches())
+}
+
 impl TrayView {
+    /// The tray as it showed while its latest round was on the wire: no answer yet, so no
+    /// new tags and no latch from that answer.
+    fn on_the_wire(tray: &Tray) -> Self {
+        let latest = tray.rounds.last().map_or(0, |r| r.number);
+        let mut view = Self::of(tray);
+        view.state = TrayState::InFlight.name();
+        view.reached = false;
+        view.state_text = "on the wire".to_owned();
+        view.occupied = true;
+        view.tags = Vec::new();
+        view.latches.retain(|latch| latch.round < latest);
+        view
+    }
+
     fn of(tray: &Tray) -> Self {
         let state_text = match &tray.state {
             TrayState::InFlight => "on the wire".to_owned(),
@@ -110,6 +153,7 @@ impl TrayView {
             latches,
             max_rounds: tray.max_rounds,
             progress: tray.progress.as_ref().map(ProgressView::of),
+            offers_task: tray.offers_task,
         }
     }
 }
@@ -120,6 +164,11 @@ pub(super) fn Bay() -> impl IntoView {
     let traffic = scene.traffic;
     let trays = Memo::new(move |_| {
         traffic.track();
+        scene.tick.track();
+        // In a replay the scene shows the moment itself; live, a tray waits for its answer
+        // to arrive on the conveyor.
+        let wait_for_pieces = !traffic.is_replay() && motion_allowed();
+        let now = scene.now();
         traffic.with(|t| {
             let trays = t.trays();
             let occupied = trays.iter().rev().filter(|tray| tray.is_occupied());
@@ -131,7 +180,13 @@ pub(super) fn Bay() -> impl IntoView {
             occupied
                 .chain(closed)
                 .take(TRAYS_SHOWN)
-                .map(TrayView::of)
+                .map(|tray| {
+                    if wait_for_pieces && answer_travelling(t, tray, now) {
+                        TrayView::on_the_wire(tray)
+                    } else {
+                        TrayView::of(tray)
+                    }
+                })
                 .collect::<Vec<_>>()
         })
     });
@@ -196,9 +251,21 @@ fn TrayDrawing(tray: TrayView) -> impl IntoView {
         tray.rounds.len(),
         tray.max_rounds
     );
+    if tray.offers_task {
+        label.push_str(", offered a task");
+    }
     if let Some(progress) = &tray.progress {
         label.push_str(&format!(", progress {}", progress.text));
     }
+    // The declaration drawn: this request told the server a task is an acceptable answer.
+    let offer = tray.offers_task.then(|| {
+        view! {
+            <g class="task-offer" aria-hidden="true">
+                <rect x="300" y="26" width="108" height="17" rx="8"></rect>
+                <text x="354" y="38.5" text-anchor="middle">"task offered"</text>
+            </g>
+        }
+    });
     let progress = tray.progress.clone().map(|progress| {
         let width = progress
             .permille
@@ -222,7 +289,7 @@ fn TrayDrawing(tray: TrayView) -> impl IntoView {
         view! {
             <g class="workpiece" aria-hidden="true">
                 <rect x="10" y="28" width="178" height="26" rx="4"></rect>
-                <text x="18" y="45">{truncate(&tray.workpiece, 27)}</text>
+                <text x="16" y="45">{truncate(&tray.workpiece, 23)}</text>
             </g>
             {tags}
         }
@@ -230,7 +297,7 @@ fn TrayDrawing(tray: TrayView) -> impl IntoView {
     let outcome = (!tray.occupied).then(|| {
         view! {
             <text class="tray-outcome" x="14" y="50">
-                {truncate(&tray.state_text, 30)}
+                {truncate(&tray.state_text, 40)}
             </text>
         }
     });
@@ -263,7 +330,7 @@ fn TrayDrawing(tray: TrayView) -> impl IntoView {
         .collect_view();
 
     view! {
-        <svg class="scene-svg tray-svg" viewBox="0 0 420 100">
+        <svg class="scene-svg tray-svg" viewBox="0 0 420 114">
             <g
                 class="tray"
                 class:selected=selected
@@ -279,11 +346,12 @@ fn TrayDrawing(tray: TrayView) -> impl IntoView {
                 on:focus=on_focus
                 on:keydown=on_key
             >
-                <rect class="tray-frame" x="2" y="2" width="416" height="96" rx="8"></rect>
-                <text class="tray-title" x="12" y="19">{truncate(&tray.title, 30)}</text>
+                <rect class="tray-frame" x="2" y="2" width="416" height="110" rx="8"></rect>
+                <text class="tray-title" x="12" y="19">{truncate(&tray.title, 28)}</text>
                 <text class="tray-state" x="408" y="19" text-anchor="end">
-                    {truncate(&tray.state_text, 30)}
+                    {truncate(&tray.state_text, 26)}
                 </text>
+                {offer}
                 {workpiece}
                 {outcome}
                 {progress}
@@ -295,7 +363,8 @@ fn TrayDrawing(tray: TrayView) -> impl IntoView {
                     aria-hidden="true"
                 >
                     <line x1=bound_x y1="60" x2=bound_x y2="96"></line>
-                    <text x=bound_x - 3.0 y="66" text-anchor="end">
+                    // Under the stack: the round latches above it never cover it.
+                    <text x=bound_x y="108" text-anchor="end">
                         {format!("bound {}", tray.max_rounds)}
                     </text>
                 </g>
@@ -314,7 +383,7 @@ fn TrayTag(tray: u64, tag: TagView, index: usize) -> impl IntoView {
     };
     let (on_click, on_focus, on_key) = inspectable!(scene, part);
     let selected = move || scene.is_selected(&part);
-    let x = 10.0 + index as f64 * 64.0;
+    let x = 10.0 + index as f64 * 68.0;
     let kind = if tag.mode.is_empty() {
         tag.kind.split('/').next().unwrap_or_default().to_owned()
     } else {
@@ -334,10 +403,10 @@ fn TrayTag(tray: u64, tag: TagView, index: usize) -> impl IntoView {
             on:focus=on_focus
             on:keydown=on_key
         >
-            <line class="tag-string" x1=x + 28.0 y1="54" x2=x + 28.0 y2="62"></line>
-            <path d=format!("M{x} 62 h52 l6 8 l-6 8 h-52 z")></path>
-            <text x=x + 4.0 y="69" class="tag-key">{truncate(&tag.key, 9)}</text>
-            <text x=x + 4.0 y="76" class="tag-kind">{truncate(&kind, 10)}</text>
+            <line class="tag-string" x1=x + 30.0 y1="54" x2=x + 30.0 y2="58"></line>
+            <path d=format!("M{x} 58 h60 l6 14 l-6 14 h-60 z")></path>
+            <text x=x + 4.0 y="70" class="tag-key">{truncate(&tag.key, 8)}</text>
+            <text x=x + 4.0 y="83" class="tag-kind">{truncate(&kind, 8)}</text>
         </g>
     }
 }

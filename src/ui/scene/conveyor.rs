@@ -2,7 +2,7 @@
 //! and back when its response arrives, labelled with its real duration.
 
 use holdbay_engine::MethodId;
-use holdbay_engine::traffic::{Flight, FlightRole, Part};
+use holdbay_engine::traffic::{Flight, FlightRole, Part, Traffic};
 use leptos::prelude::*;
 
 use super::parts::truncate;
@@ -42,6 +42,19 @@ impl Phase {
     }
 }
 
+/// For a retry that carried a latch back: whether the client changed it.
+fn carried_latch(flight: &Flight, traffic: &Traffic) -> Option<bool> {
+    let FlightRole::Retry { tray, round } = flight.role else {
+        return None;
+    };
+    let round = traffic
+        .tray(tray)?
+        .rounds
+        .iter()
+        .find(|r| r.number == round)?;
+    round.sent_state.as_ref().map(|_| round.latch_changed)
+}
+
 /// What one piece on the belt shows.
 #[derive(Clone, PartialEq)]
 struct Piece {
@@ -57,11 +70,13 @@ struct Piece {
     lane: u64,
     /// When the trip back begins: the response, but not before the trip out ended.
     back_at: Option<f64>,
+    /// A retry carrying its tray's latch (`requestState`) back: whether it was changed.
+    latch: Option<bool>,
 }
 
 impl Piece {
     /// `folded`: the poll lane is shown, so this piece keeps out of it.
-    fn of(flight: &Flight, folded: bool) -> Self {
+    fn of(flight: &Flight, folded: bool, traffic: &Traffic) -> Self {
         let phase = match (flight.ended_at, flight.responded_at) {
             (Some(_), _) => Phase::Done,
             (None, Some(_)) => Phase::Back,
@@ -96,6 +111,7 @@ impl Piece {
                 .responded_at
                 .or(flight.ended_at)
                 .map(|at| at.max(flight.sent_at + TRAVEL_MS)),
+            latch: carried_latch(flight, traffic),
         }
     }
 
@@ -116,8 +132,15 @@ impl Piece {
             Phase::Done => "done",
         };
         format!(
-            "Exchange {}: {}, {state}, {}",
-            self.exchange, self.label, self.timing
+            "Exchange {}: {}{}, {state}, {}",
+            self.exchange,
+            self.label,
+            match self.latch {
+                Some(false) => ", carrying the latch back",
+                Some(true) => ", carrying a changed latch",
+                None => "",
+            },
+            self.timing
         )
     }
 }
@@ -152,7 +175,7 @@ pub(super) fn Conveyor() -> impl IntoView {
                 .filter(|f| !(folded && matches!(f.role, FlightRole::Poll { .. })))
                 .filter(|f| Piece::is_visible(f, now))
                 .take(MAX_PIECES)
-                .map(|f| Piece::of(f, folded))
+                .map(|f| Piece::of(f, folded, t))
                 .collect();
             pieces.reverse();
             pieces
@@ -265,6 +288,18 @@ fn TravellingPiece(piece: Piece) -> impl IntoView {
         >
             <g class="piece" style=style>
                 <rect width=PIECE_WIDTH height="22" rx="5"></rect>
+                // The latch travels with the retry that carries it back.
+                {piece.latch.map(|changed| view! {
+                    <g
+                        class="carried-latch"
+                        class:changed=changed
+                        transform="translate(-16 1) scale(0.7)"
+                        aria-hidden="true"
+                    >
+                        <path class="shackle" d="M5 11 v-4 a7 7 0 0 1 14 0 v4"></path>
+                        <rect class="lock-body" x="1" y="10" width="22" height="17" rx="3"></rect>
+                    </g>
+                })}
                 <text class="flight-label" x="8" y="15">
                     {truncate(&piece.label, 22)}
                 </text>

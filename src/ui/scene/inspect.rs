@@ -54,7 +54,8 @@ pub(super) fn Inspector() -> impl IntoView {
                 <h3 class="inspect-role">{role}</h3>
                 <p class="inspect-explanation">{explanation}</p>
                 {move || facts().map(|text| view! { <p class="inspect-facts">{text}</p> })}
-                <pre class="inspect-json">{json}</pre>
+                // Focusable: a long JSON scrolls, and a keyboard must be able to scroll it too.
+                <pre class="inspect-json" tabindex="0">{json}</pre>
                 <button class="inspect-close" on:click=move |_| selected.set(None)>
                     "Close"
                 </button>

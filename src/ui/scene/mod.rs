@@ -116,6 +116,7 @@ pub fn Scene() -> impl IntoView {
         <section
             class="panel scene"
             id="scene"
+            tabindex="-1"
             aria-label="Scene: the holding bay and the job magazine"
             data-replay=move || replay().to_string()
             on:keydown=on_keydown

@@ -37,7 +37,8 @@ pub fn describe(traffic: &Traffic, part: &Part) -> (String, &'static str) {
                      resources/read). While the server asks for input (resultType \
                      input_required) it waits here; each retry is a new JSON-RPC request with \
                      the same method and arguments plus the answers. Inspecting it shows the \
-                     workpiece: the request's arguments."
+                     request as first sent: the arguments (the workpiece) and, in _meta, the \
+                     capabilities it declared."
                 }
             };
             (format!("Tray (logical request): {name}"), explanation)
@@ -81,10 +82,12 @@ pub fn describe(traffic: &Traffic, part: &Part) -> (String, &'static str) {
 }
 
 /// What the wire told of this particular part, beside its general role: for a cartridge,
-/// how its snapshots came (polled or pushed) and the server's own `pollIntervalMs`.
+/// how its snapshots came (polled or pushed) and the server's own `pollIntervalMs`; for a
+/// tray, whether its request offered a task and how its rounds stand.
 pub fn facts(traffic: &Traffic, part: &Part) -> Option<String> {
     match part {
         Part::Cartridge(task) => traffic.cartridge(task).map(|c| c.delivery_summary()),
+        Part::Tray(id) => traffic.tray(*id).map(|tray| tray.facts()),
         _ => None,
     }
 }

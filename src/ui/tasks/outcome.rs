@@ -43,7 +43,7 @@ pub fn TaskResult(result: JsonObject) -> impl IntoView {
                 .map(|json| {
                     view! {
                         <p class="task-result-label">"structuredContent"</p>
-                        <pre class="json">{json}</pre>
+                        <pre class="json" tabindex="0">{json}</pre>
                     }
                 })}
         </div>
@@ -71,7 +71,7 @@ pub fn TaskError(error: JsonObject) -> impl IntoView {
                 "JSON-RPC error " <code class="task-error-code">{code}</code> ": "
                 <span class="task-error-message">{message}</span>
             </p>
-            {data.map(|json| view! { <pre class="json">{json}</pre> })}
+            {data.map(|json| view! { <pre class="json" tabindex="0">{json}</pre> })}
         </div>
     }
 }

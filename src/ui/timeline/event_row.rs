@@ -45,13 +45,13 @@ pub fn EventRow(row: Row, current: Memo<Option<(usize, u64)>>) -> impl IntoView 
         label,
         after_ms,
         part,
+        failed,
     } = row;
     let (direction, geometry) = arrow_geometry(from, to);
     let time = relative_time(after_ms);
     // Said between the time and the label, so the button's name is its visible text with
     // the lanes added (WCAG 2.5.3: the name contains the label).
     let lanes = format!(", {} to {}: ", lane_title(from), lane_title(to));
-    let is_error = label.starts_with("error");
     let is_current = move || {
         current
             .get()
@@ -66,7 +66,7 @@ pub fn EventRow(row: Row, current: Memo<Option<(usize, u64)>>) -> impl IntoView 
             class="timeline-event"
             class:current=is_current
             class:selected=is_selected.clone()
-            class:is-error=is_error
+            class:is-error=failed
             data-seq=seq
             data-from=lane_name(from)
             data-to=lane_name(to)

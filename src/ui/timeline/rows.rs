@@ -22,6 +22,8 @@ pub struct Row {
     /// When the last event happened, ms after the session's first kept event.
     pub after_ms: f64,
     pub part: Part,
+    /// The step it shows is a failure (drawn as such, whatever its label).
+    pub failed: bool,
 }
 
 /// The rendered window and what lies outside it.
@@ -96,6 +98,7 @@ fn row(events: &[TrafficEvent], span: Span, first_at: f64) -> Row {
         label,
         after_ms: last.at - first_at,
         part: last.part.clone(),
+        failed: last.failed,
     }
 }
 

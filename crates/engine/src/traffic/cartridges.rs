@@ -371,6 +371,7 @@ impl Traffic {
             failure_of(&answer.kind).map(|failure| narration::poll_failed(task, failure)),
             Part::Flight(exchange),
         );
+        self.mark_failed(failure_of(&answer.kind).is_some());
     }
 
     pub(super) fn update_answered(
@@ -389,6 +390,7 @@ impl Traffic {
             failure_of(&answer.kind).map(|failure| narration::update_refused(task, failure)),
             Part::Flight(exchange),
         );
+        self.mark_failed(failure_of(&answer.kind).is_some());
     }
 
     /// The server's answer to a cancel request: acknowledged or refused. Only the lamp
@@ -428,5 +430,6 @@ impl Traffic {
         }
         self.touch(slot);
         self.event(at, Lane::Server, Lane::Client, label, Some(narration), part);
+        self.mark_failed(failure_of(&answer.kind).is_some());
     }
 }

@@ -33,6 +33,7 @@ impl Traffic {
                 workpiece,
                 request_state.as_deref(),
                 answers.as_ref(),
+                sent,
             ),
             (SentDetail::TaskGet { task_id }, _) => self.poll_sent(exchange, at, task_id),
             (SentDetail::TaskUpdate { task_id, keys }, _) => {
@@ -148,22 +149,22 @@ impl Traffic {
             FlightRole::Cancel { task } => {
                 self.cancel_answered(exchange, at, &task, answer, status)
             }
-            FlightRole::Listen => self.event(
-                at,
-                Lane::Server,
-                Lane::Client,
-                reply_label(&answer.kind, status, narration::LISTEN_ENDED),
-                None,
-                Part::Flight(exchange),
-            ),
-            FlightRole::Other => self.event(
-                at,
-                Lane::Server,
-                Lane::Client,
-                reply_label(&answer.kind, status, narration::RESULT),
-                None,
-                Part::Flight(exchange),
-            ),
+            FlightRole::Listen | FlightRole::Other => {
+                let ok = if role == FlightRole::Listen {
+                    narration::LISTEN_ENDED
+                } else {
+                    narration::RESULT
+                };
+                self.event(
+                    at,
+                    Lane::Server,
+                    Lane::Client,
+                    reply_label(&answer.kind, status, ok),
+                    None,
+                    Part::Flight(exchange),
+                );
+                self.mark_failed(failure_of(&answer.kind).is_some());
+            }
         }
         true
     }
@@ -189,14 +190,17 @@ impl Traffic {
                 self.tray_cut_off(tray, at, reason, end.stopped)
             }
             FlightRole::Listen => {}
-            _ => self.event(
-                at,
-                Lane::Server,
-                Lane::Client,
-                reason,
-                None,
-                Part::Flight(exchange),
-            ),
+            _ => {
+                self.event(
+                    at,
+                    Lane::Server,
+                    Lane::Client,
+                    reason,
+                    None,
+                    Part::Flight(exchange),
+                );
+                self.mark_failed(true);
+            }
         }
         true
     }

@@ -179,7 +179,11 @@ impl Traffic {
             Part::Flight(exchange) => self.flight(*exchange).map(|flight| {
                 serde_json::json!({ "request": flight.request, "received": flight.messages })
             }),
-            Part::Tray(id) => self.tray(*id).map(|tray| tray.workpiece.clone()),
+            // The request as first sent: its arguments and the capabilities it declared.
+            Part::Tray(id) => self.tray(*id).map(|tray| match &tray.request {
+                Value::Null => tray.workpiece.clone(),
+                request => request.clone(),
+            }),
             Part::Latch { tray, round } => {
                 let tray = self.tray(*tray)?;
                 let round = tray.rounds.iter().find(|r| r.number == *round)?;

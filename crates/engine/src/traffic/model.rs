@@ -89,6 +89,10 @@ pub struct Tray {
     pub max_rounds: u32,
     /// The newest `notifications/progress` on the current round's stream, if any came.
     pub progress: Option<TrayProgress>,
+    /// The JSON-RPC request of its first round, as sent (`_meta` and all).
+    pub request: Value,
+    /// The first round declared the tasks extension: it offered the server a task.
+    pub offers_task: bool,
 }
 
 /// Progress a server reported on a request's own stream, before its result.
@@ -117,6 +121,12 @@ impl TrayProgress {
 }
 
 impl Tray {
+    /// What the wire told of this request beyond its drawing: whether it offered a task
+    /// and what the server made of the offer, and how its rounds stand against the bound.
+    pub fn facts(&self) -> String {
+        super::narration::tray_facts(self)
+    }
+
     /// Occupied while the request is in flight or paused.
     pub fn is_occupied(&self) -> bool {
         matches!(self.state, TrayState::InFlight | TrayState::Paused)
@@ -322,4 +332,6 @@ pub struct TrafficEvent {
     /// which would only drown the narration.
     pub narration: Option<String>,
     pub part: Part,
+    /// The step is a failure: an error answer, an unreadable one, or an exchange cut off.
+    pub failed: bool,
 }

@@ -1,7 +1,7 @@
 //! Every label and sentence of the scene, in one place. Wire names are formatted in from the
 //! method and status types, never spelled here.
 
-use rmcp::model::{ResultType, TaskStatus};
+use rmcp::model::{ResultType, TASKS_EXTENSION_ID, TaskStatus};
 
 use super::{Cartridge, Delivery, TrayProgress};
 use crate::method::MethodId;
@@ -386,4 +386,41 @@ pub(super) fn delivery_summary(cartridge: &Cartridge) -> String {
         "Snapshots so far: {} polled, {} pushed; the newest came from {newest}; {interval}.",
         cartridge.polls, cartridge.pushes
     )
+}
+
+/// The inspector's facts about a tray: the task offer and what came of it, then the rounds.
+pub(super) fn tray_facts(tray: &super::Tray) -> String {
+    use super::TrayState;
+    let mut facts = Vec::new();
+    if tray.method.rules().may_create_task {
+        let decided = match &tray.state {
+            TrayState::Detached { .. } => "the server took it and answered with a task",
+            TrayState::InFlight | TrayState::Paused => "the server has not decided yet",
+            TrayState::Stopped | TrayState::Abandoned => {
+                "the request ended before the server decided"
+            }
+            _ => "the server answered directly anyway",
+        };
+        facts.push(if tray.offers_task {
+            format!(
+                "This request declared the tasks extension ({TASKS_EXTENSION_ID} in _meta's \
+                 clientCapabilities.extensions): it offered a task, and {decided}."
+            )
+        } else {
+            "This request did not declare the tasks extension, so the server may not answer \
+             it with a task."
+                .to_owned()
+        });
+    }
+    let rounds = tray.rounds.len();
+    facts.push(if tray.state == TrayState::BoundReached {
+        format!(
+            "Rounds: {rounds} of at most {}; the server asked again after the last one, so the \
+             client stopped.",
+            tray.max_rounds
+        )
+    } else {
+        format!("Rounds: {rounds} of at most {}.", tray.max_rounds)
+    });
+    facts.join(" ")
 }

@@ -182,6 +182,14 @@ fn a_changed_latch_is_visible_and_the_refusal_empties_the_tray() {
         }
     );
     assert!(!tray.is_occupied());
+    // The timeline marks the refusal as a failure by what happened, not by its label.
+    let events = wire.traffic.events();
+    let refusal = events.last().expect("the refusal's step");
+    assert!(refusal.failed, "{refusal:?}");
+    assert!(
+        events.iter().filter(|e| e.failed).count() == 1,
+        "only the refusal failed"
+    );
 }
 
 #[test]
@@ -298,6 +306,53 @@ fn a_task_answer_detaches_the_tray_into_a_cartridge() {
     assert_eq!(cartridge.tool.as_deref(), Some("run_pipeline"));
     assert_eq!(cartridge.poll_interval_ms, Some(500));
     assert!(!cartridge.restored);
+}
+
+#[test]
+fn a_tray_shows_the_request_as_sent_and_whether_it_offered_a_task() {
+    let mut wire = Wire::new(10);
+    let offered = wire.call_accepting_task("quick_sum");
+    wire.result(offered, json!({ "resultType": "complete", "content": [] }));
+    let plain = wire.call("quick_sum", json!({}));
+    let tray = wire.traffic.tray(offered).expect("tray");
+    assert!(tray.offers_task);
+    let json = wire.traffic.json_of(&Part::Tray(offered)).expect("json");
+    assert_eq!(
+        json["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"]["extensions"]["io.modelcontextprotocol/tasks"],
+        json!({})
+    );
+    assert_eq!(json["params"]["arguments"], json!({ "party": 2 }));
+    let facts = tray.facts();
+    assert!(
+        facts.contains("offered a task, and the server answered directly anyway"),
+        "{facts}"
+    );
+    assert!(facts.contains("Rounds: 1 of at most 10."), "{facts}");
+    let plain = wire.traffic.tray(plain).expect("tray");
+    assert!(!plain.offers_task);
+    assert!(
+        plain
+            .facts()
+            .contains("did not declare the tasks extension")
+    );
+}
+
+#[test]
+fn a_tray_that_hit_the_bound_says_so_in_its_facts() {
+    let mut wire = Wire::new(2);
+    let first = wire.call("endless_questions", json!({}));
+    wire.result(first, input_required("s1"));
+    let retry = wire.call(
+        "endless_questions",
+        json!({ "requestState": "s1", "inputResponses": { "when": { "action": "accept" } } }),
+    );
+    wire.result(retry, input_required("s2"));
+    let tray = wire.traffic.tray(first).expect("tray");
+    assert_eq!(tray.state, TrayState::BoundReached);
+    assert!(
+        tray.facts()
+            .contains("Rounds: 2 of at most 2; the server asked again")
+    );
 }
 
 #[test]

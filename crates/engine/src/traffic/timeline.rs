@@ -26,7 +26,15 @@ impl Traffic {
             label,
             narration,
             part,
+            failed: false,
         });
         self.next_seq += 1;
+    }
+
+    /// Mark the step just added as a failure when `failed`.
+    pub(super) fn mark_failed(&mut self, failed: bool) {
+        if let Some(last) = self.events.last_mut() {
+            last.failed |= failed;
+        }
     }
 }

@@ -5,11 +5,12 @@ use rmcp::model::{InputResponses, ProgressNotificationParam};
 use serde_json::Value;
 
 use super::cartridges::{Snapshot, SnapshotSource};
+use super::flights::failure_of;
 use super::{
     FlightRole, Lane, MAX_FINISHED_TRAYS, Part, Tag, Traffic, Tray, TrayProgress, TrayRound,
     TrayState, narration,
 };
-use crate::events::{AnswerEvent, AnswerKind};
+use crate::events::{AnswerEvent, AnswerKind, SentRequest};
 use crate::method::MethodId;
 
 impl Traffic {
@@ -25,6 +26,7 @@ impl Traffic {
         workpiece: &Value,
         sent_state: Option<&str>,
         answers: Option<&InputResponses>,
+        sent: &SentRequest,
     ) -> FlightRole {
         if (sent_state.is_some() || answers.is_some())
             && let Some(index) = self.paused_tray_for(method, name, sent_state)
@@ -43,6 +45,8 @@ impl Traffic {
             closed_at: None,
             max_rounds: self.max_rounds,
             progress: None,
+            request: sent.request.clone(),
+            offers_task: sent.declares_tasks,
         });
         self.event(
             at,
@@ -278,6 +282,7 @@ impl Traffic {
             }
         };
         self.event(at, Lane::Server, Lane::Client, label, Some(narration), part);
+        self.mark_failed(failure_of(&answer.kind).is_some());
         self.hang_tags(index, at);
     }
 
@@ -366,6 +371,8 @@ impl Traffic {
             Some(narration),
             Part::Tray(tray_id),
         );
+        // Stopped is the client's choice; broken off is a failure.
+        self.mark_failed(!stopped);
     }
 
     /// Forget the oldest finished trays beyond [`MAX_FINISHED_TRAYS`] (a tray still on the

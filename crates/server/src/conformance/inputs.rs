@@ -31,27 +31,9 @@ pub fn ask_yes_no(message: &str, field: &str) -> Result<InputRequest, ErrorData>
     )
 }
 
-// Sampling and roots are deprecated in rmcp (SEP-2577) but are exactly what the
-// suite's MRTR scenarios ask a server to request.
-#[expect(
-    deprecated,
-    reason = "the conformance suite still tests sampling input requests"
-)]
-pub fn ask_sampling(prompt: &str) -> InputRequest {
-    use rmcp::model::{CreateMessageRequest, CreateMessageRequestParams, SamplingMessage};
-    InputRequest::CreateMessage(CreateMessageRequest::new(CreateMessageRequestParams::new(
-        vec![SamplingMessage::user_text(prompt)],
-        100,
-    )))
-}
-
-#[expect(
-    deprecated,
-    reason = "the conformance suite still tests roots/list input requests"
-)]
-pub fn ask_roots() -> InputRequest {
-    InputRequest::ListRoots(rmcp::model::ListRootsRequest::default())
-}
+// The suite's MRTR scenarios ask for sampling and roots exactly as the demo's
+// retired-features scenario does.
+pub use crate::demo::rounds::{roots as ask_roots, sampling as ask_sampling};
 
 /// The response to `key` when it is a JSON object (an `ElicitResult`,
 /// `CreateMessageResult` or `ListRootsResult`). Anything else counts as unanswered, so

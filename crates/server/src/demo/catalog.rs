@@ -7,7 +7,7 @@ use serde_json::Value;
 
 use super::scenarios::{
     book_table, bulk_import, connect_account, deploy, echo, endless_questions, flaky_job,
-    format_note, plan_migration, quick_sum, run_pipeline, slow_report,
+    format_note, plan_migration, quick_sum, run_pipeline, slow_report, summarize_folder,
 };
 
 /// A tool's advertised definition.
@@ -56,6 +56,7 @@ pub const SCENARIOS: &[&ToolSpec] = &[
     &bulk_import::SPEC,
     &flaky_job::SPEC,
     &slow_report::SPEC,
+    &summarize_folder::SPEC,
     &echo::SPEC,
     &format_note::SPEC,
 ];

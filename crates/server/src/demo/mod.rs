@@ -29,7 +29,7 @@ use crate::shared::Shared;
 use crate::tasks::JobRegistry;
 use scenarios::{
     book_table, bulk_import, connect_account, deploy, echo, endless_questions, flaky_job,
-    format_note, plan_migration, quick_sum, run_pipeline, slow_report,
+    format_note, plan_migration, quick_sum, run_pipeline, slow_report, summarize_folder,
 };
 
 /// Name the app shows after `server/discover`.
@@ -71,6 +71,7 @@ impl DemoServer {
             "bulk_import" => bulk_import::call(call).await,
             "flaky_job" => flaky_job::call(call).await,
             "slow_report" => slow_report::call(call).await,
+            "summarize_folder" => summarize_folder::call(call).await,
             "echo" => echo::call(call),
             "format_note" => format_note::call(call),
             other => {

@@ -189,6 +189,30 @@ pub fn form(message: impl Into<String>, schema: Value) -> Result<InputRequest, E
     )))
 }
 
+// Sampling and roots are deprecated (SEP-2577) and rmcp marks them so; servers may still
+// ask for them, and the retired-features lesson and the conformance suite do.
+/// A `sampling/createMessage` input request: the server asks to borrow the client's model.
+#[expect(
+    deprecated,
+    reason = "sampling is deprecated (SEP-2577) yet still asked for"
+)]
+pub fn sampling(prompt: &str) -> InputRequest {
+    use rmcp::model::{CreateMessageRequest, CreateMessageRequestParams, SamplingMessage};
+    InputRequest::CreateMessage(CreateMessageRequest::new(CreateMessageRequestParams::new(
+        vec![SamplingMessage::user_text(prompt)],
+        100,
+    )))
+}
+
+/// A `roots/list` input request: the server asks which folders the client shares.
+#[expect(
+    deprecated,
+    reason = "roots are deprecated (SEP-2577) yet still asked for"
+)]
+pub fn roots() -> InputRequest {
+    InputRequest::ListRoots(rmcp::model::ListRootsRequest::default())
+}
+
 /// A URL elicitation: the user opens `url` out of band; nothing secret crosses the client.
 pub fn url(message: impl Into<String>, url: String, elicitation_id: String) -> InputRequest {
     InputRequest::Elicitation(ElicitRequest::new(

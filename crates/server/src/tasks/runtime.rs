@@ -384,12 +384,20 @@ impl TaskRuntime {
                 .await
             }
             StepOutcome::Complete(result) => {
+                // The last progress message would be stale now: the result's own words replace it.
+                let message = completed_message(&result);
                 let result = serde_json::to_value(&result)
                     .ok()
                     .and_then(|value| value.as_object().cloned())
                     .unwrap_or_default();
                 self.blocking(move |store| {
-                    store.finish(&id, TaskStatus::Completed, Some(&result), None, now)
+                    store.finish(
+                        &id,
+                        TaskStatus::Completed,
+                        Some(&result),
+                        Some(&message),
+                        now,
+                    )
                 })
                 .await
             }
@@ -432,6 +440,19 @@ impl TaskRuntime {
             self.publish(task_id).await;
         }
     }
+}
+
+/// A completed task's status message: the first line of its result's text, else "Completed".
+fn completed_message(result: &rmcp::model::CallToolResult) -> String {
+    const LONGEST: usize = 200;
+    let text = result
+        .content
+        .iter()
+        .find_map(|block| block.as_text().map(|text| text.text.as_str()))
+        .and_then(|text| text.lines().next())
+        .filter(|line| !line.trim().is_empty())
+        .unwrap_or("Completed");
+    text.chars().take(LONGEST).collect()
 }
 
 /// 128 random bits, hex: unguessable, as the spec requires.

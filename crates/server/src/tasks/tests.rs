@@ -138,6 +138,8 @@ async fn a_task_is_readable_as_soon_as_create_returns_and_completes() {
     let wire = serde_json::to_value(&done).expect("json");
     assert_eq!(wire["result"]["content"][0]["text"], "answers: 0");
     assert_eq!(wire["ttlMs"], 3_600_000);
+    // Not the last step's "step 1": a finished task's message says how it finished.
+    assert_eq!(wire["statusMessage"], "answers: 0");
 }
 
 #[tokio::test]

@@ -2,6 +2,7 @@
 //! to read each one's tool, message and marks. Keyed by (task, version), so only a changed
 //! cartridge is redrawn.
 
+use holdbay_engine::model::TaskStatus;
 use holdbay_engine::protocol::task_status_name;
 use holdbay_engine::traffic::{CancelAsk, Cartridge, Part};
 use leptos::prelude::*;
@@ -20,6 +21,33 @@ pub(super) fn acknowledgement(ask: &CancelAsk) -> &'static str {
     }
 }
 
+/// Row baselines and spacing of a roomy cell, in the magazine's units.
+const ROW_3: f64 = 60.0;
+const MARGIN: f64 = 7.0;
+const PAD: f64 = 5.0;
+const GAP: f64 = 6.0;
+const SEALED: &str = "sealed";
+const RESTORED: &str = "restored";
+
+/// The width a label takes at the cells' font size (12.5 units of DejaVu Sans, which
+/// averages under 0.6 em a character), so a badge is sized to its text.
+fn text_width(text: &str) -> f64 {
+    text.chars().count() as f64 * 7.4
+}
+
+/// A sign per status, drawn in the lamp: the lamp's colour is never the only cue.
+pub(super) fn status_glyph(status: TaskStatus) -> &'static str {
+    match status {
+        TaskStatus::Working => "…",
+        TaskStatus::InputRequired => "?",
+        TaskStatus::Completed => "✓",
+        TaskStatus::Failed => "✕",
+        TaskStatus::Cancelled => "⊘",
+        // A status a later revision adds: its word still shows beside the lamp.
+        _ => "•",
+    }
+}
+
 /// What one cartridge shows.
 #[derive(Clone, PartialEq)]
 pub(super) struct CartridgeView {
@@ -28,6 +56,8 @@ pub(super) struct CartridgeView {
     version: u64,
     /// The status as the wire spells it.
     pub(super) status: &'static str,
+    /// The status as a sign, so colour is not its only cue.
+    glyph: &'static str,
     message: Option<String>,
     tool: Option<String>,
     pub(super) sealed: bool,
@@ -44,6 +74,7 @@ impl CartridgeView {
             slot: cartridge.slot,
             version: cartridge.version,
             status: task_status_name(cartridge.status),
+            glyph: status_glyph(cartridge.status),
             message: cartridge.status_message.clone(),
             tool: cartridge.tool.clone(),
             sealed: cartridge.is_sealed(),
@@ -187,6 +218,13 @@ fn CartridgeCell(cartridge: CartridgeView, grid: Grid, focusable: bool) -> impl 
             }
         }
     };
+    // Row 3: the marks, laid out left to right (sealed, the cancel ask, open input tags).
+    let mut mark_x = MARGIN;
+    let seal = cartridge.sealed.then(|| {
+        let x = mark_x;
+        mark_x += text_width(SEALED) + GAP;
+        view! { <text class="seal-mark" x=x y=ROW_3>{SEALED}</text> }
+    });
     let cancel = cartridge.cancel.clone().map(|(acknowledged, outcome)| {
         let text = match (acknowledged, outcome.is_empty()) {
             (_, false) => format!("cancel? → {outcome}"),
@@ -194,6 +232,8 @@ fn CartridgeCell(cartridge: CartridgeView, grid: Grid, focusable: bool) -> impl 
             ("true", _) => "cancel? ack".to_owned(),
             _ => "cancel? refused".to_owned(),
         };
+        let (x, width) = (mark_x, text_width(&text) + 2.0 * PAD);
+        mark_x += width + GAP;
         view! {
             <g
                 class="cancel-ask"
@@ -201,23 +241,25 @@ fn CartridgeCell(cartridge: CartridgeView, grid: Grid, focusable: bool) -> impl 
                 data-outcome=outcome.clone()
                 aria-hidden="true"
             >
-                <rect x="70" y="40" width="72" height="12" rx="3"></rect>
-                <text x="74" y="49">{text}</text>
+                <rect x=x y=ROW_3 - 12.0 width=width height="16" rx="3"></rect>
+                <text x=x + PAD y=ROW_3>{text}</text>
             </g>
         }
     });
+    let shown_tags = if cartridge.tags.len() > 2 { 1 } else { 2 };
     let tags = cartridge
         .tags
         .iter()
-        .take(3)
-        .enumerate()
-        .map(|(index, tag)| {
+        .take(shown_tags)
+        .map(|tag| {
             let part = Part::CartridgeTag {
                 task: task.clone(),
                 key: tag.key.clone(),
             };
             let select = move |_| scene.select(part.clone());
-            let tx = 130.0 - index as f64 * 13.0;
+            let text = format!("? {}", truncate(&tag.key, 12));
+            let (x, width) = (mark_x, text_width(&text) + 2.0 * PAD);
+            mark_x += width + GAP;
             view! {
                 <g
                     class="tag"
@@ -227,36 +269,41 @@ fn CartridgeCell(cartridge: CartridgeView, grid: Grid, focusable: bool) -> impl 
                     aria-label=format!("Input request {} of task {}", tag.key, task)
                     on:click=select
                 >
-                    <path d=format!("M{tx} 4 h10 v9 l-5 4 l-5 -4 z")></path>
-                    <text x=tx + 5.0 y="13" text-anchor="middle">"?"</text>
+                    <rect x=x y=ROW_3 - 12.0 width=width height="16" rx="3"></rect>
+                    <text x=x + PAD y=ROW_3>{text}</text>
                 </g>
             }
         })
         .collect_view();
+    let more_tags = cartridge.tags.len().saturating_sub(shown_tags);
+    let more = (more_tags > 0).then(|| {
+        view! { <text class="more-tags" x=mark_x y=ROW_3>{format!("+{more_tags}")}</text> }
+    });
     let body = {
+        let restored = cartridge.restored;
+        // The title gives way to the restored mark on the same row.
+        let title_room = if restored { 12 } else { 20 };
         let title = match &cartridge.tool {
-            Some(tool) => format!(
-                "{} · {}",
-                truncate(tool, 12),
-                truncate(&cartridge.task_id, 8)
-            ),
-            None => truncate(&cartridge.task_id, 20),
+            Some(tool) => truncate(tool, title_room),
+            None => truncate(&cartridge.task_id, title_room),
         };
-        let message = cartridge
-            .message
-            .clone()
-            .unwrap_or_else(|| cartridge.status.to_owned());
+        let status_line = match &cartridge.message {
+            Some(message) => format!("{}: {message}", cartridge.status),
+            None => cartridge.status.to_owned(),
+        };
         view! {
             <rect class="cell" width=grid.cell_width height=grid.cell_height rx="5"></rect>
-            <circle class="lamp" data-status=lamp cx="14" cy="16" r="7"></circle>
-            <text class="cartridge-title" x="28" y="20">{title}</text>
-            <text class="cartridge-message" x="8" y="36">{truncate(&message, 26)}</text>
-            {cartridge.sealed.then(|| view! {
-                <text class="seal-mark" x="8" y="49">"sealed"</text>
+            <circle class="lamp" data-status=lamp cx="15" cy="15" r="10"></circle>
+            <text class="lamp-glyph" data-status=lamp x="15" y="19.5" text-anchor="middle">
+                {cartridge.glyph}
+            </text>
+            <text class="cartridge-title" x="31" y="20">{title}</text>
+            {restored.then(|| view! {
+                <text class="restored-mark" x=grid.cell_width - MARGIN y="20" text-anchor="end">
+                    {RESTORED}
+                </text>
             })}
-            {cartridge.restored.then(|| view! {
-                <text class="restored-mark" x="138" y="49" text-anchor="end">"restored"</text>
-            })}
+            <text class="cartridge-message" x=MARGIN y="40">{truncate(&status_line, 30)}</text>
         }
         .into_any()
     };
@@ -276,8 +323,10 @@ fn CartridgeCell(cartridge: CartridgeView, grid: Grid, focusable: bool) -> impl 
             on:keydown=on_key
         >
             {body}
-            {tags}
+            {seal}
             {cancel}
+            {tags}
+            {more}
         </g>
     }
 }

@@ -8,13 +8,15 @@
 mod cells;
 mod compact;
 
+use holdbay_engine::model::TaskStatus;
+use holdbay_engine::protocol::task_status_name;
 use holdbay_engine::traffic::{FlightRole, Part};
 use leptos::prelude::*;
 
 use super::SceneContext;
 
 /// Above this many tasks the cells become small lamp-only squares.
-const COMPACT_ABOVE: usize = 36;
+const COMPACT_ABOVE: usize = 24;
 /// Poll pulses drawn at once.
 const MAX_PULSES: usize = 24;
 const VIEW_WIDTH: f64 = 450.0;
@@ -42,9 +44,10 @@ impl Grid {
         } else {
             Self {
                 compact: false,
-                columns: 3,
-                cell_width: 146.0,
-                cell_height: 50.0,
+                // Two wide cells a row: labels at a legible size, with room to say what they say.
+                columns: 2,
+                cell_width: 222.0,
+                cell_height: 70.0,
                 gap: 6.0,
             }
         }
@@ -191,9 +194,9 @@ pub(super) fn Magazine() -> impl IntoView {
                             <circle
                                 class="pulse"
                                 data-task-id=task
-                                cx=x + 14.0
-                                cy=y + 16.0
-                                r="10"
+                                cx=x + 15.0
+                                cy=y + 15.0
+                                r="12"
                                 aria-hidden="true"
                             ></circle>
                         }
@@ -203,6 +206,38 @@ pub(super) fn Magazine() -> impl IntoView {
             .into_any()
         }
     };
+    // Many tasks: the cells are lamps only, so the statuses are also counted in words.
+    let summary = Memo::new(move |_| {
+        if !grid.get().compact {
+            return None;
+        }
+        traffic.track_calm();
+        let mut counts: Vec<(TaskStatus, usize)> = Vec::new();
+        traffic.with(|t| {
+            for cartridge in t.cartridges() {
+                match counts
+                    .iter_mut()
+                    .find(|(status, _)| *status == cartridge.status)
+                {
+                    Some((_, count)) => *count += 1,
+                    None => counts.push((cartridge.status, 1)),
+                }
+            }
+        });
+        Some(
+            counts
+                .into_iter()
+                .map(|(status, count)| {
+                    format!(
+                        "{} {count} {}",
+                        cells::status_glyph(status),
+                        task_status_name(status)
+                    )
+                })
+                .collect::<Vec<_>>()
+                .join(" · "),
+        )
+    });
     let cells = move || {
         let grid = grid.get();
         if grid.compact {
@@ -223,6 +258,7 @@ pub(super) fn Magazine() -> impl IntoView {
                     "No task yet. A tools/call the server answers with a task gets a cartridge here."
                 </p>
             </Show>
+            {move || summary.get().map(|text| view! { <p class="magazine-summary">{text}</p> })}
             <div class="magazine-scroll">
                 {cells}
                 // Pulses animate every frame: on their own layer, so the cartridges beneath

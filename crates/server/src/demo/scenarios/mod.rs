@@ -12,6 +12,7 @@ pub mod plan_migration;
 pub mod quick_sum;
 pub mod run_pipeline;
 pub mod slow_report;
+pub mod summarize_folder;
 
 use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::Value;

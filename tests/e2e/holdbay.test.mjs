@@ -20,7 +20,7 @@ test('the page shows the demo server and its tools from the real /mcp endpoint',
   assert.deepEqual(tools.sort(), [
     'book_table', 'bulk_import', 'connect_account', 'deploy', 'echo',
     'endless_questions', 'flaky_job', 'format_note', 'plan_migration', 'quick_sum',
-    'run_pipeline', 'slow_report',
+    'run_pipeline', 'slow_report', 'summarize_folder',
   ]);
   const descriptions = await page.$$eval('.tool-description', (nodes) => nodes.length);
   assert.equal(descriptions, tools.length);

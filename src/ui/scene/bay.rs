@@ -66,20 +66,14 @@ impl ProgressView {
     }
 }
 
-/// Whether the answer to the tray's latest round is still travelling back on the conveyor
-/// at `now`: the tray then keeps showing the round on the wire, so it changes when the
-/// response piece arrives, in wire order.
-fn answer_travelling(traffic: &Traffic, tray: &Tray, now: f64) -> bool {
-    let Some(round) = tray.rounds.last() else {
-        return false;
-    };
-    let Some(flight) = traffic.flight(round.exchange) else {
-        return false;
-    };
-    let Some(back) = flight.responded_at.or(flight.ended_at) else {
-        return false;
-    };
-    now < back.max(round.sent_at + TRAVEL_MS) + TRAVEL_MS
+/// When the answer to the tray's latest round arrives back on the conveyor (the piece's
+/// trip out, then back). Until then the tray keeps showing the round on the wire, so it
+/// changes when the response piece arrives, in wire order.
+fn answer_arrives_at(traffic: &Traffic, tray: &Tray) -> Option<f64> {
+    let round = tray.rounds.last()?;
+    let flight = traffic.flight(round.exchange)?;
+    let back = flight.responded_at.or(flight.ended_at)?;
+    Some(back.max(round.sent_at + TRAVEL_MS) + TRAVEL_MS)
 }
 
 /// Pieces travel (no reduced-motion preference), so the bay waits for them.
@@ -162,9 +156,13 @@ impl TrayView {
 pub(super) fn Bay() -> impl IntoView {
     let scene = SceneContext::current();
     let traffic = scene.traffic;
-    let trays = Memo::new(move |_| {
+    // Bumped when a tray waiting for its answer's piece is due to change.
+    let wake = RwSignal::new(0_u64);
+    // The trays shown, and when the next one waiting for its piece changes.
+    let drawn = Memo::new(move |_| {
         traffic.track();
         scene.tick.track();
+        wake.track();
         // In a replay the scene shows the moment itself; live, a tray waits for its answer
         // to arrive on the conveyor.
         let wait_for_pieces = !traffic.is_replay() && motion_allowed();
@@ -177,18 +175,33 @@ pub(super) fn Bay() -> impl IntoView {
                 .rev()
                 .filter(|tray| !tray.is_occupied())
                 .take(CLOSED_SHOWN);
-            occupied
+            let mut next_change: Option<f64> = None;
+            let views = occupied
                 .chain(closed)
                 .take(TRAYS_SHOWN)
                 .map(|tray| {
-                    if wait_for_pieces && answer_travelling(t, tray, now) {
-                        TrayView::on_the_wire(tray)
-                    } else {
-                        TrayView::of(tray)
+                    let arrives = answer_arrives_at(t, tray).filter(|at| *at > now);
+                    match arrives {
+                        Some(at) if wait_for_pieces => {
+                            next_change = Some(next_change.map_or(at, |next| next.min(at)));
+                            TrayView::on_the_wire(tray)
+                        }
+                        _ => TrayView::of(tray),
                     }
                 })
-                .collect::<Vec<_>>()
+                .collect::<Vec<_>>();
+            (views, next_change.map(|at| at - now))
         })
+    });
+    let trays = Memo::new(move |_| drawn.with(|(views, _)| views.clone()));
+    Effect::new(move |_| {
+        if let Some(wait_ms) = drawn.with(|(_, wait)| *wait) {
+            // A little after the piece lands, so the tray is drawn as it arrived.
+            set_timeout(
+                move || wake.try_update(|w| *w += 1).unwrap_or_default(),
+                std::time::Duration::from_millis(wait_ms.max(0.0) as u64 + 20),
+            );
+        }
     });
     view! {
         <div class="bay" role="group" aria-label="Holding bay: logical requests paused for input">

@@ -10,6 +10,8 @@ use super::{SceneContext, TRAVEL_MS, is_activation};
 
 /// Closed trays kept in view after the occupied ones (newest first).
 const CLOSED_SHOWN: usize = 3;
+/// A round on its way, or its answer still travelling back.
+const ON_THE_WIRE: &str = "on the wire";
 /// Trays drawn at most.
 const TRAYS_SHOWN: usize = 6;
 /// The round stack's span in the tray's viewBox.
@@ -95,7 +97,7 @@ impl TrayView {
         let mut view = Self::of(tray);
         view.state = TrayState::InFlight.name();
         view.reached = false;
-        view.state_text = "on the wire".to_owned();
+        view.state_text = ON_THE_WIRE.to_owned();
         view.occupied = true;
         view.tags = Vec::new();
         view.latches.retain(|latch| latch.round < latest);
@@ -104,7 +106,7 @@ impl TrayView {
 
     fn of(tray: &Tray) -> Self {
         let state_text = match &tray.state {
-            TrayState::InFlight => "on the wire".to_owned(),
+            TrayState::InFlight => ON_THE_WIRE.to_owned(),
             TrayState::Paused => "paused for input".to_owned(),
             TrayState::BoundReached => "round bound reached".to_owned(),
             TrayState::Completed { tool_error: false } => "completed with its result".to_owned(),

@@ -2,7 +2,7 @@
 //! at which interval, and what the server asked for. Derived from the same rules as the poll
 //! schedule, so the words and the wire cannot disagree.
 
-use super::{DEFAULT_POLL_MS, MAX_POLL_MS, MIN_POLL_MS, TaskTracker};
+use super::{MIN_POLL_MS, TaskTracker};
 
 /// How the client follows one task now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,18 +44,16 @@ impl TaskTracker {
         if self.is_terminal() {
             return Following::Over;
         }
+        // The very interval the poll schedule uses, so the words cannot drift from it.
+        let every_ms = self.poll_interval();
         let asked_ms = self.poll_interval_ms;
         if self.pushed {
-            return Following::Pushed {
-                safety_poll_ms: MAX_POLL_MS,
+            Following::Pushed {
+                safety_poll_ms: every_ms,
                 asked_ms,
-            };
-        }
-        Following::Polled {
-            every_ms: asked_ms
-                .unwrap_or(DEFAULT_POLL_MS)
-                .clamp(MIN_POLL_MS, MAX_POLL_MS),
-            asked_ms,
+            }
+        } else {
+            Following::Polled { every_ms, asked_ms }
         }
     }
 }
@@ -65,6 +63,7 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::task::MAX_POLL_MS;
 
     fn tracker(poll_interval_ms: Option<u64>) -> TaskTracker {
         let created = serde_json::from_value(json!({"resultType": "task", "taskId": "t1",

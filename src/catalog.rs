@@ -7,6 +7,9 @@
 //! The first screen waits only for discovery and the tools: prompts, resources and templates
 //! are listed when a view first asks for them ([`Catalog::want_library`]).
 
+use std::future::Future;
+use std::pin::Pin;
+
 use holdbay_engine::model::{DiscoverResult, Prompt, Resource, ResourceTemplate, Tool};
 use holdbay_engine::{
     ListMethod, ListPrompts, ListResourceTemplates, ListResources, ListTools, Listing, McpMethod,
@@ -15,6 +18,7 @@ use holdbay_engine::{
 use leptos::prelude::*;
 
 use crate::link::{ExchangeError, Link};
+use crate::split::{ChunkMissing, chunk};
 
 /// Where one part of the catalog stands.
 #[derive(Debug, Clone, PartialEq)]
@@ -256,11 +260,26 @@ impl Catalog {
         leptos::task::spawn_local(async move { self.list_library(link, &discovered).await });
     }
 
+    /// The prompts, resources and templates, listed from the engine-work chunk
+    /// (`crate::split`): their decoders are not needed before a view shows them.
     async fn list_library(self, link: Link, discovered: &DiscoverResult) {
         if self.library_started.get_untracked() {
             return;
         }
         self.library_started.try_set(true);
+        match chunk!(list_library_from_chunk(self, link, discovered.clone())) {
+            Ok(listing) => listing.await,
+            Err(missing) => {
+                let why = format!("not listed: {missing}");
+                self.prompts.try_set(Loaded::Failed(why.clone()));
+                self.resources.try_set(Loaded::Failed(why.clone()));
+                self.templates.try_set(Loaded::Failed(why));
+            }
+        }
+    }
+
+    async fn list_library_now(self, link: Link, discovered: DiscoverResult) {
+        let discovered = &discovered;
         let prompts = list_all::<ListPrompts>(link, discovered, None).await;
         self.prompts.try_set(prompts);
         let resources = list_all::<ListResources>(link, discovered, None).await;
@@ -315,6 +334,18 @@ impl Catalog {
         };
         self.tools.try_set(tools);
     }
+}
+
+#[cfg_attr(
+    holdbay_split,
+    leptos::wasm_split::wasm_split(engine_work, wasm_split_path = ::leptos::wasm_split, fallible)
+)]
+fn list_library_from_chunk(
+    catalog: Catalog,
+    link: Link,
+    discovered: DiscoverResult,
+) -> Result<Pin<Box<dyn Future<Output = ()>>>, ChunkMissing> {
+    Ok(Box::pin(catalog.list_library_now(link, discovered)))
 }
 
 /// A whole list, ready.

@@ -11,6 +11,7 @@ pub mod history;
 pub mod link;
 pub mod owner;
 pub mod session;
+pub mod split;
 pub mod storage;
 pub mod tasks;
 pub mod traffic;
@@ -21,12 +22,19 @@ use leptos::prelude::*;
 
 /// Mount the app on `<body>`, talking to the server named by the page URL; the wire log is
 /// kept across reloads.
+///
+/// The session starts first and the views are built in the next task of the queue: the
+/// connect's first requests (queued before it) go out first and travel while the page is
+/// laid out, instead of after it.
 pub fn mount_app_to_body() {
     let endpoint = endpoint::from_page();
-    leptos::mount::mount_to_body(move || {
-        view! { <ui::App endpoint=endpoint kept_log=Some(wire::keep::DATABASE) /> }
+    let session = ui::start_session(&endpoint, Some(wire::keep::DATABASE));
+    leptos::task::spawn_local(async move {
+        leptos::mount::mount_to_body(
+            move || view! { <ui::App endpoint=endpoint session=session /> },
+        );
+        take_over_shell();
     });
-    take_over_shell();
 }
 
 /// Remove `index.html`'s static shell (painted before the wasm arrived). This runs in the
@@ -43,9 +51,10 @@ fn take_over_shell() {
 /// Mount the app inside `host`, talking to `endpoint`, keeping nothing across reloads
 /// (tests use this).
 pub fn mount_app_to(host: web_sys::HtmlElement, endpoint: Result<String, String>) {
+    let session = ui::start_session(&endpoint, None);
     leptos::mount::mount_to(
         host,
-        move || view! { <ui::App endpoint=endpoint kept_log=None /> },
+        move || view! { <ui::App endpoint=endpoint session=session /> },
     )
     .forget();
 }

@@ -148,7 +148,10 @@ impl Session {
         self.reads.run(uri)
     }
 
+    /// The scene's model of the traffic, folding from now on (see
+    /// [`TrafficView::activate`]).
     pub fn traffic(&self) -> TrafficView {
+        self.traffic.activate();
         self.traffic
     }
 

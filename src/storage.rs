@@ -24,6 +24,11 @@ pub fn load<T: DeserializeOwned>(key: &str) -> Option<T> {
     serde_json::from_str(&text).ok()
 }
 
+/// Whether anything is stored under `key` (without reading it).
+pub fn has(key: &str) -> bool {
+    storage().is_ok_and(|storage| matches!(storage.get_item(key), Ok(Some(_))))
+}
+
 pub fn save<T: Serialize>(key: &str, value: &T) -> Result<(), String> {
     let text = serde_json::to_string(value).map_err(|error| error.to_string())?;
     storage()?

@@ -48,6 +48,10 @@ pub struct TrafficView {
     calm_pending: StoredValue<bool>,
     /// Task handles that came back from durable storage, told again after a rebuild.
     restored: StoredValue<Vec<Restored>>,
+    /// The fold runs ([`TrafficView::activate`]).
+    active: StoredValue<bool>,
+    /// The owner the view was made under, which [`TrafficView::activate`] sets up under.
+    owner: StoredValue<Option<Owner>, LocalStorage>,
 }
 
 /// A task handle that came back from durable storage.
@@ -66,9 +70,11 @@ impl std::fmt::Debug for TrafficView {
 }
 
 impl TrafficView {
-    /// Follow `wire`: this page's traffic live, and any log imported into it.
+    /// A view of `wire`'s traffic. It folds nothing until [`TrafficView::activate`]: only
+    /// the Scene view, its timeline and the lessons read it, and the fold (the engine's
+    /// [`Traffic`], every snapshot and input request it draws) then comes in their chunk.
     pub fn new(wire: WireLog) -> Self {
-        let view = Self {
+        Self {
             wire,
             models: StoredValue::new_local(Models {
                 live: Traffic::new(max_rounds()),
@@ -81,37 +87,57 @@ impl TrafficView {
             calm_revision: RwSignal::new(0),
             calm_pending: StoredValue::new(false),
             restored: StoredValue::new(Vec::new()),
-        };
-        wire.listen(move |entry, added| {
-            view.models
-                .update_value(|models| feed(&mut models.live, entry, added));
-            if !view.is_replay() {
-                view.changed();
-            }
-        });
-        // Exchanges kept from before a reload joined the log (or it was cleared): fold the
-        // whole story again, the reload marked between the two pages.
-        let restored = wire.restored();
-        Effect::new(move |first: Option<()>| {
-            restored.track();
-            if first.is_some() {
-                view.rebuild_live();
-            }
-        });
-        let is_imported = wire.is_imported();
-        Effect::new(move |_| {
-            let imported = is_imported
-                .get()
-                .then(|| wire.with_shown_untracked(|entries| replay(entries, f64::INFINITY)));
-            view.models.update_value(|models| {
-                models.imported = imported;
-                models.scrubbed = None;
+            active: StoredValue::new(false),
+            owner: StoredValue::new_local(Owner::current()),
+        }
+    }
+
+    /// Fold this page's traffic so far, then live as it happens, and any log imported into
+    /// the page. Once: later calls do nothing. What it sets up lives as long as the view
+    /// itself, not as long as the view that first asked.
+    pub fn activate(&self) {
+        if self.active.try_get_value() != Some(false) {
+            return;
+        }
+        self.active.set_value(true);
+        let view = *self;
+        let wire = self.wire;
+        let set_up = move || {
+            wire.listen(move |entry, added| {
+                view.models
+                    .update_value(|models| feed(&mut models.live, entry, added));
+                if !view.is_replay() {
+                    view.changed();
+                }
             });
-            view.position.set(None);
-            view.changed();
-            view.calm_revision.update(|r| *r += 1);
-        });
-        view
+            // Exchanges kept from before a reload joined the log (or it was cleared): fold
+            // the whole story again, the reload marked between the two pages.
+            let restored = wire.restored();
+            Effect::new(move |first: Option<()>| {
+                restored.track();
+                if first.is_some() {
+                    view.rebuild_live();
+                }
+            });
+            let is_imported = wire.is_imported();
+            Effect::new(move |_| {
+                let imported = is_imported
+                    .get()
+                    .then(|| wire.with_shown_untracked(|entries| replay(entries, f64::INFINITY)));
+                view.models.update_value(|models| {
+                    models.imported = imported;
+                    models.scrubbed = None;
+                });
+                view.position.set(None);
+                view.changed();
+                view.calm_revision.update(|r| *r += 1);
+            });
+            view.rebuild_live();
+        };
+        match self.owner.try_get_value().flatten() {
+            Some(owner) => owner.with(set_up),
+            None => set_up(),
+        }
     }
 
     /// Read the model the scene shows now (untracked: pair with [`TrafficView::track`]).
@@ -173,13 +199,15 @@ impl TrafficView {
             status,
             stored,
         };
-        self.models.update_value(|models| {
-            models
-                .live
-                .restored(&told.task_id, told.at, told.status, told.stored.clone())
-        });
+        if self.active.try_get_value() == Some(true) {
+            self.models.update_value(|models| {
+                models
+                    .live
+                    .restored(&told.task_id, told.at, told.status, told.stored.clone())
+            });
+            self.changed();
+        }
         self.restored.update_value(|all| all.push(told));
-        self.changed();
     }
 
     /// Fold this page's whole log again (after exchanges from before a reload joined it).

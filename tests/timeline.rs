@@ -398,7 +398,8 @@ async fn an_imported_log_is_shown_and_labelled() {
     assert!(find(&host, ".timeline-imported").is_none());
     session
         .wire()
-        .import_json(&file)
+        .import_json(file)
+        .await
         .expect("the export imports");
     frames().await;
     assert_eq!(text(&host, ".timeline-imported"), "Imported log");

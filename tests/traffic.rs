@@ -61,6 +61,7 @@ fn live_folding_and_replay_draw_the_same_scene() {
     owner.with(|| {
         let log = WireLog::new();
         let view = TrafficView::new(log);
+        view.activate();
         let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
             "params": {"name": "book_table", "arguments": {"party": 4}}});
         record(
@@ -99,5 +100,44 @@ fn live_folding_and_replay_draw_the_same_scene() {
         assert_eq!(view.with_whole(|t| t.trays()[0].rounds.len()), 2);
         view.scrub_to(None);
         assert_eq!(view.with(|t| t.trays()[0].rounds.len()), 2);
+    });
+}
+
+#[wasm_bindgen_test]
+fn a_view_folds_nothing_until_the_scene_asks_then_what_came_before() {
+    leptos::mount::mount_to(dom::fresh_host("traffic-late-host"), || ()).forget();
+    let owner = Owner::new();
+    owner.with(|| {
+        let log = WireLog::new();
+        let view = TrafficView::new(log);
+        let at = log.loaded_at() + 10.0;
+        let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+            "params": {"name": "book_table", "arguments": {"party": 2}}});
+        record(
+            &log,
+            entry("tools/call", "book_table", at, call),
+            json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "input_required",
+                "requestState": "sealed.1", "inputRequests": {"when": {"method": "elicitation/create",
+                "params": {"mode": "form", "message": "When?", "requestedSchema": {"type": "object", "properties": {}}}}}}}),
+        );
+        // Nothing asked for the scene: no fold ran (the first screen carries none).
+        assert!(view.with(|t| t.trays().is_empty()));
+
+        view.activate();
+        assert_eq!(view.with(|t| t.trays()[0].state.clone()), TrayState::Paused);
+        // From then on, live.
+        let retry = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "book_table", "arguments": {"party": 2},
+                "inputResponses": {"when": {"action": "accept", "content": {}}},
+                "requestState": "sealed.1"}});
+        record(
+            &log,
+            entry("tools/call", "book_table", at + 1_000.0, retry),
+            json!({"jsonrpc": "2.0", "id": 2, "result": {"resultType": "complete",
+                "content": [{"type": "text", "text": "Booked"}]}}),
+        );
+        let trays = view.with(|t| t.trays().to_vec());
+        assert_eq!(trays.len(), 1);
+        assert_eq!(trays[0].state, TrayState::Completed { tool_error: false });
     });
 }

@@ -8,6 +8,8 @@
 //! finds it where it was, paused ones included.
 
 use std::collections::BTreeMap;
+use std::future::Future;
+use std::pin::Pin;
 
 use holdbay_engine::model::{CallToolResult, JsonObject, ProgressNotificationParam, ProgressToken};
 use holdbay_engine::{
@@ -20,6 +22,7 @@ use web_sys::AbortController;
 use super::tamper::{LatchTamper, flip_one_character};
 use crate::catalog::Catalog;
 use crate::link::{ExchangeError, Link};
+use crate::split::{ChunkMissing, chunk};
 use crate::tasks::TaskBoard;
 
 /// A method whose logical request the session runs: one that may pause for input (MRTR),
@@ -31,16 +34,55 @@ pub trait RunMethod:
     + Sync
     + 'static
 {
+    /// Drive a run's rounds from `first` (see [`RunState::drive`]). In the release build the
+    /// driver, and the decoders of input requests and results it needs, are in the
+    /// engine-work chunk (`crate::split`), fetched at the first call.
+    fn drive(state: RunState<Self>, first: OutgoingRequest<Self>) -> Rounds;
 }
 
-impl<M> RunMethod for M where
-    M: McpMethod<Output: Clone + PartialEq + Send + Sync + 'static, Params: Send + Sync + 'static>
-        + Clone
-        + Send
-        + Sync
-        + 'static
-{
+/// A run's rounds, driven to where they stop.
+pub type Rounds = Pin<Box<dyn Future<Output = ()>>>;
+
+/// [`RunMethod`] for each method the session runs, each with its own split function.
+macro_rules! driven_from_the_chunk {
+    ($($method:ty => $split:ident),* $(,)?) => {$(
+        impl RunMethod for $method {
+            fn drive(state: RunState<Self>, first: OutgoingRequest<Self>) -> Rounds {
+                Box::pin(async move {
+                    match chunk!($split(state, first)) {
+                        Ok(rounds) => rounds.await,
+                        Err(missing) => state.set_phase(Phase::Failed {
+                            message: missing.to_string(),
+                            protocol: false,
+                            cors: false,
+                        }),
+                    }
+                })
+            }
+        }
+
+        #[cfg_attr(
+            holdbay_split,
+            leptos::wasm_split::wasm_split(
+                engine_work,
+                wasm_split_path = ::leptos::wasm_split,
+                fallible
+            )
+        )]
+        fn $split(
+            state: RunState<$method>,
+            first: OutgoingRequest<$method>,
+        ) -> Result<Rounds, ChunkMissing> {
+            Ok(Box::pin(state.drive(first)))
+        }
+    )*};
 }
+
+driven_from_the_chunk!(
+    CallTool => drive_tool_call,
+    GetPrompt => drive_prompt_get,
+    ReadResource => drive_resource_read,
+);
 
 /// Where the run stands; `O` is the method's result (a tool call's by default).
 #[derive(Debug, Clone, PartialEq)]
@@ -119,7 +161,7 @@ impl<M: RunMethod> Clone for Run<M> {
 impl<M: RunMethod> Copy for Run<M> {}
 
 /// Everything but the round driver (which captures it).
-struct RunState<M: RunMethod> {
+pub struct RunState<M: RunMethod> {
     link: Link,
     tasks: TaskBoard,
     catalog: Signal<Catalog>,
@@ -161,7 +203,7 @@ impl<M: RunMethod> Run<M> {
             abort: StoredValue::new_local(None),
         };
         let rounds =
-            Action::new_local(move |first: &OutgoingRequest<M>| state.drive(first.clone()));
+            Action::new_local(move |first: &OutgoingRequest<M>| M::drive(state, first.clone()));
         Self { state, rounds }
     }
 

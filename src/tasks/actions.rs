@@ -7,6 +7,7 @@ use leptos::task::spawn_local;
 
 use super::TaskBoard;
 use crate::link::{ExchangeError, Link};
+use crate::split::{ChunkMissing, chunk};
 
 impl TaskBoard {
     /// Choose the answer to the task's request `key` (not sent yet: see `send_answers`).
@@ -47,8 +48,28 @@ impl TaskBoard {
         self.modify(task_id, |task| task.tracker.unstage(key));
     }
 
-    /// Send `tasks/cancel`. Only a request: the task may still complete or fail.
+    /// Send `tasks/cancel`. Only a request: the task may still complete or fail. (From the
+    /// engine-work chunk, like the rest of following: see [`TaskBoard::start`].)
     pub fn cancel(&self, link: Link, task_id: &str) {
+        let (board, task_id) = (*self, task_id.to_owned());
+        spawn_local(async move {
+            if let Err(missing) = chunk!(cancel_task(board, link, task_id.clone())) {
+                board.set_note(&task_id, format!("tasks/cancel was not sent: {missing}"));
+            }
+        });
+    }
+
+    /// Drop an ended task from the board and from storage.
+    pub fn forget(&self, task_id: &str) {
+        let (board, task_id) = (*self, task_id.to_owned());
+        spawn_local(async move {
+            if let Err(missing) = chunk!(forget_task(board, task_id.clone())) {
+                board.set_note(&task_id, format!("not forgotten: {missing}"));
+            }
+        });
+    }
+
+    fn cancel_now(&self, link: Link, task_id: &str) {
         let board = *self;
         let request = self
             .modify(task_id, |task| {
@@ -74,8 +95,7 @@ impl TaskBoard {
         });
     }
 
-    /// Drop an ended task from the board and from storage.
-    pub fn forget(&self, task_id: &str) {
+    fn forget_now(&self, task_id: &str) {
         let removed = self
             .tasks
             .try_update(|tasks| {
@@ -93,6 +113,39 @@ impl TaskBoard {
             });
         }
     }
+
+    /// Show `note` on the task's row (a note is not stored, so nothing is saved).
+    fn set_note(&self, task_id: &str, note: String) {
+        let found = self
+            .tasks
+            .try_update(|tasks| {
+                let task = tasks.iter_mut().find(|t| t.id() == task_id)?;
+                task.note = Some(note);
+                Some(())
+            })
+            .flatten();
+        if found.is_some() {
+            self.notify(task_id);
+        }
+    }
+}
+
+#[cfg_attr(
+    holdbay_split,
+    leptos::wasm_split::wasm_split(engine_work, wasm_split_path = ::leptos::wasm_split, fallible)
+)]
+fn cancel_task(board: TaskBoard, link: Link, task_id: String) -> Result<(), ChunkMissing> {
+    board.cancel_now(link, &task_id);
+    Ok(())
+}
+
+#[cfg_attr(
+    holdbay_split,
+    leptos::wasm_split::wasm_split(engine_work, wasm_split_path = ::leptos::wasm_split, fallible)
+)]
+fn forget_task(board: TaskBoard, task_id: String) -> Result<(), ChunkMissing> {
+    board.forget_now(&task_id);
+    Ok(())
 }
 
 /// Send a task request over the link (its findings arrive with its decoded events).

@@ -19,6 +19,7 @@ use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::link::Link;
+use crate::split::{ChunkMissing, chunk};
 use crate::storage;
 use crate::traffic::TrafficView;
 use wakeup::Wakeup;
@@ -101,6 +102,15 @@ fn durable_mark(task: &TrackedTask) -> (bool, bool, usize, usize, bool) {
     )
 }
 
+/// What following the tasks needs: the link, the scene (told of restored tasks) and whether
+/// the server offers a listen stream.
+#[derive(Clone, Copy)]
+struct FollowWith {
+    link: Link,
+    traffic: TrafficView,
+    offers_push: Signal<Option<bool>>,
+}
+
 /// Every task the page follows, for one server at a time.
 ///
 /// Cheap with many tasks: a poll's change notifies only that task's row (`watch`), the ids
@@ -118,7 +128,10 @@ pub struct TaskBoard {
     server: RwSignal<Option<String>>,
     /// Why the board could not be saved, if it could not.
     storage_problem: RwSignal<Option<String>>,
-    started: StoredValue<bool>,
+    /// What following needs, from [`TaskBoard::start`]; `None` before it.
+    follow_with: StoredValue<Option<FollowWith>>,
+    /// The polling loop and the listen stream run.
+    following: StoredValue<bool>,
     poll_wakeup: Wakeup,
     push_wakeup: Wakeup,
     /// The non-terminal task ids when last looked at: a change reopens the listen stream.
@@ -147,7 +160,8 @@ impl TaskBoard {
             save_pending: StoredValue::new(false),
             server: RwSignal::new(None),
             storage_problem: RwSignal::new(None),
-            started: StoredValue::new(false),
+            follow_with: StoredValue::new(None),
+            following: StoredValue::new(false),
             poll_wakeup: Wakeup::new(),
             push_wakeup: Wakeup::new(),
             live_ids: StoredValue::new(Vec::new()),
@@ -223,6 +237,8 @@ impl TaskBoard {
 
     /// Follow a task a call just created (once: adopting the same id again changes nothing).
     pub fn adopt(&self, created: &CreateTaskResult, tool: &str) {
+        // The server's stored tasks come first: following shows them, then this one joins.
+        self.begin_following();
         let tracker = TaskTracker::from_created(created, now_ms());
         let added = self
             .tasks
@@ -279,29 +295,69 @@ impl TaskBoard {
         }
     }
 
-    /// Restore the tasks stored for the link's server and follow them: the polling loop,
-    /// and the listen stream when `offers_push` says the server offers it. Starts once per
-    /// board; later calls do nothing.
+    /// Follow the tasks of the link's server: restore the stored ones, then the polling
+    /// loop, and the listen stream when `offers_push` says the server offers it. That work
+    /// (and the decoding of task snapshots) is in the engine-work chunk (`crate::split`), so
+    /// it starts only once there is a task: one stored for the server, now or after a
+    /// switch of server, or one a call creates ([`TaskBoard::adopt`]). Later calls do
+    /// nothing.
     pub fn start(&self, link: Link, traffic: TrafficView, offers_push: Signal<Option<bool>>) {
-        if self.started.try_get_value() != Some(false) {
+        if self.follow_with.try_with_value(Option::is_some) != Some(false) {
             return;
         }
-        self.started.set_value(true);
+        self.follow_with.set_value(Some(FollowWith {
+            link,
+            traffic,
+            offers_push,
+        }));
+        // A switch to another server wakes the loop, which then shows that server's tasks;
+        // before the loop runs, a server with stored tasks starts it.
+        let (board, connection) = (*self, link.connection());
+        Effect::new(move |_| {
+            let server = connection.with(|c| c.server.clone());
+            if board.following.try_get_value() == Some(true) {
+                board.poll_wakeup.wake();
+            } else if !server.is_empty() && storage::has(&storage::key("tasks", &server)) {
+                board.follow();
+            }
+        });
+    }
+
+    /// Start following (see [`TaskBoard::start`]), once the engine-work chunk is here.
+    fn follow(&self) {
+        let board = *self;
+        leptos::task::spawn_local(async move {
+            if let Err(missing) = chunk!(follow_tasks(board)) {
+                board.storage_problem.try_set(Some(format!(
+                    "the stored tasks are not followed: {missing}"
+                )));
+            }
+        });
+    }
+
+    /// Restore the stored tasks of the link's server and start the polling loop and the
+    /// listen stream, unless they run already or [`TaskBoard::start`] was not called.
+    fn begin_following(&self) {
+        let Some(FollowWith {
+            link,
+            traffic,
+            offers_push,
+        }) = self.follow_with.try_get_value().flatten()
+        else {
+            return;
+        };
+        if self.following.try_get_value() != Some(false) {
+            return;
+        }
+        self.following.set_value(true);
         let server = link.connection_now().server;
-        if server.is_empty() {
-            return;
+        if !server.is_empty() {
+            self.load(&server);
+            self.announce_restored(traffic);
         }
-        self.load(&server);
-        self.announce_restored(traffic);
         // Routine changes not yet saved go to storage before the page goes away.
         let board = *self;
         let _ = window_event_listener(leptos::ev::pagehide, move |_| board.flush());
-        // A switch to another server wakes the loop, which then shows that server's tasks.
-        let (wakeup, connection) = (self.poll_wakeup, link.connection());
-        Effect::new(move |_| {
-            connection.with(|c| c.server.len());
-            wakeup.wake();
-        });
         leptos::task::spawn_local(polling::run(*self, link, traffic));
         leptos::task::spawn_local(push::run(*self, link, offers_push));
     }
@@ -414,6 +470,15 @@ impl TaskBoard {
             }
         }
     }
+}
+
+#[cfg_attr(
+    holdbay_split,
+    leptos::wasm_split::wasm_split(engine_work, wasm_split_path = ::leptos::wasm_split, fallible)
+)]
+fn follow_tasks(board: TaskBoard) -> Result<(), ChunkMissing> {
+    board.begin_following();
+    Ok(())
 }
 
 /// The tasks still in play, in board order.

@@ -15,10 +15,13 @@ use crate::connection::Connection;
 use crate::link::ExchangeError;
 use crate::session::Session;
 
+/// The page's session for `endpoint` (the server the page URL names): connecting at once.
 /// `kept_log`: the IndexedDB database that keeps the wire log across reloads, if any.
-#[component]
-pub fn App(endpoint: Result<String, String>, kept_log: Option<&'static str>) -> impl IntoView {
-    let connection = match &endpoint {
+///
+/// Started before the views are built (`crate::mount_app_to_body`), so the first requests
+/// are on the wire while the page is laid out; it lives as long as the page.
+pub fn start_session(endpoint: &Result<String, String>, kept_log: Option<&str>) -> Session {
+    let connection = match endpoint {
         Ok(url) => {
             let mut connection = Connection::restore(url.clone());
             connection.via_relay |= crate::endpoint::relay_from_page();
@@ -26,9 +29,22 @@ pub fn App(endpoint: Result<String, String>, kept_log: Option<&'static str>) -> 
         }
         Err(_) => Connection::default(),
     };
+    // Mounting sets Leptos' executor up too; the session's tasks may come first.
+    let _ = any_spawner::Executor::init_wasm_bindgen();
+    let owner = Owner::new();
+    let session = owner.with(|| Session::start(connection, kept_log));
+    // The page's state outlives every view: its owner is never dropped (dropping it would
+    // dispose of the session's signals).
+    std::mem::forget(owner);
+    session
+}
+
+/// The app's views over `session` (see [`start_session`]); `endpoint` says why there is no
+/// server to talk to, when there is none.
+#[component]
+pub fn App(endpoint: Result<String, String>, session: Session) -> impl IntoView {
     let ui = UiState::new(View::from_page_url());
     provide_context(ui);
-    let session = Session::start(connection, kept_log);
     provide_context(session);
     let connected = move || !session.connection().with(|c| c.server.is_empty());
     let on_connect = Callback::new(move |connection: Connection| {

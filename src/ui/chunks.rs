@@ -1,26 +1,13 @@
 //! How a view chunk is called and shown (the chunks themselves: `on_demand.rs` and beside
 //! their views). A chunk is a `#[cfg_attr(holdbay_split, leptos::lazy)]` function returning
-//! `AnyView`; `scripts/build-app.sh` sets `holdbay_split` and splits the wasm there.
+//! `AnyView`; `scripts/build-app.sh` sets `holdbay_split` and splits the wasm there (see
+//! `crate::split`).
 
 use std::future::Future;
 
 use leptos::prelude::*;
 
-/// Call a view chunk (a `#[cfg_attr(holdbay_split, leptos::lazy)]` function returning
-/// `AnyView`): awaited where it is split off, called directly where it is linked in.
-macro_rules! chunk {
-    ($function:ident($($argument:expr),* $(,)?)) => {{
-        #[cfg(holdbay_split)]
-        {
-            $function($($argument),*).await
-        }
-        #[cfg(not(holdbay_split))]
-        {
-            $function($($argument),*)
-        }
-    }};
-}
-pub(crate) use chunk;
+pub(crate) use crate::split::chunk;
 
 /// The view once its chunk is here; "Loading…" until then (on loopback, one frame or two).
 pub fn when_loaded(view: impl Future<Output = AnyView> + Send + 'static) -> impl IntoView {

@@ -28,7 +28,7 @@ pub mod timeline;
 mod tools_panel;
 pub mod wire_log;
 
-pub use app::{App, reconnect};
+pub use app::{App, reconnect, start_session};
 pub use call::CallPanel;
 pub use catalog::Catalog;
 pub use connection_bar::ConnectionBar;

@@ -1,10 +1,11 @@
 //! The wire log as a file: its JSON export, reading one back, and decoding a recorded
 //! exchange with the engine (the same decode the live exchange went through).
 
-use holdbay_engine::RecordedExchange;
+use holdbay_engine::{Discover, ListTools, RecordedExchange, decode_recorded_as};
 use serde::{Deserialize, Serialize};
 
 use super::WireEntry;
+use crate::split::{ChunkMissing, chunk};
 
 /// The `format` field of an exported log.
 pub const EXPORT_FORMAT: &str = "holdbay-wire-log";
@@ -52,12 +53,32 @@ pub fn parse_export(text: &str) -> Result<WireExport, String> {
 /// Fill `entry.events` by decoding its recorded request and body with the engine (for an
 /// imported exchange, or one kept from before a reload).
 pub fn decode_recorded(entry: &mut WireEntry) {
+    entry.events = with_recorded(entry, holdbay_engine::decode_recorded);
+}
+
+/// [`decode_recorded`] for the methods the first screen reads itself (discovery, the tool
+/// list), with only their readers; `false` for any other method, whose entry is left as it
+/// is.
+fn decode_first_screen(entry: &mut WireEntry) -> bool {
+    let events = with_recorded(entry, |recorded| {
+        decode_recorded_as::<Discover>(recorded)
+            .or_else(|| decode_recorded_as::<ListTools>(recorded))
+    });
+    let decoded = events.is_some();
+    if let Some(events) = events {
+        entry.events = events;
+    }
+    decoded
+}
+
+/// `decode` called with `entry` as the engine's recording.
+fn with_recorded<T>(entry: &WireEntry, decode: impl FnOnce(&RecordedExchange<'_>) -> T) -> T {
     let chunks: Vec<(f64, &[u8])> = entry
         .body
         .iter()
         .map(|chunk| (chunk.after, chunk.text.as_bytes()))
         .collect();
-    let recorded = RecordedExchange {
+    decode(&RecordedExchange {
         method: &entry.method,
         name: entry.name.as_deref(),
         request_body: &entry.request_body,
@@ -69,7 +90,52 @@ pub fn decode_recorded(entry: &mut WireEntry) {
         error: entry.error.as_deref(),
         stopped: entry.stopped,
         round: entry.round,
-    };
-    let events = holdbay_engine::decode_recorded(&recorded);
-    entry.events = events;
+    })
+}
+
+/// `entries` (kept from before a reload) with their events decoded. Discovery and the tool
+/// list are decoded here; any other method's decoders are in the engine-work chunk
+/// (`crate::split`), fetched only when the log holds such an exchange (a page that made
+/// calls fetched it already, so a reload finds it in the cache).
+pub async fn decoded(mut entries: Vec<WireEntry>) -> Result<Vec<WireEntry>, ChunkMissing> {
+    let mut others = 0;
+    for entry in &mut entries {
+        if !decode_first_screen(entry) {
+            others += 1;
+        }
+    }
+    if others > 0 {
+        entries = chunk!(decode_others(entries))?;
+    }
+    Ok(entries)
+}
+
+/// An exported log's exchanges, read from `text` and decoded (see [`decoded`]); `Err` with
+/// the reason the file is not one.
+pub async fn imported(text: String) -> Result<Vec<WireEntry>, String> {
+    chunk!(read_export(text)).map_err(|missing| missing.to_string())?
+}
+
+#[cfg_attr(
+    holdbay_split,
+    leptos::wasm_split::wasm_split(engine_work, wasm_split_path = ::leptos::wasm_split, fallible)
+)]
+fn decode_others(mut entries: Vec<WireEntry>) -> Result<Vec<WireEntry>, ChunkMissing> {
+    // A decoded exchange has at least its `Sent` event.
+    entries
+        .iter_mut()
+        .filter(|entry| entry.events.is_empty())
+        .for_each(decode_recorded);
+    Ok(entries)
+}
+
+#[cfg_attr(
+    holdbay_split,
+    leptos::wasm_split::wasm_split(engine_work, wasm_split_path = ::leptos::wasm_split, fallible)
+)]
+fn read_export(text: String) -> Result<Result<Vec<WireEntry>, String>, ChunkMissing> {
+    Ok(parse_export(&text).map(|mut export| {
+        export.entries.iter_mut().for_each(decode_recorded);
+        export.entries
+    }))
 }

@@ -13,7 +13,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{IdbDatabase, IdbObjectStoreParameters, IdbRequest, IdbTransactionMode};
 
 use super::budget::KEPT_BYTES;
-use super::{WireEntry, WireLog, decode_recorded};
+use super::{WireEntry, WireLog, decoded};
 
 /// The newest exchanges kept across reloads; older ones are deleted as new ones are kept.
 pub const KEPT_EXCHANGES: usize = 500;
@@ -108,6 +108,15 @@ impl WireKeep {
                         .try_update_value(|pending| pending.insert(entry.id, entry.clone()));
                     entries.push(entry);
                 }
+                let entries = match decoded(entries).await {
+                    Ok(entries) => entries,
+                    // They stay kept; this page goes on keeping its own.
+                    Err(missing) => {
+                        let problem = format!("bring back the kept wire log: {missing}");
+                        self.problem.try_set(Some(problem.clone()));
+                        return Err(problem);
+                    }
+                };
                 let restored = log.restore(entries);
                 // What ended while the store was opening.
                 self.write_now();
@@ -241,7 +250,7 @@ impl WireKeep {
 }
 
 /// An exchange kept from the last page, made ready for this one: one still open then is
-/// marked interrupted, and the engine decodes it from its bytes.
+/// marked interrupted. (The engine decodes it from its bytes afterwards: [`decoded`].)
 fn came_back(entry: &mut WireEntry) {
     if !entry.is_finished() {
         entry.error = Some(INTERRUPTED.to_owned());
@@ -254,7 +263,6 @@ fn came_back(entry: &mut WireEntry) {
                 .unwrap_or(0.0),
         );
     }
-    decode_recorded(entry);
 }
 
 /// Open (and on first use create) the database.

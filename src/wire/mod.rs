@@ -12,7 +12,9 @@ mod search;
 mod summary;
 
 pub use entry::{WireChunk, WireEntry};
-pub use export::{EXPORT_FORMAT, EXPORT_VERSION, WireExport, decode_recorded, parse_export};
+pub use export::{
+    EXPORT_FORMAT, EXPORT_VERSION, WireExport, decode_recorded, decoded, parse_export,
+};
 pub use search::WireQuery;
 pub use summary::{ExchangeSummary, MessageView, NoteRow};
 
@@ -326,11 +328,10 @@ impl WireLog {
 
     /// Show an exported log instead of this page's traffic; each exchange is decoded by the
     /// engine from its recorded bytes, as it was when it happened.
-    pub fn import_json(&self, text: &str) -> Result<usize, String> {
-        let mut export = parse_export(text)?;
-        export.entries.iter_mut().for_each(decode_recorded);
-        let count = export.entries.len();
-        self.imported.set(Some(export.entries));
+    pub async fn import_json(&self, text: String) -> Result<usize, String> {
+        let entries = export::imported(text).await?;
+        let count = entries.len();
+        self.imported.try_set(Some(entries));
         Ok(count)
     }
 }

@@ -64,7 +64,7 @@ pub use content::{
 pub use events::{
     AnswerEvent, AnswerKind, EndEvent, ExchangeDecoder, ExchangeEvent, InputAsk, InputRequestKind,
     NotificationEvent, NotificationKind, RecordedExchange, SentDetail, SentRequest, TimedEvent,
-    decode_recorded,
+    decode_recorded, decode_recorded_as,
 };
 pub use findings::{Finding, Rule, Severity};
 pub use headers::{MergedHeaders, is_reserved_header, merge_extra_headers};

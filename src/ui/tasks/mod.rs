@@ -8,7 +8,31 @@ mod row;
 use leptos::prelude::*;
 
 use crate::session::Session;
+use crate::split::{ChunkMissing, chunk};
+use crate::ui::chunks::when_loaded;
 use row::TaskRow;
+
+/// A task's row. Its code is in the engine-work chunk (`crate::split`), which following the
+/// tasks has fetched already: there is no task before that.
+#[component]
+fn TaskRowFromChunk(task_id: String, now: Signal<u64>) -> impl IntoView {
+    when_loaded(async move {
+        match chunk!(task_row(task_id, now)) {
+            Ok(row) => row,
+            Err(missing) => {
+                view! { <li class="task-row error-message">{missing.to_string()}</li> }.into_any()
+            }
+        }
+    })
+}
+
+#[cfg_attr(
+    holdbay_split,
+    leptos::wasm_split::wasm_split(engine_work, wasm_split_path = ::leptos::wasm_split, fallible)
+)]
+fn task_row(task_id: String, now: Signal<u64>) -> Result<AnyView, ChunkMissing> {
+    Ok(view! { <TaskRow task_id=task_id now=now /> }.into_any())
+}
 
 /// Rows drawn at most; the rest are counted (the scene's magazine shows every task).
 pub const ROWS_SHOWN: usize = 50;
@@ -60,7 +84,7 @@ pub fn TasksPanel() -> impl IntoView {
             }}
             <ul class="task-list">
                 <For each=shown_ids key=|id| id.clone() let:task_id>
-                    <TaskRow task_id=task_id now=now />
+                    <TaskRowFromChunk task_id=task_id now=now />
                 </For>
             </ul>
             {move || {

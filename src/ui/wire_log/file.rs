@@ -61,7 +61,7 @@ pub fn import(log: WireLog, event: &web_sys::Event, problem: RwSignal<Option<Str
     spawn_local(async move {
         let text = JsFuture::from(file.text()).await;
         let outcome = match text.ok().and_then(|t| t.as_string()) {
-            Some(text) => log.import_json(&text).map(|_| ()),
+            Some(text) => log.import_json(text).await.map(|_| ()),
             None => Err("could not read that file".to_owned()),
         };
         problem.try_set(outcome.err());

@@ -29,7 +29,9 @@ mod sent;
 #[cfg(test)]
 mod tests;
 
-pub use replay::{ExchangeDecoder, RecordedExchange, TimedEvent, decode_recorded};
+pub use replay::{
+    ExchangeDecoder, RecordedExchange, TimedEvent, decode_recorded, decode_recorded_as,
+};
 
 /// One thing that happened on one exchange, in order: `Sent`, `Responded`, any
 /// `Notification`s, then `Answered` (or none), `Finding`s, and `Ended`. (On a listen stream a

@@ -23,9 +23,25 @@ impl NotificationEvent {
         Self::decode_checked(json).0
     }
 
-    /// The same, with why the params did not match the method's schema, if they did not.
+    /// A notification on a request's own stream. `notifications/tasks` belongs to listen
+    /// streams (the tasks extension delivers it only to a `subscriptions/listen` that asked
+    /// for the task): here it is kept as received ([`NotificationKind::Other`]), and this
+    /// reading has no path to the decoders of task snapshots and input requests, so a
+    /// request's reader (discovery, the tool list) does not carry them.
+    pub(crate) fn decode_on_request_stream(json: Value) -> Self {
+        Self::decode_as::<false>(json).0
+    }
+
+    /// The same as [`NotificationEvent::decode`], with why the params did not match the
+    /// method's schema, if they did not.
     pub(crate) fn decode_checked(json: Value) -> (Self, Option<String>) {
-        let (kind, error) = match decode_kind(&json) {
+        Self::decode_as::<true>(json)
+    }
+
+    /// `TASK_STATE`: whether `notifications/tasks` is read as a task's state (a constant, so
+    /// a reader without it is compiled without that decoder).
+    fn decode_as<const TASK_STATE: bool>(json: Value) -> (Self, Option<String>) {
+        let (kind, error) = match decode_kind::<TASK_STATE>(&json) {
             Ok(kind) => (kind, None),
             Err(error) => (
                 NotificationKind::Other {
@@ -44,7 +60,8 @@ impl NotificationEvent {
 }
 
 /// The kind of notification `json` is, or why its params do not match its method's schema.
-fn decode_kind(json: &Value) -> Result<NotificationKind, String> {
+/// Without `TASK_STATE`, `notifications/tasks` is [`NotificationKind::Other`].
+fn decode_kind<const TASK_STATE: bool>(json: &Value) -> Result<NotificationKind, String> {
     let method = method_of(json);
     let params = json.get("params").unwrap_or(&Value::Null);
     let schema = |error: serde_json::Error| error.to_string();
@@ -54,7 +71,7 @@ fn decode_kind(json: &Value) -> Result<NotificationKind, String> {
         #[allow(deprecated)]
         let message = LoggingMessageNotificationParam::deserialize(params).map_err(schema)?;
         NotificationKind::Message(message)
-    } else if method == TaskStatusNotificationMethod::VALUE {
+    } else if TASK_STATE && method == TaskStatusNotificationMethod::VALUE {
         if params
             .get("_meta")
             .is_some_and(|meta| !meta.is_object() && !meta.is_null())

@@ -51,6 +51,38 @@ pub struct TimedEvent {
 /// The request id the response must carry comes from the recorded body. A method this client
 /// does not know is read with neutral rules (a `complete` result of any shape).
 pub fn decode_recorded(exchange: &RecordedExchange<'_>) -> Vec<TimedEvent> {
+    decode_recorded_with(exchange, Reader::open)
+}
+
+/// [`decode_recorded`] for a recording of method `M`, and `None` for any other: a caller
+/// that reads some methods itself (the app's first screen: discovery and the tool list)
+/// then carries only those methods' readers, and leaves the rest to [`decode_recorded`].
+pub fn decode_recorded_as<M: McpMethod + 'static>(
+    exchange: &RecordedExchange<'_>,
+) -> Option<Vec<TimedEvent>> {
+    if MethodId::from_name(exchange.method) != Some(M::ID) {
+        return None;
+    }
+    Some(decode_recorded_with(
+        exchange,
+        |sent, status, content_type| {
+            ResponseReader::<M>::new(
+                sent.id.clone(),
+                sent.declares_tasks,
+                status,
+                content_type,
+                Limits::default(),
+            )
+        },
+    ))
+}
+
+/// A recording's events, its response read by the reader `open` makes (generic, so a
+/// caller of one method's readers carries no other reader).
+fn decode_recorded_with<R: Replayed>(
+    exchange: &RecordedExchange<'_>,
+    open: impl FnOnce(&SentRequest, u16, Option<&str>) -> R,
+) -> Vec<TimedEvent> {
     let sent = SentRequest::decode_round(
         exchange.method,
         exchange.request_body,
@@ -59,7 +91,7 @@ pub fn decode_recorded(exchange: &RecordedExchange<'_>) -> Vec<TimedEvent> {
     );
     let mut reader = exchange
         .status
-        .map(|status| ExchangeDecoder::open(&sent, status, exchange.content_type));
+        .map(|status| open(&sent, status, exchange.content_type));
     let mut out = vec![TimedEvent {
         after_ms: 0.0,
         event: ExchangeEvent::Sent(Box::new(sent)),
@@ -79,7 +111,7 @@ pub fn decode_recorded(exchange: &RecordedExchange<'_>) -> Vec<TimedEvent> {
             .unwrap_or(0.0);
         timed(responded_at, reader.take_events());
         for (after, bytes) in exchange.chunks {
-            reader.push_chunk(bytes);
+            reader.push(bytes);
             timed(*after, reader.take_events());
         }
     }
@@ -241,14 +273,28 @@ fn typed<M: McpMethod + 'static>(
     ))
 }
 
-/// A typed reader with its method erased: a replay wants only its events.
-trait TypedReader {
+/// What a replay drives: a response's reader, fed the recorded chunks.
+trait Replayed {
     fn push(&mut self, bytes: &[u8]);
     fn take_events(&mut self) -> Vec<ExchangeEvent>;
-    fn finish(self: Box<Self>) -> Vec<ExchangeEvent>;
+    fn finish(self) -> Vec<ExchangeEvent>;
 }
 
-impl<M: McpMethod> TypedReader for ResponseReader<M> {
+impl Replayed for Reader {
+    fn push(&mut self, bytes: &[u8]) {
+        Reader::push(self, bytes);
+    }
+
+    fn take_events(&mut self) -> Vec<ExchangeEvent> {
+        Reader::take_events(self)
+    }
+
+    fn finish(self) -> Vec<ExchangeEvent> {
+        Reader::finish(self)
+    }
+}
+
+impl<M: McpMethod> Replayed for ResponseReader<M> {
     fn push(&mut self, bytes: &[u8]) {
         self.push_chunk(bytes);
     }
@@ -257,7 +303,28 @@ impl<M: McpMethod> TypedReader for ResponseReader<M> {
         ResponseReader::take_events(self)
     }
 
-    fn finish(self: Box<Self>) -> Vec<ExchangeEvent> {
+    fn finish(self) -> Vec<ExchangeEvent> {
         self.finish_decoded().events
+    }
+}
+
+/// A typed reader with its method erased: a replay wants only its events.
+trait TypedReader {
+    fn push(&mut self, bytes: &[u8]);
+    fn take_events(&mut self) -> Vec<ExchangeEvent>;
+    fn finish(self: Box<Self>) -> Vec<ExchangeEvent>;
+}
+
+impl<R: Replayed> TypedReader for R {
+    fn push(&mut self, bytes: &[u8]) {
+        Replayed::push(self, bytes);
+    }
+
+    fn take_events(&mut self) -> Vec<ExchangeEvent> {
+        Replayed::take_events(self)
+    }
+
+    fn finish(self: Box<Self>) -> Vec<ExchangeEvent> {
+        Replayed::finish(*self)
     }
 }

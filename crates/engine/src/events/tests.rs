@@ -132,6 +132,38 @@ fn notifications_are_typed_by_their_method() {
 }
 
 #[test]
+fn a_task_notification_on_a_request_stream_is_kept_as_received() {
+    // notifications/tasks is a listen-stream notification; on a request's own stream it is
+    // not read as task state (so no request's reader needs the snapshot decoders).
+    let mut client = Client::default();
+    let request = call(&mut client, true);
+    let id = serde_json::to_value(request.id()).expect("id");
+    let task = json!({"jsonrpc": "2.0", "method": "notifications/tasks", "params": {
+        "taskId": "t", "status": "working", "createdAt": "x", "lastUpdatedAt": "x", "ttlMs": null}});
+    let response = json!({"jsonrpc": "2.0", "id": id, "result": {"resultType": "complete",
+        "content": [{"type": "text", "text": "done"}]}});
+    let mut reader = request.reader(200, Some("text/event-stream"));
+    reader.push_chunk(format!("data: {task}\n\ndata: {response}\n\n").as_bytes());
+    let events = reader.finish_decoded().events;
+    let notes: Vec<&NotificationEvent> = events
+        .iter()
+        .filter_map(|event| match event {
+            ExchangeEvent::Notification(note) => Some(note.as_ref()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(notes.len(), 1);
+    assert_eq!(notes[0].json, task);
+    assert_eq!(
+        notes[0].kind,
+        NotificationKind::Other {
+            method: "notifications/tasks".into()
+        }
+    );
+    assert!(matches!(answer(&events).kind, AnswerKind::Complete { .. }));
+}
+
+#[test]
 fn only_the_requests_own_progress_is_found() {
     let token = ProgressToken(NumberOrString::String("p1".into()));
     let note = |token: &str| {
@@ -317,6 +349,38 @@ fn a_recorded_exchange_ends_with_ended_after_its_answer() {
             (7.0, "ended")
         ]
     );
+}
+
+#[test]
+fn a_recording_decoded_as_its_own_method_is_decoded_as_by_any_method() {
+    let mut client = Client::default();
+    let request = client.get_task("t1");
+    let body = br#"data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progress":1}}
+
+data: {"jsonrpc":"2.0","id":1,"result":{"resultType":"task","taskId":"t1","status":"working","createdAt":"x","lastUpdatedAt":"x","ttlMs":null}}
+
+"#;
+    let chunks: [(f64, &[u8]); 2] = [(5.0, &body[..40]), (6.0, &body[40..])];
+    let recorded = RecordedExchange {
+        method: "tasks/get",
+        name: Some("t1"),
+        request_body: request.body(),
+        status: Some(200),
+        content_type: Some("text/event-stream"),
+        responded_after: Some(4.0),
+        chunks: &chunks,
+        finished_after: Some(7.0),
+        error: None,
+        stopped: false,
+        round: None,
+    };
+    let whole = decode_recorded(&recorded);
+    assert!(
+        whole.len() >= 5,
+        "sent, responded, notification, answer, ended"
+    );
+    assert_eq!(decode_recorded_as::<crate::GetTask>(&recorded), Some(whole));
+    assert_eq!(decode_recorded_as::<crate::ListTools>(&recorded), None);
 }
 
 #[test]

@@ -168,7 +168,7 @@ impl BodyReader {
                 *response = Some(message);
             } else {
                 self.events.push(ExchangeEvent::Notification(Box::new(
-                    NotificationEvent::decode(message),
+                    NotificationEvent::decode_on_request_stream(message),
                 )));
             }
         }

@@ -21,7 +21,7 @@ pub(crate) use result_type::ResultRules;
 
 use crate::events::{AnswerEvent, AnswerKind, ExchangeEvent, InputAsk};
 use crate::findings::{Finding, Rule};
-use crate::method::McpMethod;
+use crate::method::{McpMethod, MethodId};
 use crate::structured::OutputContract;
 
 /// Bounds on what the engine accepts from a server.
@@ -232,6 +232,12 @@ fn answered(
 fn answer_kind<M: McpMethod>(reply: &Reply<Outcome<M::Output>>) -> AnswerKind {
     match &reply.result {
         Outcome::Complete(output) => M::complete_kind(output),
+        // `decode_reply` lets these through only for the methods that allow them; the
+        // constants say so to the compiler too, so the readers of the other methods
+        // (discovery, the lists) carry no input-request or task code.
+        Outcome::InputRequired(_) | Outcome::Task(_) if !M::MRTR && !M::MAY_CREATE_TASK => {
+            AnswerKind::Complete { tool_error: false }
+        }
         Outcome::InputRequired(input) => AnswerKind::InputRequired {
             asks: input
                 .input_requests
@@ -297,7 +303,11 @@ fn decode_reply<M: McpMethod>(
         _ => Outcome::Complete(M::decode_output(source).map_err(invalid)?),
     };
     let mut findings = checked.findings;
-    if let (Outcome::Complete(_), Some(output)) = (&outcome, output) {
+    // Only a tool call has an output contract; the constant keeps the schema checker out of
+    // the other methods' readers.
+    if matches!(M::ID, MethodId::CallTool)
+        && let (Outcome::Complete(_), Some(output)) = (&outcome, output)
+    {
         findings.extend(output.findings(&raw_result));
     }
     Ok(Reply {

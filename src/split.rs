@@ -1,0 +1,54 @@
+//! Code the first screen does not need, fetched when first used. In the release build (cfg
+//! `holdbay_split`, set by `scripts/build-app.sh`) `wasm-split-cli` cuts the wasm at split
+//! functions; elsewhere (tests, debug builds) the same functions are linked in and called
+//! directly.
+//!
+//! Two kinds of split function:
+//! - views (`#[cfg_attr(holdbay_split, leptos::lazy)]`, each its own chunk): the Scene,
+//!   a tool's call form, an opened wire-log entry… (`ui::on_demand` and beside their views);
+//! - the **engine work** chunk, one chunk for all of it (`wasm_split(engine_work, …)`,
+//!   `fallible`): driving a call's rounds, following tasks, listing prompts and resources,
+//!   decoding a recorded log of other methods than discovery and the tool list. These pull
+//!   in the decoders of input requests, task snapshots and those methods' results, which the
+//!   first screen never meets. One chunk, not one per function, so the code they share is
+//!   fetched once and never in a combination chunk of its own. (Code they share with a view
+//!   chunk still gets a combination chunk, fetched with either.)
+
+use std::fmt;
+
+/// Call a split function: awaited where it is split off, called directly where it is
+/// linked in.
+macro_rules! chunk {
+    ($function:ident($($argument:expr),* $(,)?)) => {{
+        #[cfg(holdbay_split)]
+        {
+            $function($($argument),*).await
+        }
+        #[cfg(not(holdbay_split))]
+        {
+            $function($($argument),*)
+        }
+    }};
+}
+pub(crate) use chunk;
+
+/// The page could not fetch a chunk of its own code. A later call tries again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChunkMissing;
+
+impl From<leptos::wasm_split::SplitLoaderError> for ChunkMissing {
+    fn from(_: leptos::wasm_split::SplitLoaderError) -> Self {
+        Self
+    }
+}
+
+impl fmt::Display for ChunkMissing {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(
+            "this page could not fetch part of its own code from the server that served it \
+             (stopped, or rebuilt since the page loaded); reload the page",
+        )
+    }
+}
+
+impl std::error::Error for ChunkMissing {}

@@ -18,7 +18,7 @@ use holdbay_engine::{
 use leptos::prelude::*;
 
 use crate::link::{ExchangeError, Link};
-use crate::split::{ChunkMissing, chunk};
+use crate::split::{ChunkMissing, chunk, engine_work};
 
 /// Where one part of the catalog stands.
 #[derive(Debug, Clone, PartialEq)]
@@ -336,16 +336,14 @@ impl Catalog {
     }
 }
 
-#[cfg_attr(
-    holdbay_split,
-    leptos::wasm_split::wasm_split(engine_work, wasm_split_path = ::leptos::wasm_split, fallible)
-)]
-fn list_library_from_chunk(
-    catalog: Catalog,
-    link: Link,
-    discovered: DiscoverResult,
-) -> Result<Pin<Box<dyn Future<Output = ()>>>, ChunkMissing> {
-    Ok(Box::pin(catalog.list_library_now(link, discovered)))
+engine_work! {
+    fn list_library_from_chunk(
+        catalog: Catalog,
+        link: Link,
+        discovered: DiscoverResult,
+    ) -> Result<Pin<Box<dyn Future<Output = ()>>>, ChunkMissing> {
+        Ok(Box::pin(catalog.list_library_now(link, discovered)))
+    }
 }
 
 /// A whole list, ready.

@@ -32,6 +32,25 @@ macro_rules! chunk {
 }
 pub(crate) use chunk;
 
+/// A function of the engine-work chunk: split off into module `engine_work` in the release
+/// build, `fallible` (a load that fails is `Err(ChunkMissing)`, never a panic), so it must
+/// return `Result<_, ChunkMissing>`. Call it with [`chunk!`].
+macro_rules! engine_work {
+    ($(#[$attr:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
+        $(#[$attr])*
+        #[cfg_attr(
+            holdbay_split,
+            leptos::wasm_split::wasm_split(
+                engine_work,
+                wasm_split_path = ::leptos::wasm_split,
+                fallible
+            )
+        )]
+        $vis fn $name($($arg: $ty),*) -> $ret $body
+    };
+}
+pub(crate) use engine_work;
+
 /// The page could not fetch a chunk of its own code. A later call tries again.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChunkMissing;

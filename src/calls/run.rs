@@ -22,7 +22,7 @@ use web_sys::AbortController;
 use super::tamper::{LatchTamper, flip_one_character};
 use crate::catalog::Catalog;
 use crate::link::{ExchangeError, Link};
-use crate::split::{ChunkMissing, chunk};
+use crate::split::{ChunkMissing, chunk, engine_work};
 use crate::tasks::TaskBoard;
 
 /// A method whose logical request the session runs: one that may pause for input (MRTR),
@@ -61,19 +61,13 @@ macro_rules! driven_from_the_chunk {
             }
         }
 
-        #[cfg_attr(
-            holdbay_split,
-            leptos::wasm_split::wasm_split(
-                engine_work,
-                wasm_split_path = ::leptos::wasm_split,
-                fallible
-            )
-        )]
-        fn $split(
-            state: RunState<$method>,
-            first: OutgoingRequest<$method>,
-        ) -> Result<Rounds, ChunkMissing> {
-            Ok(Box::pin(state.drive(first)))
+        engine_work! {
+            fn $split(
+                state: RunState<$method>,
+                first: OutgoingRequest<$method>,
+            ) -> Result<Rounds, ChunkMissing> {
+                Ok(Box::pin(state.drive(first)))
+            }
         }
     )*};
 }

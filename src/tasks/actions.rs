@@ -7,7 +7,7 @@ use leptos::task::spawn_local;
 
 use super::TaskBoard;
 use crate::link::{ExchangeError, Link};
-use crate::split::{ChunkMissing, chunk};
+use crate::split::{ChunkMissing, chunk, engine_work};
 
 impl TaskBoard {
     /// Choose the answer to the task's request `key` (not sent yet: see `send_answers`).
@@ -130,22 +130,18 @@ impl TaskBoard {
     }
 }
 
-#[cfg_attr(
-    holdbay_split,
-    leptos::wasm_split::wasm_split(engine_work, wasm_split_path = ::leptos::wasm_split, fallible)
-)]
-fn cancel_task(board: TaskBoard, link: Link, task_id: String) -> Result<(), ChunkMissing> {
-    board.cancel_now(link, &task_id);
-    Ok(())
+engine_work! {
+    fn cancel_task(board: TaskBoard, link: Link, task_id: String) -> Result<(), ChunkMissing> {
+        board.cancel_now(link, &task_id);
+        Ok(())
+    }
 }
 
-#[cfg_attr(
-    holdbay_split,
-    leptos::wasm_split::wasm_split(engine_work, wasm_split_path = ::leptos::wasm_split, fallible)
-)]
-fn forget_task(board: TaskBoard, task_id: String) -> Result<(), ChunkMissing> {
-    board.forget_now(&task_id);
-    Ok(())
+engine_work! {
+    fn forget_task(board: TaskBoard, task_id: String) -> Result<(), ChunkMissing> {
+        board.forget_now(&task_id);
+        Ok(())
+    }
 }
 
 /// Send a task request over the link (its findings arrive with its decoded events).

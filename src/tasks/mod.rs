@@ -19,7 +19,7 @@ use leptos::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::link::Link;
-use crate::split::{ChunkMissing, chunk};
+use crate::split::{ChunkMissing, chunk, engine_work};
 use crate::storage;
 use crate::traffic::TrafficView;
 use wakeup::Wakeup;
@@ -472,13 +472,11 @@ impl TaskBoard {
     }
 }
 
-#[cfg_attr(
-    holdbay_split,
-    leptos::wasm_split::wasm_split(engine_work, wasm_split_path = ::leptos::wasm_split, fallible)
-)]
-fn follow_tasks(board: TaskBoard) -> Result<(), ChunkMissing> {
-    board.begin_following();
-    Ok(())
+engine_work! {
+    fn follow_tasks(board: TaskBoard) -> Result<(), ChunkMissing> {
+        board.begin_following();
+        Ok(())
+    }
 }
 
 /// The tasks still in play, in board order.

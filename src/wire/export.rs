@@ -5,7 +5,7 @@ use holdbay_engine::{Discover, ListTools, RecordedExchange, decode_recorded_as};
 use serde::{Deserialize, Serialize};
 
 use super::WireEntry;
-use crate::split::{ChunkMissing, chunk};
+use crate::split::{ChunkMissing, chunk, engine_work};
 
 /// The `format` field of an exported log.
 pub const EXPORT_FORMAT: &str = "holdbay-wire-log";
@@ -116,26 +116,23 @@ pub async fn imported(text: String) -> Result<Vec<WireEntry>, String> {
     chunk!(read_export(text)).map_err(|missing| missing.to_string())?
 }
 
-#[cfg_attr(
-    holdbay_split,
-    leptos::wasm_split::wasm_split(engine_work, wasm_split_path = ::leptos::wasm_split, fallible)
-)]
-fn decode_others(mut entries: Vec<WireEntry>) -> Result<Vec<WireEntry>, ChunkMissing> {
-    // A decoded exchange has at least its `Sent` event.
-    entries
-        .iter_mut()
-        .filter(|entry| entry.events.is_empty())
-        .for_each(decode_recorded);
-    Ok(entries)
+engine_work! {
+    fn decode_others(entries: Vec<WireEntry>) -> Result<Vec<WireEntry>, ChunkMissing> {
+        let mut entries = entries;
+        // A decoded exchange has at least its `Sent` event.
+        entries
+            .iter_mut()
+            .filter(|entry| entry.events.is_empty())
+            .for_each(decode_recorded);
+        Ok(entries)
+    }
 }
 
-#[cfg_attr(
-    holdbay_split,
-    leptos::wasm_split::wasm_split(engine_work, wasm_split_path = ::leptos::wasm_split, fallible)
-)]
-fn read_export(text: String) -> Result<Result<Vec<WireEntry>, String>, ChunkMissing> {
-    Ok(parse_export(&text).map(|mut export| {
-        export.entries.iter_mut().for_each(decode_recorded);
-        export.entries
-    }))
+engine_work! {
+    fn read_export(text: String) -> Result<Result<Vec<WireEntry>, String>, ChunkMissing> {
+        Ok(parse_export(&text).map(|mut export| {
+            export.entries.iter_mut().for_each(decode_recorded);
+            export.entries
+        }))
+    }
 }

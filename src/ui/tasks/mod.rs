@@ -8,7 +8,7 @@ mod row;
 use leptos::prelude::*;
 
 use crate::session::Session;
-use crate::split::{ChunkMissing, chunk};
+use crate::split::{ChunkMissing, chunk, engine_work};
 use crate::ui::chunks::when_loaded;
 use row::TaskRow;
 
@@ -26,12 +26,10 @@ fn TaskRowFromChunk(task_id: String, now: Signal<u64>) -> impl IntoView {
     })
 }
 
-#[cfg_attr(
-    holdbay_split,
-    leptos::wasm_split::wasm_split(engine_work, wasm_split_path = ::leptos::wasm_split, fallible)
-)]
-fn task_row(task_id: String, now: Signal<u64>) -> Result<AnyView, ChunkMissing> {
-    Ok(view! { <TaskRow task_id=task_id now=now /> }.into_any())
+engine_work! {
+    fn task_row(task_id: String, now: Signal<u64>) -> Result<AnyView, ChunkMissing> {
+        Ok(view! { <TaskRow task_id=task_id now=now /> }.into_any())
+    }
 }
 
 /// Rows drawn at most; the rest are counted (the scene's magazine shows every task).

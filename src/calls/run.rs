@@ -51,10 +51,9 @@ macro_rules! driven_from_the_chunk {
                 Box::pin(async move {
                     match chunk!($split(state, first)) {
                         Ok(rounds) => rounds.await,
-                        Err(missing) => state.set_phase(Phase::Failed {
+                        // Nothing went out: the client cannot go on with the call.
+                        Err(missing) => state.set_phase(Phase::Ended {
                             message: missing.to_string(),
-                            protocol: false,
-                            cors: false,
                         }),
                     }
                 })

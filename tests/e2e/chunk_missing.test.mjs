@@ -1,0 +1,53 @@
+// A page whose server no longer has one of its chunks (the app rebuilt under it, the server
+// gone): the release build fetches the engine-work chunk at the first call; when that fetch
+// fails, the call ends with an error that says so, the page keeps working (no panic), and the
+// next call tries again.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+// The served app: a copy of dist/ without the engine-work chunk. Set before support.mjs reads it.
+const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
+const copy = mkdtempSync(join(tmpdir(), 'holdbay-dist-'));
+cpSync(dist, copy, { recursive: true });
+const removed = readdirSync(copy).filter((name) => name.startsWith('split_engine_work-'));
+for (const name of removed) rmSync(join(copy, name));
+process.env.HOLDBAY_DIST = copy;
+const { startHoldbay, launchBrowser, openPage, clearAppStorage, screenshot } = await import('./support.mjs');
+const { selectTool, fillField, call, shown } = await import('./ui.mjs');
+
+let holdbay;
+let browser;
+before(async () => {
+  holdbay = await startHoldbay();
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser?.close();
+  holdbay?.stop();
+  rmSync(copy, { recursive: true, force: true });
+});
+
+test('a call whose chunk cannot be fetched fails with that reason, and the page lives on', async () => {
+  assert.ok(removed.some((name) => name.endsWith('.wasm')), `the build has an engine-work chunk: ${removed}`);
+  await clearAppStorage(browser.context, holdbay.url);
+  const { page, errors } = await openPage(browser.context, `${holdbay.url}/`);
+  await page.waitForSelector('.tool-name', { timeout: 15000 });
+  await selectTool(page, 'echo');
+  await fillField(page.locator('#call-panel'), 'message', 'hello');
+  await call(page);
+  const failure = await shown(page, '#call-panel .call-error');
+  assert.match(await failure.innerText(), /could not fetch part of its own code/);
+  await screenshot(page, '93-chunk-missing');
+  // No panic: the page still answers, and a second call tries the fetch again.
+  await call(page);
+  await shown(page, '#call-panel .call-error');
+  await selectTool(page, 'book_table');
+  // The only console errors are the loader's own report of the failed fetch.
+  const unexpected = errors.filter((line) => !/split|chunk|wasm|module/i.test(line));
+  assert.deepEqual(unexpected, []);
+  await page.close();
+});

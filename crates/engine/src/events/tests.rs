@@ -352,7 +352,7 @@ fn a_recorded_exchange_ends_with_ended_after_its_answer() {
 }
 
 #[test]
-fn a_recording_decoded_as_its_own_method_is_decoded_as_by_any_method() {
+fn a_recording_read_by_its_own_method_reader_gives_the_general_decode() {
     let mut client = Client::default();
     let request = client.get_task("t1");
     let body = br#"data: {"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p","progress":1}}

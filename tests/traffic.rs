@@ -53,6 +53,33 @@ fn record(log: &WireLog, sent: WireEntry, reply: serde_json::Value) {
     dom::record_exchange_in_steps(log, whole);
 }
 
+/// `book_table` called at `at`; the server asks when, paused behind latch `sealed.1`.
+fn record_paused_booking(log: &WireLog, at: f64) {
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "book_table", "arguments": {"party": 4}}});
+    record(
+        log,
+        entry("tools/call", "book_table", at, call),
+        json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "input_required",
+            "requestState": "sealed.1", "inputRequests": {"when": {"method": "elicitation/create",
+            "params": {"mode": "form", "message": "When?", "requestedSchema": {"type": "object", "properties": {}}}}}}}),
+    );
+}
+
+/// The retry of [`record_paused_booking`] at `at`, accepted; the server completes it.
+fn record_accepted_retry(log: &WireLog, at: f64) {
+    let retry = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "book_table", "arguments": {"party": 4},
+            "inputResponses": {"when": {"action": "accept", "content": {}}},
+            "requestState": "sealed.1"}});
+    record(
+        log,
+        entry("tools/call", "book_table", at, retry),
+        json!({"jsonrpc": "2.0", "id": 2, "result": {"resultType": "complete",
+            "content": [{"type": "text", "text": "Booked"}]}}),
+    );
+}
+
 #[wasm_bindgen_test]
 fn live_folding_and_replay_draw_the_same_scene() {
     // TrafficView follows imports with an effect, which needs the executor mounting sets up.
@@ -62,28 +89,11 @@ fn live_folding_and_replay_draw_the_same_scene() {
         let log = WireLog::new();
         let view = TrafficView::new(log);
         view.activate();
-        let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-            "params": {"name": "book_table", "arguments": {"party": 4}}});
-        record(
-            &log,
-            entry("tools/call", "book_table", 1_000.0, call),
-            json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "input_required",
-                "requestState": "sealed.1", "inputRequests": {"when": {"method": "elicitation/create",
-                "params": {"mode": "form", "message": "When?", "requestedSchema": {"type": "object", "properties": {}}}}}}}),
-        );
+        record_paused_booking(&log, 1_000.0);
         let paused = view.with(|t| t.trays()[0].state.clone());
         assert_eq!(paused, TrayState::Paused);
 
-        let retry = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-            "params": {"name": "book_table", "arguments": {"party": 4},
-                "inputResponses": {"when": {"action": "accept", "content": {}}},
-                "requestState": "sealed.1"}});
-        record(
-            &log,
-            entry("tools/call", "book_table", 2_000.0, retry),
-            json!({"jsonrpc": "2.0", "id": 2, "result": {"resultType": "complete",
-                "content": [{"type": "text", "text": "Booked"}]}}),
-        );
+        record_accepted_retry(&log, 2_000.0);
         let live = view.with(|t| t.trays().to_vec());
         assert_eq!(live.len(), 1);
         assert_eq!(live[0].rounds.len(), 2);
@@ -111,31 +121,14 @@ fn a_view_folds_nothing_until_the_scene_asks_then_what_came_before() {
         let log = WireLog::new();
         let view = TrafficView::new(log);
         let at = log.loaded_at() + 10.0;
-        let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-            "params": {"name": "book_table", "arguments": {"party": 2}}});
-        record(
-            &log,
-            entry("tools/call", "book_table", at, call),
-            json!({"jsonrpc": "2.0", "id": 1, "result": {"resultType": "input_required",
-                "requestState": "sealed.1", "inputRequests": {"when": {"method": "elicitation/create",
-                "params": {"mode": "form", "message": "When?", "requestedSchema": {"type": "object", "properties": {}}}}}}}),
-        );
+        record_paused_booking(&log, at);
         // Nothing asked for the scene: no fold ran (the first screen carries none).
         assert!(view.with(|t| t.trays().is_empty()));
 
         view.activate();
         assert_eq!(view.with(|t| t.trays()[0].state.clone()), TrayState::Paused);
         // From then on, live.
-        let retry = json!({"jsonrpc": "2.0", "id": 2, "method": "tools/call",
-            "params": {"name": "book_table", "arguments": {"party": 2},
-                "inputResponses": {"when": {"action": "accept", "content": {}}},
-                "requestState": "sealed.1"}});
-        record(
-            &log,
-            entry("tools/call", "book_table", at + 1_000.0, retry),
-            json!({"jsonrpc": "2.0", "id": 2, "result": {"resultType": "complete",
-                "content": [{"type": "text", "text": "Booked"}]}}),
-        );
+        record_accepted_retry(&log, at + 1_000.0);
         let trays = view.with(|t| t.trays().to_vec());
         assert_eq!(trays.len(), 1);
         assert_eq!(trays[0].state, TrayState::Completed { tool_error: false });

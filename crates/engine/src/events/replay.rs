@@ -2,8 +2,6 @@
 //! serve live requests, fed the recorded chunks in order: a replay draws what the live page
 //! drew.
 
-use rmcp::model::RequestId;
-
 use super::{ExchangeEvent, SentDetail, SentRequest};
 use crate::listen::{ListenFilter, Subscription};
 use crate::method::{
@@ -63,18 +61,7 @@ pub fn decode_recorded_as<M: McpMethod + 'static>(
     if MethodId::from_name(exchange.method) != Some(M::ID) {
         return None;
     }
-    Some(decode_recorded_with(
-        exchange,
-        |sent, status, content_type| {
-            ResponseReader::<M>::new(
-                sent.id.clone(),
-                sent.declares_tasks,
-                status,
-                content_type,
-                Limits::default(),
-            )
-        },
-    ))
+    Some(decode_recorded_with(exchange, reader_of::<M>))
 }
 
 /// A recording's events, its response read by the reader `open` makes (generic, so a
@@ -221,7 +208,7 @@ impl Reader {
             MethodId::UpdateTask => typed::<UpdateTask>,
             MethodId::CancelTask => typed::<CancelTask>,
         };
-        Reader::Typed(open(id, sent.declares_tasks, status, content_type, limits))
+        Reader::Typed(open(sent, status, content_type))
     }
 
     fn push(&mut self, bytes: &[u8]) {
@@ -254,23 +241,30 @@ impl Reader {
     }
 }
 
-type OpenTyped = fn(Option<RequestId>, bool, u16, Option<&str>, Limits) -> Box<dyn TypedReader>;
+type OpenTyped = fn(&SentRequest, u16, Option<&str>) -> Box<dyn TypedReader>;
+
+/// The reader of method `M` for the response to `sent`.
+fn reader_of<M: McpMethod>(
+    sent: &SentRequest,
+    status: u16,
+    content_type: Option<&str>,
+) -> ResponseReader<M> {
+    ResponseReader::new(
+        sent.id.clone(),
+        sent.declares_tasks,
+        status,
+        content_type,
+        Limits::default(),
+    )
+}
 
 /// The reader of method `M`, its method erased.
 fn typed<M: McpMethod + 'static>(
-    id: Option<RequestId>,
-    declares_tasks: bool,
+    sent: &SentRequest,
     status: u16,
     content_type: Option<&str>,
-    limits: Limits,
 ) -> Box<dyn TypedReader> {
-    Box::new(ResponseReader::<M>::new(
-        id,
-        declares_tasks,
-        status,
-        content_type,
-        limits,
-    ))
+    Box::new(reader_of::<M>(sent, status, content_type))
 }
 
 /// What a replay drives: a response's reader, fed the recorded chunks.

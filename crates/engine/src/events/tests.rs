@@ -307,25 +307,39 @@ fn an_rpc_error_is_an_error_answer_with_the_message() {
     assert!(answer(&events).outcome_json().is_some());
 }
 
+/// A `tasks/get` for `t1` recorded whole: answered 200 at 4 ms, its body in `chunks`, ended at
+/// 7 ms.
+fn task_get_recording<'a>(
+    request_body: &'a str,
+    content_type: &'a str,
+    chunks: &'a [(f64, &'a [u8])],
+) -> RecordedExchange<'a> {
+    RecordedExchange {
+        method: "tasks/get",
+        name: Some("t1"),
+        request_body,
+        status: Some(200),
+        content_type: Some(content_type),
+        responded_after: Some(4.0),
+        chunks,
+        finished_after: Some(7.0),
+        error: None,
+        stopped: false,
+        round: None,
+    }
+}
+
 #[test]
 fn a_recorded_exchange_ends_with_ended_after_its_answer() {
     let mut client = Client::default();
     let request = client.get_task("t1");
     let body = br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"complete","taskId":"t1","status":"working","createdAt":"x","lastUpdatedAt":"x","ttlMs":null}}"#;
     let chunks: [(f64, &[u8]); 2] = [(5.0, &body[..20]), (6.0, &body[20..])];
-    let events = decode_recorded(&RecordedExchange {
-        method: "tasks/get",
-        name: Some("t1"),
-        request_body: request.body(),
-        status: Some(200),
-        content_type: Some("application/json"),
-        responded_after: Some(4.0),
-        chunks: &chunks,
-        finished_after: Some(7.0),
-        error: None,
-        stopped: false,
-        round: None,
-    });
+    let events = decode_recorded(&task_get_recording(
+        request.body(),
+        "application/json",
+        &chunks,
+    ));
     let shape: Vec<(f64, &'static str)> = events
         .iter()
         .map(|timed| {
@@ -361,19 +375,7 @@ data: {"jsonrpc":"2.0","id":1,"result":{"resultType":"task","taskId":"t1","statu
 
 "#;
     let chunks: [(f64, &[u8]); 2] = [(5.0, &body[..40]), (6.0, &body[40..])];
-    let recorded = RecordedExchange {
-        method: "tasks/get",
-        name: Some("t1"),
-        request_body: request.body(),
-        status: Some(200),
-        content_type: Some("text/event-stream"),
-        responded_after: Some(4.0),
-        chunks: &chunks,
-        finished_after: Some(7.0),
-        error: None,
-        stopped: false,
-        round: None,
-    };
+    let recorded = task_get_recording(request.body(), "text/event-stream", &chunks);
     let whole = decode_recorded(&recorded);
     assert!(
         whole.len() >= 5,

@@ -47,17 +47,24 @@ ran_in() { # ran_in BROWSER LOG: every test binary in LOG ran headless in BROWSE
 # binaries about 440 MB, which the runner processes again for every browser (about 30 s a
 # binary); with line tables a binary is about 59 MB and a panic still names its line. Set
 # for these two commands only (the wasm32 target), so the native builds keep their own.
-test_debug=(env CARGO_PROFILE_TEST_DEBUG=line-tables-only)
+browser_test_env=(env CARGO_PROFILE_TEST_DEBUG=line-tables-only)
+# The runner ends each browser without letting it remove its temporary profile (Chromium's
+# org.chromium.Chromium.scoped_dir.*, 50-70 MB per test binary, so about 1 GB a run): give
+# the browsers a temporary folder of their own, removed with the logs when this script exits.
+browser_tmp="$logs/browser-tmp"
+mkdir -p "$browser_tmp"
+browser_test_env+=(TMPDIR="$browser_tmp")
 
 step "browser (Chromium): cargo test --target wasm32-unknown-unknown (headless Chromium)"
-"${test_debug[@]}" cargo test --target wasm32-unknown-unknown -p holdbay --tests 2>&1 | tee "$logs/browser"
+"${browser_test_env[@]}" cargo test --target wasm32-unknown-unknown -p holdbay --tests 2>&1 | tee "$logs/browser"
 ran_in Chrome "$logs/browser"
+rm -rf "${browser_tmp:?}"/*
 
 # The same test binaries (cargo builds nothing again) in headless Firefox ESR. env.sh pins
 # CHROMEDRIVER so that geckodriver in ~/.cargo/bin never takes over the run above; the runner
 # prefers CHROMEDRIVER over GECKODRIVER, so this one command drops it and names geckodriver.
 step "browser (Firefox): the same tests in headless Firefox ESR through geckodriver"
-"${test_debug[@]}" env -u CHROMEDRIVER GECKODRIVER="$(command -v geckodriver)" \
+"${browser_test_env[@]}" env -u CHROMEDRIVER GECKODRIVER="$(command -v geckodriver)" \
   cargo test --target wasm32-unknown-unknown -p holdbay --tests 2>&1 | tee "$logs/browser-firefox"
 ran_in Firefox "$logs/browser-firefox"
 

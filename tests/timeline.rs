@@ -519,3 +519,105 @@ async fn interleaved_routine_polls_of_many_tasks_fold_into_one_row() {
         .unwrap_or_default();
     assert_eq!(last, folded[0], "the folded row is the newest");
 }
+
+#[wasm_bindgen_test]
+async fn following_live_scrolls_to_a_new_row_but_not_for_a_row_growing_in_place() {
+    let host = fresh_host("timeline-follow");
+    let (session, _) = mount(&host);
+    wait_for(&host, ".timeline-empty").await;
+    let scroller: HtmlElement = get(&host, ".timeline-scroll");
+    // No style sheet in this test page: give the list a height it overflows.
+    scroller
+        .set_attribute("style", "height: 120px; overflow: auto")
+        .ok();
+    let snapshot = |result_type: &str| {
+        format!(
+            r#"{{"resultType":"{result_type}","taskId":"{TASK}","status":"working","statusMessage":"Queued","createdAt":"2026-08-01T10:30:00Z","lastUpdatedAt":"2026-08-01T10:30:00Z","ttlMs":3600000,"pollIntervalMs":1000}}"#
+        )
+    };
+    let calm = || sleep_ms(i32::try_from(holdbay::traffic::CALM_MS).unwrap_or(250) + 150);
+    let at_bottom = |scroller: &HtmlElement| {
+        scroller.scroll_top() + scroller.client_height() >= scroller.scroll_height() - 1
+    };
+    for n in 0..20_u32 {
+        record(
+            &session,
+            T0 + f64::from(n) * 100.0,
+            "tools/call",
+            "echo",
+            n + 2,
+            &format!(r#""name":"echo","arguments":{{"text":"{n}"}}"#),
+            r#"{"resultType":"complete","content":[{"type":"text","text":"ok"}]}"#,
+        );
+    }
+    record(
+        &session,
+        T0 + 2_500.0,
+        "tools/call",
+        "deploy",
+        30,
+        r#""name":"deploy","arguments":{"env":"staging"}"#,
+        &snapshot("task"),
+    );
+    // Two polls with nothing new: one folded row ("tasks/get ×2").
+    for (n, id) in (0_u32..).zip([31, 32]) {
+        record(
+            &session,
+            T0 + 3_000.0 + f64::from(n) * 1_000.0,
+            "tasks/get",
+            TASK,
+            id,
+            &format!(r#""taskId":"{TASK}""#),
+            &snapshot("complete"),
+        );
+    }
+    calm().await;
+    frames().await;
+    assert!(
+        scroller.scroll_height() > scroller.client_height(),
+        "the list overflows"
+    );
+    assert!(at_bottom(&scroller), "following live shows the newest row");
+
+    // The reader scrolls up; a routine poll folds into the newest row: the list stays put.
+    scroller.set_scroll_top(0);
+    record(
+        &session,
+        T0 + 5_000.0,
+        "tasks/get",
+        TASK,
+        33,
+        &format!(r#""taskId":"{TASK}""#),
+        &snapshot("complete"),
+    );
+    calm().await;
+    frames().await;
+    let rows = all(&host, ".timeline-event");
+    let newest = rows
+        .last()
+        .and_then(|r| r.text_content())
+        .unwrap_or_default();
+    assert!(
+        newest.contains("tasks/get ×3"),
+        "the poll folded into the newest row: {newest}"
+    );
+    assert_eq!(
+        scroller.scroll_top(),
+        0,
+        "a row growing in place moves nothing"
+    );
+
+    // A new row brings the list back to the newest.
+    record(
+        &session,
+        T0 + 6_000.0,
+        "tools/call",
+        "echo",
+        34,
+        r#""name":"echo","arguments":{"text":"last"}"#,
+        r#"{"resultType":"complete","content":[{"type":"text","text":"ok"}]}"#,
+    );
+    calm().await;
+    frames().await;
+    assert!(at_bottom(&scroller), "a new row is scrolled into view");
+}

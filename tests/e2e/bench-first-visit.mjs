@@ -55,19 +55,47 @@ const products = {
   },
 };
 
-/** Runs in the page before its own scripts: stamps `__benchReady` when `ready` first holds. */
+/**
+ * Runs in the page before its own scripts: stamps `__benchReady` when `ready` first holds and
+ * resolves `__benchReadyPromise` with it, so the benchmark can wait without running anything
+ * in the page meanwhile (see `waitForReady`).
+ */
 function readyProbe(ready) {
   return `(() => {
+    let resolveReady;
+    window.__benchReadyPromise = new Promise((resolve) => { resolveReady = resolve; });
     const check = () => {
       if (window.__benchReady !== undefined) return;
       let ok = false;
       try { ok = ${ready}; } catch (_) { ok = false; }
-      if (ok) { window.__benchReady = performance.now(); observer.disconnect(); }
+      if (ok) { window.__benchReady = performance.now(); observer.disconnect(); resolveReady(window.__benchReady); }
     };
     const observer = new MutationObserver(check);
     observer.observe(document, { childList: true, subtree: true, characterData: true });
     document.addEventListener('DOMContentLoaded', check);
   })();`;
+}
+
+/**
+ * Waits for the ready stamp through one CDP `Runtime.evaluate` that awaits the probe's promise.
+ * Playwright's `waitForFunction` or `waitForSelector` would first inject its selector engine
+ * into the page, 30-45 ms of main-thread script in the middle of the load measured (seen in a
+ * trace, before the first paint), and then poll.
+ */
+async function waitForReady(cdp) {
+  let timer;
+  const timeout = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`not ready within ${TIMEOUT} ms`)), TIMEOUT);
+  });
+  try {
+    const answer = await Promise.race([
+      cdp.send('Runtime.evaluate', { expression: 'window.__benchReadyPromise', awaitPromise: true, returnByValue: true }),
+      timeout,
+    ]);
+    return answer.result.value;
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** `mcp-inspector --web` on 127.0.0.1 (ports of its own), on the pinned Node 22. */
@@ -189,9 +217,8 @@ async function firstVisit(name, url, throttle) {
     const { cdp, requests } = await recordNetwork(context, page);
     if (throttle > 1) await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle });
     await page.goto(url, { waitUntil: 'commit', timeout: TIMEOUT });
-    await page.waitForFunction(() => window.__benchReady !== undefined, null, { timeout: TIMEOUT, polling: 50 });
+    const ready = await waitForReady(cdp);
     const cdpBytes = [...requests.values()].reduce((sum, request) => sum + (request.bytes ?? 0), 0);
-    const ready = await page.evaluate(() => window.__benchReady);
     const fcp = await page.evaluate(() => new Promise((resolveFcp) => {
       const found = () => performance.getEntriesByName('first-contentful-paint')[0]?.startTime;
       if (found() !== undefined) return resolveFcp(found());

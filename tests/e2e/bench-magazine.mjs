@@ -174,7 +174,14 @@ try {
   if (process.argv.includes('--hide-dock')) await page.click('button:text-is("Hide")');
   // --hide SELECTOR: take one part of the page out of rendering, to see what it costs.
   const hidden = option('hide', null);
-  if (hidden) await page.addStyleTag({ content: `${hidden} { display: none !important; }` });
+  // (A constructed style sheet: the page's Content-Security-Policy refuses a <style> tag.)
+  if (hidden) {
+    await page.evaluate((selector) => {
+      const sheet = new CSSStyleSheet();
+      sheet.replaceSync(`${selector} { display: none !important; }`);
+      document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+    }, hidden);
+  }
   const sceneShown = await page.evaluate(() => document.querySelector('#scene') !== null);
   await page.waitForTimeout(WARMUP_SECONDS * 1000);
 
@@ -221,7 +228,7 @@ try {
     let last = null;
     const started = performance.now();
     // Long animation frames (> 50 ms): where their time went (script, style+layout).
-    const loaf = { count: 0, duration: 0, script: 0, forcedLayout: 0, render: 0, styleLayout: 0 };
+    const loaf = { count: 0, duration: 0, script: 0, forcedLayout: 0, render: 0, styleLayout: 0, forcedBy: {} };
     const observer = new PerformanceObserver((list) => {
       for (const frame of list.getEntries()) {
         loaf.count += 1;
@@ -232,6 +239,11 @@ try {
         for (const script of frame.scripts ?? []) {
           loaf.script += script.duration;
           loaf.forcedLayout += script.forcedStyleAndLayoutDuration ?? 0;
+          // Which callback forced it (e.g. FrameRequestCallback, an event, a resolved promise).
+          if (script.forcedStyleAndLayoutDuration) {
+            const by = `${script.invokerType}: ${script.invoker}`;
+            loaf.forcedBy[by] = (loaf.forcedBy[by] ?? 0) + script.forcedStyleAndLayoutDuration;
+          }
         }
       }
     });
@@ -314,7 +326,9 @@ try {
       over16_7: sorted.filter((d) => d > 16.7).length,
       over50: sorted.filter((d) => d > 50).length,
     },
-    longFrames: Object.fromEntries(Object.entries(frames.loaf).map(([k, v]) => [k, Math.round(v)])),
+    longFrames: Object.fromEntries(Object.entries(frames.loaf).map(([k, v]) => [k, typeof v === 'number'
+      ? Math.round(v)
+      : Object.fromEntries(Object.entries(v).map(([by, ms]) => [by, Math.round(ms)]))])),
     requests: {
       tasksGet: sent.get,
       otherPosts: sent.other,
@@ -338,6 +352,7 @@ process.stdout.write([
   `frames: ${report.frames.count}, p50 ${f(report.frames.p50)}, p95 ${f(report.frames.p95)}, p99 ${f(report.frames.p99)}, max ${f(report.frames.max)}; over 16.7 ms: ${report.frames.over16_7}, over 50 ms: ${report.frames.over50}`,
   `tasks/get sent ${report.requests.tasksGet} vs expected Σ(window/pollInterval) ${report.requests.expectedTasksGet} (ratio ${report.requests.ratio?.toFixed(3)}); other POSTs ${report.requests.otherPosts}`,
   `long animation frames: ${report.longFrames.count}, ${report.longFrames.duration} ms in all: script ${report.longFrames.script} ms (forced layout ${report.longFrames.forcedLayout} ms), rendering ${report.longFrames.render} ms (style+layout ${report.longFrames.styleLayout} ms)`,
+  `forced layout by caller: ${Object.entries(report.longFrames.forcedBy).sort((a, b) => b[1] - a[1]).slice(0, 5).map(([by, ms]) => `${by} ${ms} ms`).join('; ') || 'none'}`,
   `load average after (1/5/15 min, ${report.machine.cpus} CPUs): ${report.machine.loadAverageAfter.join(' ')}`,
   `page: ${report.page.dom} elements, ${report.page.rows} task rows, ${report.page.wire} wire rows, ${report.page.cartridges} cartridges; errors: ${report.errors.length}`,
   `written to ${OUT}`,

@@ -18,6 +18,7 @@ for (const name of removed) rmSync(join(copy, name));
 process.env.HOLDBAY_DIST = copy;
 const { startHoldbay, launchBrowser, openPage, clearAppStorage, screenshot } = await import('./support.mjs');
 const { selectTool, fillField, call, shown } = await import('./ui.mjs');
+const { assertAccessibleInBothSchemes } = await import('./axe.mjs');
 
 let holdbay;
 let browser;
@@ -42,6 +43,11 @@ test('a call whose chunk cannot be fetched fails with that reason, and the page 
   const failure = await shown(page, '#call-panel .call-error');
   assert.match(await failure.innerText(), /could not fetch part of its own code/);
   await screenshot(page, '93-chunk-missing');
+  // The error is read in both colour schemes (contrast, roles), and seen in the dark one too.
+  await assertAccessibleInBothSchemes(page, assert, 'a call whose code could not be fetched');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await screenshot(page, '93-chunk-missing-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
   // No panic: the page still answers, and a second call tries the fetch again.
   await call(page);
   await shown(page, '#call-panel .call-error');

@@ -112,10 +112,14 @@ impl TrafficView {
             });
             // Exchanges kept from before a reload joined the log (or it was cleared): fold
             // the whole story again, the reload marked between the two pages.
+            // Compared with the count folded below rather than skipped on the effect's first
+            // run: that run comes a tick later, and a restore in between would be lost.
             let restored = wire.restored();
-            Effect::new(move |first: Option<()>| {
-                restored.track();
-                if first.is_some() {
+            let folded = StoredValue::new(restored.get_untracked());
+            Effect::new(move |_| {
+                let now = restored.get();
+                if folded.get_value() != now {
+                    folded.set_value(now);
                     view.rebuild_live();
                 }
             });

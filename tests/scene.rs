@@ -491,3 +491,57 @@ async fn many_polls_share_the_poll_lane_and_each_still_pulses() {
     let role = text(&host, "#inspect .inspect-role");
     assert!(role.contains(&format!("Exchange #{}", polls[0])), "{role}");
 }
+
+#[wasm_bindgen_test]
+async fn after_a_reload_the_earlier_page_s_pieces_are_history_not_travelling() {
+    let host = fresh_host("scene-after-reload");
+    let (session, _) = mount_with_session(
+        &host,
+        || Session::new(Connection::default()),
+        || view! { <Scene /> },
+    );
+    let wire = session.wire();
+    // The page before the reload sent a call a moment before this page loaded; its answer
+    // (a pause for input) came 212 ms after it was sent, so it would still be travelling
+    // back on the conveyor for most of a second.
+    let sent = WireEntry {
+        id: 7,
+        method: "tools/call".into(),
+        name: Some("book_table".into()),
+        server: "http://127.0.0.1:8080/mcp".into(),
+        url: "http://127.0.0.1:8080/mcp".into(),
+        started_at: wire.loaded_at() - 50.0,
+        request_body: request(1, "tools/call", BOOK_ARGS),
+        ..Default::default()
+    };
+    let mut kept = answered_json(sent, 212.0, &input_required());
+    holdbay::wire::decode_recorded(&mut kept);
+    assert_eq!(wire.restore(vec![kept]), 1);
+    redrawn().await;
+    // That page is gone: its paused call was given up at the reload, drawn at once, and
+    // nothing of it moves on the conveyor.
+    let tray = get(&host, "g.tray");
+    assert_eq!(
+        attr(&tray, "data-state"),
+        "abandoned",
+        "{}",
+        host.inner_html()
+    );
+    assert!(
+        find(&host, "g.flight[data-exchange=\"7\"]").is_none(),
+        "no piece of the earlier page on the conveyor: {}",
+        host.inner_html()
+    );
+    assert!(text(&host, "#scene-narration").contains("reloaded"));
+
+    // This page's own exchanges still travel.
+    let now = exchange(
+        wire,
+        "tools/call",
+        Some("book_table"),
+        request(2, "tools/call", BOOK_ARGS),
+        None,
+    );
+    let flight = wait_for(&host, &format!("g.flight[data-exchange=\"{now}\"]")).await;
+    assert_eq!(attr(&flight, "data-phase"), "out");
+}

@@ -71,8 +71,12 @@ impl ProgressView {
 /// When the answer to the tray's latest round arrives back on the conveyor (the piece's
 /// trip out, then back). Until then the tray keeps showing the round on the wire, so it
 /// changes when the response piece arrives, in wire order.
+/// A round sent before the page reloaded arrives nowhere: that page is gone.
 fn answer_arrives_at(traffic: &Traffic, tray: &Tray) -> Option<f64> {
     let round = tray.rounds.last()?;
+    if traffic.before_reload(round.sent_at) {
+        return None;
+    }
     let flight = traffic.flight(round.exchange)?;
     let back = flight.responded_at.or(flight.ended_at)?;
     Some(back.max(round.sent_at + TRAVEL_MS) + TRAVEL_MS)

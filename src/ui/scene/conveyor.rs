@@ -173,6 +173,8 @@ pub(super) fn Conveyor() -> impl IntoView {
                 .flights()
                 .rev()
                 .filter(|f| !(folded && matches!(f.role, FlightRole::Poll { .. })))
+                // The page that sent it is gone: its pieces are history, not on the belt.
+                .filter(|f| !t.before_reload(f.sent_at))
                 .filter(|f| Piece::is_visible(f, now))
                 .take(MAX_PIECES)
                 .map(|f| Piece::of(f, folded, t))

@@ -54,6 +54,8 @@ pub struct Traffic {
     next_seq: u64,
     dropped_events: u64,
     revision: u64,
+    /// When the page last reloaded, if the log goes back past a reload.
+    reloaded_at: Option<f64>,
 }
 
 impl Traffic {
@@ -70,6 +72,7 @@ impl Traffic {
             next_seq: 0,
             dropped_events: 0,
             revision: 0,
+            reloaded_at: None,
         }
     }
 
@@ -113,6 +116,7 @@ impl Traffic {
     /// The page reloaded: what the client held in memory is gone; the wire log and the task
     /// handles came back from storage (call [`Traffic::restored`] for each handle).
     pub fn reloaded(&mut self, at: f64) {
+        self.reloaded_at = Some(self.reloaded_at.map_or(at, |before| before.max(at)));
         self.abandon_all_paused(at);
         self.event(
             at,
@@ -123,6 +127,12 @@ impl Traffic {
             Part::Session,
         );
         self.revision += 1;
+    }
+
+    /// `at` is before the page last reloaded: what was on the wire then belonged to a page
+    /// that is gone, so the scene shows how it ended rather than pieces still travelling.
+    pub fn before_reload(&self, at: f64) -> bool {
+        self.reloaded_at.is_some_and(|reload| at < reload)
     }
 
     /// Changes with every call that changed anything (a cheap "redraw?" check).

@@ -498,6 +498,22 @@ fn a_reload_is_on_the_timeline() {
 }
 
 #[test]
+fn a_reload_marks_what_came_before_it() {
+    let mut wire = Wire::new(10);
+    assert!(
+        !wire.traffic.before_reload(5.0),
+        "no reload, nothing before one"
+    );
+    wire.traffic.reloaded(7.0);
+    assert!(wire.traffic.before_reload(5.0));
+    assert!(
+        !wire.traffic.before_reload(7.0),
+        "the reload's own moment is this page's"
+    );
+    assert!(!wire.traffic.before_reload(8.0));
+}
+
+#[test]
 fn a_reload_gives_up_the_paused_requests_and_nothing_else() {
     let mut wire = Wire::new(10);
     let paused = wire.call("book_table", json!({}));

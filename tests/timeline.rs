@@ -170,6 +170,33 @@ async fn frames() {
     sleep_ms(80).await;
 }
 
+/// The calm views (the timeline's rows among them) have redrawn.
+async fn calm() {
+    sleep_ms(i32::try_from(holdbay::traffic::CALM_MS).unwrap_or(250) + 150).await;
+}
+
+/// `count` echo calls, each answered, 100 ms apart.
+fn record_echo_calls(session: &Session, count: u32) {
+    for n in 0..count {
+        record(
+            session,
+            T0 + f64::from(n) * 100.0,
+            "tools/call",
+            "echo",
+            n + 2,
+            &format!(r#""name":"echo","arguments":{{"text":"{n}"}}"#),
+            r#"{"resultType":"complete","content":[{"type":"text","text":"ok"}]}"#,
+        );
+    }
+}
+
+/// Task `task` working and queued, as a result of `result_type` (`task` or `complete`).
+fn queued_snapshot(task: &str, result_type: &str) -> String {
+    format!(
+        r#"{{"resultType":"{result_type}","taskId":"{task}","status":"working","statusMessage":"Queued","createdAt":"2026-08-01T10:30:00Z","lastUpdatedAt":"2026-08-01T10:30:00Z","ttlMs":3600000,"pollIntervalMs":1000}}"#
+    )
+}
+
 #[wasm_bindgen_test]
 async fn rows_lanes_and_selection_follow_the_recorded_session() {
     let host = fresh_host("timeline-rows");
@@ -424,17 +451,7 @@ async fn an_imported_log_is_shown_and_labelled() {
 async fn a_long_session_renders_a_window_and_pages_back() {
     let host = fresh_host("timeline-long");
     let (session, _) = mount(&host);
-    for n in 0..400u32 {
-        record(
-            &session,
-            T0 + f64::from(n) * 100.0,
-            "tools/call",
-            "echo",
-            n + 2,
-            &format!(r#""name":"echo","arguments":{{"text":"{n}"}}"#),
-            r#"{"resultType":"complete","content":[{"type":"text","text":"ok"}]}"#,
-        );
-    }
+    record_echo_calls(&session, 400);
     frames().await;
     let rows = all(&host, ".timeline-event");
     assert_eq!(rows.len(), holdbay::ui::timeline::WINDOW);
@@ -473,11 +490,6 @@ async fn interleaved_routine_polls_of_many_tasks_fold_into_one_row() {
     let (session, _) = mount(&host);
     wait_for(&host, ".timeline-empty").await;
     let tasks = ["task-a", "task-b", "task-c"];
-    let snapshot = |task: &str, result_type: &str| {
-        format!(
-            r#"{{"resultType":"{result_type}","taskId":"{task}","status":"working","statusMessage":"Queued","createdAt":"2026-08-01T10:30:00Z","lastUpdatedAt":"2026-08-01T10:30:00Z","ttlMs":3600000,"pollIntervalMs":1000}}"#
-        )
-    };
     for (n, task) in (0_u32..).zip(tasks) {
         record(
             &session,
@@ -486,7 +498,7 @@ async fn interleaved_routine_polls_of_many_tasks_fold_into_one_row() {
             "deploy",
             10 + n,
             r#""name":"deploy","arguments":{"env":"staging"}"#,
-            &snapshot(task, "task"),
+            &queued_snapshot(task, "task"),
         );
     }
     // Three rounds of polls, the tasks taking turns, nothing changing.
@@ -500,11 +512,11 @@ async fn interleaved_routine_polls_of_many_tasks_fold_into_one_row() {
                 task,
                 id,
                 &format!(r#""taskId":"{task}""#),
-                &snapshot(task, "complete"),
+                &queued_snapshot(task, "complete"),
             );
         }
     }
-    sleep_ms(i32::try_from(holdbay::traffic::CALM_MS).unwrap_or(250) + 150).await;
+    calm().await;
     let rows = all(&host, ".timeline-event");
     let folded: Vec<String> = rows
         .iter()
@@ -530,26 +542,11 @@ async fn following_live_scrolls_to_a_new_row_but_not_for_a_row_growing_in_place(
     scroller
         .set_attribute("style", "height: 120px; overflow: auto")
         .ok();
-    let snapshot = |result_type: &str| {
-        format!(
-            r#"{{"resultType":"{result_type}","taskId":"{TASK}","status":"working","statusMessage":"Queued","createdAt":"2026-08-01T10:30:00Z","lastUpdatedAt":"2026-08-01T10:30:00Z","ttlMs":3600000,"pollIntervalMs":1000}}"#
-        )
-    };
-    let calm = || sleep_ms(i32::try_from(holdbay::traffic::CALM_MS).unwrap_or(250) + 150);
+    let snapshot = |result_type: &str| queued_snapshot(TASK, result_type);
     let at_bottom = |scroller: &HtmlElement| {
         scroller.scroll_top() + scroller.client_height() >= scroller.scroll_height() - 1
     };
-    for n in 0..20_u32 {
-        record(
-            &session,
-            T0 + f64::from(n) * 100.0,
-            "tools/call",
-            "echo",
-            n + 2,
-            &format!(r#""name":"echo","arguments":{{"text":"{n}"}}"#),
-            r#"{"resultType":"complete","content":[{"type":"text","text":"ok"}]}"#,
-        );
-    }
+    record_echo_calls(&session, 20);
     record(
         &session,
         T0 + 2_500.0,

@@ -201,3 +201,43 @@ fn a_frame_that_never_came_counts_as_late_without_skewing_the_next_comparison() 
         "on-time frames after it speed polling up again"
     );
 }
+
+#[wasm_bindgen_test]
+fn a_big_board_saves_its_routine_changes_less_often_but_within_ten_seconds() {
+    use holdbay::tasks::routine_save_delay_ms;
+    assert_eq!(routine_save_delay_ms(0), 1_000);
+    assert_eq!(routine_save_delay_ms(40), 1_000);
+    assert_eq!(routine_save_delay_ms(300), 3_000);
+    assert_eq!(routine_save_delay_ms(1_000), 10_000);
+    assert_eq!(routine_save_delay_ms(usize::MAX), 10_000);
+}
+
+/// A page that draws on time while the loop starts at most `limit` polls a frame, and misses
+/// a refresh whenever it starts more: the share of frames the probing makes late.
+fn late_share_at_limit(limit: f64) -> f64 {
+    use holdbay::tasks::pacing::PollPace;
+    let mut pace = PollPace::default();
+    // The page drew a couple of frames before the loop began: the display's period is known.
+    let (mut at, mut late) = (smooth_frames(&mut pace, 0.0, 2), 0);
+    const FRAMES: usize = 3_000;
+    for _ in 0..FRAMES {
+        let too_fast = pace.rate() > limit;
+        at += if too_fast { 33.4 } else { 16.7 };
+        late += usize::from(too_fast);
+        pace.frame(at);
+        pace.spend(pace.allowed());
+    }
+    late as f64 / FRAMES as f64
+}
+
+#[wasm_bindgen_test]
+fn finding_the_page_s_limit_makes_few_frames_late_on_a_slow_page_and_a_fast_one() {
+    for limit in [0.3, 1.0, 4.0] {
+        let share = late_share_at_limit(limit);
+        assert!(
+            share < 0.03,
+            "a page that takes {limit} polls a frame: {:.1} % of frames late",
+            share * 100.0
+        );
+    }
+}

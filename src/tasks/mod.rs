@@ -78,6 +78,18 @@ impl TrackedTask {
 /// Routine changes (a poll's snapshot) are saved at most this often; a new, answered,
 /// cancelled or ended task is saved at once.
 const SAVE_EVERY_MS: u64 = 1_000;
+/// A save writes the whole board: 1,000 tasks are about 600 KB of JSON, 10–25 ms of main
+/// thread, a missed frame every time. What a routine save keeps (when the last snapshot came,
+/// when the next poll is due) only times a reload's first polls better, so a big board saves
+/// it less often: this much later per task, up to `SAVE_AT_MOST_EVERY_MS`.
+const SAVE_DELAY_PER_TASK_MS: u64 = 10;
+const SAVE_AT_MOST_EVERY_MS: u64 = 10_000;
+
+/// How long routine changes to a board of `tasks` tasks wait to be saved.
+pub fn routine_save_delay_ms(tasks: usize) -> u64 {
+    let per_task = SAVE_DELAY_PER_TASK_MS.saturating_mul(tasks as u64);
+    per_task.clamp(SAVE_EVERY_MS, SAVE_AT_MOST_EVERY_MS)
+}
 
 /// What one change touched, so only the work it needs follows.
 #[derive(Debug, Clone, Copy, Default)]
@@ -432,14 +444,15 @@ impl TaskBoard {
         }
     }
 
-    /// Save within `SAVE_EVERY_MS`, together with whatever else changes meanwhile.
+    /// Save within [`routine_save_delay_ms`], together with whatever else changes meanwhile.
     fn save_soon(&self) {
         if self.save_pending.try_get_value() != Some(false) {
             return;
         }
         self.save_pending.set_value(true);
         let board = *self;
-        set_timeout(move || board.flush(), Duration::from_millis(SAVE_EVERY_MS));
+        let delay = routine_save_delay_ms(self.read(<[TrackedTask]>::len).unwrap_or_default());
+        set_timeout(move || board.flush(), Duration::from_millis(delay));
     }
 
     /// Save now if a routine save is waiting.

@@ -324,6 +324,8 @@ try {
       p99: percentile(sorted, 0.99),
       max: sorted.at(-1) ?? null,
       over16_7: sorted.filter((d) => d > 16.7).length,
+      // A frame that missed a display refresh (60 Hz) is at least 1.5 periods apart from the last.
+      missed: sorted.filter((d) => d > 25).length,
       over50: sorted.filter((d) => d > 50).length,
     },
     longFrames: Object.fromEntries(Object.entries(frames.loaf).map(([k, v]) => [k, typeof v === 'number'
@@ -349,7 +351,7 @@ writeFileSync(OUT, `${JSON.stringify(report, null, 2)}\n`);
 const f = (ms) => (ms === null ? 'n/a' : `${ms.toFixed(1)} ms`);
 process.stdout.write([
   `magazine benchmark: ${report.tasks.stored} tasks (${report.tasks.liveAtStart} live), mode ${report.mode}, view ${report.view}, ${(report.windowMs / 1000).toFixed(1)} s window`,
-  `frames: ${report.frames.count}, p50 ${f(report.frames.p50)}, p95 ${f(report.frames.p95)}, p99 ${f(report.frames.p99)}, max ${f(report.frames.max)}; over 16.7 ms: ${report.frames.over16_7}, over 50 ms: ${report.frames.over50}`,
+  `frames: ${report.frames.count}, p50 ${f(report.frames.p50)}, p95 ${f(report.frames.p95)}, p99 ${f(report.frames.p99)}, max ${f(report.frames.max)}; over 16.7 ms: ${report.frames.over16_7}, missed a refresh (> 25 ms): ${report.frames.missed}, over 50 ms: ${report.frames.over50}`,
   `tasks/get sent ${report.requests.tasksGet} vs expected Σ(window/pollInterval) ${report.requests.expectedTasksGet} (ratio ${report.requests.ratio?.toFixed(3)}); other POSTs ${report.requests.otherPosts}`,
   `long animation frames: ${report.longFrames.count}, ${report.longFrames.duration} ms in all: script ${report.longFrames.script} ms (forced layout ${report.longFrames.forcedLayout} ms), rendering ${report.longFrames.render} ms (style+layout ${report.longFrames.styleLayout} ms)`,
   `forced layout by caller: ${Object.entries(report.longFrames.forcedBy).sort((a, b) => b[1] - a[1]).slice(0, 5).map(([by, ms]) => `${by} ${ms} ms`).join('; ') || 'none'}`,

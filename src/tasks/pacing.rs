@@ -2,13 +2,15 @@
 //! sending polls and reading their answers, and the page would stutter (a thousand tasks
 //! polled at their interval are a thousand answers a second). So the loop sends due polls
 //! only as fast as the page still draws at the display's rate: a little faster after every
-//! frame that came on time, half as fast after a late one.
+//! frame that came on time, a fifth slower after a late one.
 //!
-//! Finding the page's limit costs late frames: the rate climbs until a frame is late, then
-//! halves and climbs again. The climb is a fixed share of the rate per frame, so it takes
-//! about 45 frames from half the limit back to it, whatever the limit: about one late frame
-//! in 45 (2 %) comes from the probing, on a fast page or a slow one. (Adding a fixed amount
-//! per frame instead made a slow page late every few frames.)
+//! Finding the page's limit costs late frames: the rate climbs until a frame is late, drops,
+//! and climbs again. The climb is a fixed share of the rate per frame, so it takes
+//! [`CLIMB_FRAMES`] frames to win back a drop, whatever the limit: about one frame in 50
+//! (2 %) is made late by the probing, on a fast page or a slow one. (Adding a fixed amount
+//! per frame made a slow page late every few frames; halving after each late frame let a
+//! machine's stray late frames, which polling did not cause, keep the rate far below the
+//! limit.)
 //!
 //! Which polls are due, and that none goes early, stays the engine's (`due_polls`); this only
 //! decides how many of the due ones may start now. A poll held back goes late, never early.
@@ -21,8 +23,10 @@ const MOST_PER_FRAME: f64 = 6.0;
 /// While frames are late the loop still starts one poll every eight frames: tasks move on.
 /// (A binary fraction, so eight late frames' credit adds up to exactly one poll.)
 const FEWEST_PER_FRAME: f64 = 0.125;
-/// The share of the rate added after each frame that came on time ((1 + 1/64)^45 ≈ 2).
-const SPEED_UP: f64 = 1.0 / 64.0;
+/// After a late frame the rate drops to this share of itself...
+const SLOW_DOWN: f64 = 0.8;
+/// ... and after this many frames on time it is back where it was.
+const CLIMB_FRAMES: f64 = 50.0;
 /// A frame counts as late beyond this many display periods.
 const LATE_AFTER_PERIODS: f64 = 1.5;
 /// Gaps shorter than this are not taken for the display's period (a 120 Hz display draws
@@ -31,6 +35,11 @@ const SHORTEST_PERIOD_MS: f64 = 8.0;
 /// No frame for this long: the page is hidden (browsers pause frames there) or very busy;
 /// the loop goes on without waiting for one.
 pub const NO_FRAME_MS: i32 = 100;
+
+/// The factor a frame on time raises the rate by: `CLIMB_FRAMES` of them undo one drop.
+fn speed_up() -> f64 {
+    (1.0 / SLOW_DOWN).powf(1.0 / CLIMB_FRAMES)
+}
 
 /// How many polls may start, frame by frame. Pure arithmetic, fed with frame times.
 #[derive(Debug, Clone, PartialEq)]
@@ -68,7 +77,7 @@ impl PollPace {
     }
 
     /// A frame was drawn at `at_ms` (the animation frame's time): a frame on time raises the
-    /// rate a little, a late one halves it; either way this frame's share is credited.
+    /// rate a little, a late one slows it down; either way this frame's share is credited.
     pub fn frame(&mut self, at_ms: f64) {
         if let Some(last) = self.last_frame_at {
             let gap = at_ms - last;
@@ -81,7 +90,7 @@ impl PollPace {
                 if gap > period * LATE_AFTER_PERIODS {
                     self.slow_down();
                 } else {
-                    self.rate = (self.rate * (1.0 + SPEED_UP)).min(MOST_PER_FRAME);
+                    self.rate = (self.rate * speed_up()).min(MOST_PER_FRAME);
                 }
             }
         }
@@ -108,7 +117,7 @@ impl PollPace {
     }
 
     fn slow_down(&mut self) {
-        self.rate = (self.rate / 2.0).max(FEWEST_PER_FRAME);
+        self.rate = (self.rate * SLOW_DOWN).max(FEWEST_PER_FRAME);
     }
 
     fn credit_one_frame(&mut self) {

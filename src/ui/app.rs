@@ -5,6 +5,7 @@
 
 use leptos::prelude::*;
 
+use super::first_screen::{self, DockFrame, TasksFrame};
 use super::on_demand::SceneColumns;
 use super::state::{UiState, View};
 use super::{
@@ -47,6 +48,7 @@ pub fn App(endpoint: Result<String, String>, session: Session) -> impl IntoView 
     provide_context(ui);
     provide_context(session);
     let connected = move || !session.connection().with(|c| c.server.is_empty());
+    let later = first_screen::drawn(session);
     let on_connect = Callback::new(move |connection: Connection| {
         reconnect(session, connection);
     });
@@ -89,10 +91,12 @@ pub fn App(endpoint: Result<String, String>, session: Session) -> impl IntoView 
                 .err()
                 .map(|problem| view! { <ErrorNotice title="Cannot connect" message=problem /> })}
             {move || match shown.get() {
-                View::Workbench => view! { <Workbench connected=connected /> }.into_any(),
+                View::Workbench => view! { <Workbench connected=connected later=later /> }.into_any(),
                 View::Scene => view! { <SceneView connected=connected /> }.into_any(),
             }}
-            <Dock />
+            <Show when=move || later.get() fallback=|| view! { <DockFrame /> }>
+                <Dock />
+            </Show>
         </div>
     }
 }
@@ -149,7 +153,11 @@ impl View {
 }
 
 #[component]
-fn Workbench(connected: impl Fn() -> bool + Send + Sync + Copy + 'static) -> impl IntoView {
+fn Workbench(
+    connected: impl Fn() -> bool + Send + Sync + Copy + 'static,
+    /// The tool list has been drawn: the tasks panel may be built (`first_screen`).
+    later: Signal<bool>,
+) -> impl IntoView {
     let session = Session::current();
     view! {
         <main class="workbench" class:hidden=move || !connected()>
@@ -168,7 +176,9 @@ fn Workbench(connected: impl Fn() -> bool + Send + Sync + Copy + 'static) -> imp
                 <CallPanel />
             </div>
             <div class="column tasks-column" aria-label="Tasks">
-                <TasksPanel />
+                <Show when=move || later.get() fallback=|| view! { <TasksFrame /> }>
+                    <TasksPanel />
+                </Show>
             </div>
         </main>
     }

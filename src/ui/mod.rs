@@ -12,6 +12,7 @@ pub mod content;
 mod discover_panel;
 mod dock;
 mod findings;
+pub(crate) mod first_screen;
 pub mod focus;
 pub mod forms;
 pub mod history;

@@ -11,6 +11,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::session::Session;
+use crate::ui::first_screen::after_next_frame;
 use controls::Controls;
 use event_row::EventRow;
 use playback::Playback;
@@ -185,11 +186,6 @@ pub fn Timeline() -> impl IntoView {
             </div>
         </section>
     }
-}
-
-/// Run `then` in a task after the next frame has been drawn.
-fn after_next_frame(then: impl FnOnce() + 'static) {
-    request_animation_frame(move || set_timeout(then, std::time::Duration::ZERO));
 }
 
 /// Scroll the list (only the list, never the page) so the current row is visible.

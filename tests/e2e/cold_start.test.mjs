@@ -1,5 +1,7 @@
 // The first visit against the real `holdbay serve` and the release build (scripts/build-app.sh):
 // index.html paints a static shell that the app takes over (one `.holdbay`, no shell left);
+// the tool list is drawn before the dock and the tasks panel are built (within a second when
+// the server is slow);
 // the first screen asks only for the main wasm and the two discovery requests; the Scene,
 // a tool's call form, an opened wire-log entry and the prompts tab load their chunks when
 // first shown; a repeat visit transfers only index.html and the discovery requests.
@@ -44,6 +46,51 @@ test('index.html carries a static shell, and the app replaces it without leaving
   assert.equal(await page.locator('.holdbay').count(), 1, 'one app frame');
   assert.deepEqual(errors, []);
   await page.close();
+});
+
+/** Installed before the page's scripts: when each selector first matched, in page time. */
+const FIRST_SEEN = `(() => {
+  window.__firstSeen = {};
+  const watched = ['.tool-name', '#dock', '#tasks-panel', 'aside.dock'];
+  const check = () => {
+    for (const selector of watched) {
+      if (window.__firstSeen[selector] === undefined && document.querySelector(selector)) {
+        window.__firstSeen[selector] = performance.now();
+      }
+    }
+  };
+  new MutationObserver(check).observe(document, { childList: true, subtree: true });
+})();`;
+
+test('the tool list is drawn before the dock and the tasks panel are built; a slow server gets its wire log first', async () => {
+  await clearAppStorage(app.context, app.url);
+  const { page, errors } = await openPage(app.context, 'about:blank');
+  await page.addInitScript({ content: FIRST_SEEN });
+  await page.goto(`${app.url}/`);
+  await page.waitForSelector('#dock .wire-entry', { timeout: 15000 });
+  await page.waitForSelector('#tasks-panel', { timeout: 15000 });
+  const seen = await page.evaluate(() => window.__firstSeen);
+  assert.ok(seen['.tool-name'] <= seen['#dock'], `tool list ${seen['.tool-name']} ms, dock ${seen['#dock']} ms`);
+  assert.ok(seen['.tool-name'] <= seen['#tasks-panel'], `tool list ${seen['.tool-name']}, tasks ${seen['#tasks-panel']}`);
+  assert.ok(seen['aside.dock'] < seen['#dock'], 'the shell\'s dock frame stood in until then');
+  // Both exchanges are in the wire log built after them: nothing was missed.
+  assert.equal(await page.locator('#dock .wire-entry').count(), 2);
+  await page.close();
+
+  // A server slow to answer: the dock does not wait for it.
+  await clearAppStorage(app.context, app.url);
+  const slow = await openPage(app.context, 'about:blank');
+  await slow.page.addInitScript({ content: FIRST_SEEN });
+  await slow.page.route('**/mcp', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await route.continue();
+  });
+  await slow.page.goto(`${app.url}/`);
+  await slow.page.waitForSelector('.tool-name', { timeout: 20000 });
+  const slowSeen = await slow.page.evaluate(() => window.__firstSeen);
+  assert.ok(slowSeen['#dock'] < slowSeen['.tool-name'], `dock ${slowSeen['#dock']} ms, tool list ${slowSeen['.tool-name']} ms`);
+  assert.deepEqual([...errors, ...slow.errors], []);
+  await slow.page.close();
 });
 
 test('the first screen loads one wasm module and sends only server/discover and tools/list', async () => {

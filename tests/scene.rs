@@ -103,6 +103,24 @@ fn get(host: &Element, selector: &str) -> Element {
 
 const BOOK_ARGS: &str = r#"{"name":"book_table","arguments":{"restaurant":"Chez Holdbay"}}"#;
 
+/// A `book_table` call with JSON-RPC id `rpc_id`, sent and not yet answered.
+fn send_book_table(wire: WireLog, rpc_id: u64) -> u64 {
+    exchange(
+        wire,
+        "tools/call",
+        Some("book_table"),
+        request(rpc_id, "tools/call", BOOK_ARGS),
+        None,
+    )
+}
+
+/// Wait for exchange `id`'s piece on the conveyor, and check it is on its way out.
+async fn wait_for_outgoing_flight(host: &Element, id: u64) -> Element {
+    let flight = wait_for(host, &format!("g.flight[data-exchange=\"{id}\"]")).await;
+    assert_eq!(attr(&flight, "data-phase"), "out");
+    flight
+}
+
 fn input_required() -> String {
     format!(
         r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"input_required",
@@ -115,15 +133,8 @@ fn input_required() -> String {
 #[wasm_bindgen_test]
 async fn an_mrtr_round_pauses_a_tray_with_its_latch_then_empties_it() {
     let (host, wire) = mount_scene("scene-mrtr");
-    let first = exchange(
-        wire,
-        "tools/call",
-        Some("book_table"),
-        request(1, "tools/call", BOOK_ARGS),
-        None,
-    );
-    let flight = wait_for(&host, &format!("g.flight[data-exchange=\"{first}\"]")).await;
-    assert_eq!(attr(&flight, "data-phase"), "out");
+    let first = send_book_table(wire, 1);
+    let flight = wait_for_outgoing_flight(&host, first).await;
     assert_eq!(attr(&flight, "data-method"), "tools/call");
     answer(wire, first, &input_required());
     redrawn().await;
@@ -215,13 +226,7 @@ async fn an_mrtr_round_pauses_a_tray_with_its_latch_then_empties_it() {
 #[wasm_bindgen_test]
 async fn a_changed_latch_is_marked() {
     let (host, wire) = mount_scene("scene-tamper");
-    let first = exchange(
-        wire,
-        "tools/call",
-        Some("book_table"),
-        request(1, "tools/call", BOOK_ARGS),
-        None,
-    );
+    let first = send_book_table(wire, 1);
     answer(wire, first, &input_required());
     let tampered = r#"{"name":"book_table","arguments":{"restaurant":"Chez Holdbay"},
         "inputResponses":{"party":{"action":"accept","content":{"size":"6"}}},"requestState":"tampered"}"#;
@@ -535,13 +540,6 @@ async fn after_a_reload_the_earlier_page_s_pieces_are_history_not_travelling() {
     assert!(text(&host, "#scene-narration").contains("reloaded"));
 
     // This page's own exchanges still travel.
-    let now = exchange(
-        wire,
-        "tools/call",
-        Some("book_table"),
-        request(2, "tools/call", BOOK_ARGS),
-        None,
-    );
-    let flight = wait_for(&host, &format!("g.flight[data-exchange=\"{now}\"]")).await;
-    assert_eq!(attr(&flight, "data-phase"), "out");
+    let now = send_book_table(wire, 2);
+    wait_for_outgoing_flight(&host, now).await;
 }

@@ -10,14 +10,10 @@ use leptos::prelude::*;
 
 use crate::catalog::Loaded;
 use crate::session::Session;
+use crate::ui::frames::after_next_frame;
 
 /// The longest the later panels wait: a server that is slow to answer still gets its wire log.
 const AT_THE_LATEST: Duration = Duration::from_secs(1);
-
-/// Run `then` in a task after the next frame has been drawn.
-pub fn after_next_frame(then: impl FnOnce() + 'static) {
-    request_animation_frame(move || set_timeout(then, Duration::ZERO));
-}
 
 /// True from the frame after the first screen settled: the tools listed, the listing failed
 /// or not offered, discovery failed, or no server to talk to; or after [`AT_THE_LATEST`].

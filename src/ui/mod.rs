@@ -15,6 +15,7 @@ mod findings;
 pub(crate) mod first_screen;
 pub mod focus;
 pub mod forms;
+pub(crate) mod frames;
 pub mod history;
 pub mod lessons;
 pub mod library_drafts;

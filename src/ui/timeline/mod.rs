@@ -11,7 +11,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::session::Session;
-use crate::ui::first_screen::after_next_frame;
+use crate::ui::frames::after_next_frame;
 use controls::Controls;
 use event_row::EventRow;
 use playback::Playback;

@@ -6,6 +6,8 @@
 //! Two kinds of split function:
 //! - views (`#[cfg_attr(holdbay_split, leptos::lazy)]`, each its own chunk): the Scene,
 //!   a tool's call form, an opened wire-log entry… (`ui::on_demand` and beside their views);
+//! - the **after-first-screen** chunk (`after_first_screen!`): the dock and the tasks panel,
+//!   built once the tool list is drawn;
 //! - the **engine work** chunk, one chunk for all of it (`wasm_split(engine_work, …)`,
 //!   `fallible`): driving a call's rounds, following tasks (and drawing their rows), listing
 //!   prompts and resources, decoding a recorded log of other methods than discovery and the
@@ -32,16 +34,16 @@ macro_rules! chunk {
 }
 pub(crate) use chunk;
 
-/// A function of the engine-work chunk: split off into module `engine_work` in the release
-/// build, `fallible` (a load that fails is `Err(ChunkMissing)`, never a panic), so it must
-/// return `Result<_, ChunkMissing>`. Call it with [`chunk!`].
-macro_rules! engine_work {
-    ($(#[$attr:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
+/// A function split off into chunk `$module` in the release build, `fallible` (a load that
+/// fails is `Err(ChunkMissing)`, never a panic), so it must return `Result<_, ChunkMissing>`.
+/// Call it with [`chunk!`].
+macro_rules! split_off {
+    ($module:ident: $(#[$attr:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
         $(#[$attr])*
         #[cfg_attr(
             holdbay_split,
             leptos::wasm_split::wasm_split(
-                engine_work,
+                $module,
                 wasm_split_path = ::leptos::wasm_split,
                 fallible
             )
@@ -49,7 +51,25 @@ macro_rules! engine_work {
         $vis fn $name($($arg: $ty),*) -> $ret $body
     };
 }
+pub(crate) use split_off;
+
+/// A function of the engine-work chunk (see the module's notes).
+macro_rules! engine_work {
+    ($($function:tt)*) => {
+        $crate::split::split_off!(engine_work: $($function)*);
+    };
+}
 pub(crate) use engine_work;
+
+/// A view of the after-first-screen chunk: what the page builds once the tool list is drawn
+/// (the dock, the workbench's tasks panel; `ui::first_screen`). One chunk, fetched once, so
+/// the code they share makes no combination chunk of its own.
+macro_rules! after_first_screen {
+    ($($function:tt)*) => {
+        $crate::split::split_off!(after_first_screen: $($function)*);
+    };
+}
+pub(crate) use after_first_screen;
 
 /// The page could not fetch a chunk of its own code. A later call tries again.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -6,11 +6,9 @@
 use leptos::prelude::*;
 
 use super::first_screen::{self, DockFrame, TasksFrame};
-use super::on_demand::SceneColumns;
+use super::on_demand::{DockOnDemand, SceneColumns, TasksPanelOnDemand};
 use super::state::{UiState, View};
-use super::{
-    CallPanel, Catalog, ConnectionBar, DiscoverPanel, Dock, ErrorNotice, TasksPanel, VersionNotice,
-};
+use super::{CallPanel, Catalog, ConnectionBar, DiscoverPanel, ErrorNotice, VersionNotice};
 use crate::catalog::Loaded;
 use crate::connection::Connection;
 use crate::link::ExchangeError;
@@ -95,7 +93,7 @@ pub fn App(endpoint: Result<String, String>, session: Session) -> impl IntoView 
                 View::Scene => view! { <SceneView connected=connected /> }.into_any(),
             }}
             <Show when=move || later.get() fallback=|| view! { <DockFrame /> }>
-                <Dock />
+                <DockOnDemand />
             </Show>
         </div>
     }
@@ -177,7 +175,7 @@ fn Workbench(
             </div>
             <div class="column tasks-column" aria-label="Tasks">
                 <Show when=move || later.get() fallback=|| view! { <TasksFrame /> }>
-                    <TasksPanel />
+                    <TasksPanelOnDemand />
                 </Show>
             </div>
         </main>

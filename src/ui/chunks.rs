@@ -11,9 +11,14 @@ pub(crate) use crate::split::chunk;
 
 /// The view once its chunk is here; "Loading…" until then (on loopback, one frame or two).
 pub fn when_loaded(view: impl Future<Output = AnyView> + Send + 'static) -> impl IntoView {
-    view! {
-        <Suspense fallback=|| view! { <p class="pending">"Loading…"</p> }>
-            {Suspend::new(view)}
-        </Suspense>
-    }
+    when_loaded_or(|| view! { <p class="pending">"Loading…"</p> }, view)
+}
+
+/// The view once its chunk is here; `meanwhile` until then (a frame that does not move when
+/// the view replaces it).
+pub fn when_loaded_or<Meanwhile: IntoView + 'static>(
+    meanwhile: impl Fn() -> Meanwhile + Send + Sync + 'static,
+    view: impl Future<Output = AnyView> + Send + 'static,
+) -> impl IntoView {
+    view! { <Suspense fallback=meanwhile>{Suspend::new(view)}</Suspense> }
 }

@@ -10,6 +10,8 @@ use leptos::prelude::*;
 
 use crate::catalog::Loaded;
 use crate::session::Session;
+use crate::split::ChunkMissing;
+use crate::ui::ErrorNotice;
 use crate::ui::frames::after_next_frame;
 
 /// The longest the later panels wait: a server that is slow to answer still gets its wire log.
@@ -44,34 +46,38 @@ pub fn drawn(session: Session) -> Signal<bool> {
     drawn.into()
 }
 
-/// The tasks panel's frame, as the static shell draws it.
+/// The tasks panel's frame, as the static shell draws it; with why the panel is missing, if
+/// its code could not be fetched.
 #[component]
-pub fn TasksFrame() -> impl IntoView {
+pub fn TasksFrame(#[prop(optional, into)] problem: Option<ChunkMissing>) -> impl IntoView {
     view! {
         <section class="panel">
             <h2>"Tasks"</h2>
+            {problem.map(|problem| view! { <ErrorNotice title="No tasks panel" message=problem.to_string() /> })}
         </section>
     }
 }
 
-/// The dock's bar, as the static shell draws it.
+/// The dock's bar, as the static shell draws it; with why the dock is missing, if its code
+/// could not be fetched.
 #[component]
-pub fn DockFrame() -> impl IntoView {
+pub fn DockFrame(#[prop(optional, into)] problem: Option<ChunkMissing>) -> impl IntoView {
     view! {
         <aside class="dock">
             <div class="dock-bar">
-                <div class="tabs">
-                    <button type="button" class="tab" aria-selected="true" disabled>
+                <div class="tabs" role="tablist" aria-label="Wire log, findings and call history">
+                    <button type="button" role="tab" class="tab" aria-selected="true" disabled>
                         "Wire log"
                     </button>
-                    <button type="button" class="tab" aria-selected="false" disabled>
+                    <button type="button" role="tab" class="tab" aria-selected="false" disabled>
                         "Findings"
                     </button>
-                    <button type="button" class="tab" aria-selected="false" disabled>
+                    <button type="button" role="tab" class="tab" aria-selected="false" disabled>
                         "History"
                     </button>
                 </div>
             </div>
+            {problem.map(|problem| view! { <ErrorNotice title="No wire log" message=problem.to_string() /> })}
         </aside>
     }
 }

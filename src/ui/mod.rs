@@ -17,6 +17,7 @@ pub mod focus;
 pub mod forms;
 pub(crate) mod frames;
 pub mod history;
+mod later_styles;
 pub mod lessons;
 pub mod library_drafts;
 mod notice;

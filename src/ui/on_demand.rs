@@ -1,37 +1,61 @@
-//! Views the first screen does not need (the Scene view, the prompts and resources tabs, the
-//! dock's findings and history; also a selected tool's call, a task's forms and outcome and
-//! an opened wire-log entry, whose chunk functions sit beside their views), loaded when first
-//! shown. In the release build (cfg `holdbay_split`) each is its own wasm chunk: Leptos
-//! `#[lazy]`, cut out by `wasm-split-cli` in `scripts/build-app.sh`. Elsewhere (tests, debug
-//! builds) the same functions are linked in.
+//! Views the first screen does not need, loaded as wasm chunks in the release build (cfg
+//! `holdbay_split`, cut out by `wasm-split-cli` in `scripts/build-app.sh`; elsewhere, in tests
+//! and debug builds, the same functions are linked in):
+//! - the after-first-screen chunk (`crate::split::after_first_screen!`): the dock, the
+//!   workbench's tasks panel and the Scene view, fetched together once the tool list is drawn;
+//!   the shell's frames stand in for the dock and the tasks panel meanwhile;
+//! - a chunk each, when first shown (Leptos `#[lazy]`): the prompts and resources tabs, the
+//!   dock's findings and history; beside their views also a selected tool's call, a task's
+//!   forms and outcome, and an opened wire-log entry.
 
 use leptos::prelude::*;
 
-use super::chunks::{chunk, when_loaded};
+use super::chunks::{chunk, when_loaded, when_loaded_or};
+use super::first_screen::{DockFrame, TasksFrame};
 use super::history::HistoryPanel;
+use super::later_styles::later_styles;
 use super::prompts::PromptsTab;
 use super::resources::ResourcesTab;
-use super::{CallPanel, FindingsPanel, LessonsPanel, Scene, TasksPanel, Timeline};
+use super::{
+    CallPanel, Dock, ErrorNotice, FindingsPanel, LessonsPanel, Scene, TasksPanel, Timeline,
+};
 use crate::session::Session;
+use crate::split::{ChunkMissing, after_first_screen};
 
-/// Lessons, call and tasks on the left (the learner acts there); the scene and its timeline
-/// on the right.
-#[cfg_attr(holdbay_split, leptos::lazy)]
-fn scene_columns() -> AnyView {
-    view! {
-        <div class="column scene-side" aria-label="Lessons, call and tasks">
-            <LessonsPanel />
-            <div class="scene-work">
-                <CallPanel />
-                <TasksPanel />
+after_first_screen! {
+    /// Lessons, call and tasks on the left (the learner acts there); the scene and its
+    /// timeline on the right. In the after-first-screen chunk: fetched with the dock once the
+    /// tool list is drawn, so switching to the Scene waits for nothing.
+    fn scene_columns() -> Result<AnyView, ChunkMissing> {
+        Ok(view! {
+            <div class="column scene-side" aria-label="Lessons, call and tasks">
+                <LessonsPanel />
+                <div class="scene-work">
+                    <CallPanel />
+                    <TasksPanel />
+                </div>
             </div>
-        </div>
-        <div class="column scene-main" aria-label="Scene and timeline">
-            <Scene />
-            <Timeline />
-        </div>
+            <div class="column scene-main" aria-label="Scene and timeline">
+                <Scene />
+                <Timeline />
+            </div>
+        }
+        .into_any())
     }
-    .into_any()
+}
+
+after_first_screen! {
+    /// The dock (wire log, findings, history): built after the tool list (`first_screen`).
+    fn dock() -> Result<AnyView, ChunkMissing> {
+        Ok(view! { <Dock /> }.into_any())
+    }
+}
+
+after_first_screen! {
+    /// The workbench's tasks panel: built after the tool list (`first_screen`).
+    fn tasks_panel() -> Result<AnyView, ChunkMissing> {
+        Ok(view! { <TasksPanel /> }.into_any())
+    }
 }
 
 #[cfg_attr(holdbay_split, leptos::lazy)]
@@ -57,7 +81,33 @@ fn history_panel() -> AnyView {
 
 #[component]
 pub fn SceneColumns() -> impl IntoView {
-    when_loaded(async { chunk!(scene_columns()) })
+    // Shown once its style sheets are here too: no unstyled frame.
+    when_loaded(async {
+        let (columns, ()) =
+            futures::future::join(async { chunk!(scene_columns()) }, later_styles()).await;
+        columns.unwrap_or_else(|missing| {
+            view! { <ErrorNotice title="No Scene" message=missing.to_string() /> }.into_any()
+        })
+    })
+}
+
+/// The shell's dock frame stands in while the chunk comes: nothing moves.
+#[component]
+pub fn DockOnDemand() -> impl IntoView {
+    // The Scene's style sheets come now too, so switching to it waits for nothing.
+    leptos::task::spawn_local(later_styles());
+    when_loaded_or(|| view! { <DockFrame /> }, async {
+        chunk!(dock()).unwrap_or_else(|missing| view! { <DockFrame problem=missing /> }.into_any())
+    })
+}
+
+/// The shell's tasks frame stands in while the chunk comes.
+#[component]
+pub fn TasksPanelOnDemand() -> impl IntoView {
+    when_loaded_or(|| view! { <TasksFrame /> }, async {
+        chunk!(tasks_panel())
+            .unwrap_or_else(|missing| view! { <TasksFrame problem=missing /> }.into_any())
+    })
 }
 
 #[component]

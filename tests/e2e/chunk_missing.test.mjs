@@ -4,17 +4,10 @@
 // next call tries again.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { distWithout } from './dist_without.mjs';
 
-// The served app: a copy of dist/ without the engine-work chunk. Set before support.mjs reads it.
-const dist = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'dist');
-const copy = mkdtempSync(join(tmpdir(), 'holdbay-dist-'));
-cpSync(dist, copy, { recursive: true });
-const removed = readdirSync(copy).filter((name) => name.startsWith('split_engine_work-'));
-for (const name of removed) rmSync(join(copy, name));
+// The served app: a copy of dist/ without that chunk. Set before support.mjs reads it.
+const { copy, removed, remove } = distWithout('split_engine_work-');
 process.env.HOLDBAY_DIST = copy;
 const { startHoldbay, launchBrowser, openPage, clearAppStorage, screenshot } = await import('./support.mjs');
 const { selectTool, fillField, call, shown } = await import('./ui.mjs');
@@ -29,7 +22,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   holdbay?.stop();
-  rmSync(copy, { recursive: true, force: true });
+  remove();
 });
 
 test('a call whose chunk cannot be fetched fails with that reason, and the page lives on', async () => {

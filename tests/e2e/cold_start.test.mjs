@@ -2,9 +2,10 @@
 // index.html paints a static shell that the app takes over (one `.holdbay`, no shell left);
 // the tool list is drawn before the dock and the tasks panel are built (within a second when
 // the server is slow);
-// the first screen asks only for the main wasm and the two discovery requests; the Scene,
-// a tool's call form, an opened wire-log entry and the prompts tab load their chunks when
-// first shown; a repeat visit transfers only index.html and the discovery requests.
+// before the tool list the page asks only for the main wasm and the two discovery requests;
+// the dock, the tasks panel, the Scene and its style sheets come after it (one chunk); a tool's
+// call form, an opened wire-log entry and the prompts tab load their chunks when first shown;
+// a repeat visit transfers only index.html and the discovery requests.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { demoAndBrowser, openPage, clearAppStorage, screenshot, launchBrowser } from './support.mjs';
@@ -96,6 +97,7 @@ test('the tool list is drawn before the dock and the tasks panel are built; a sl
 test('the first screen loads one wasm module and sends only server/discover and tools/list', async () => {
   await clearAppStorage(app.context, app.url);
   const page = await app.context.newPage();
+  await page.addInitScript({ content: FIRST_SEEN });
   const requests = recordRequests(page);
   const errors = [];
   page.on('pageerror', (error) => errors.push(error.message));
@@ -106,10 +108,23 @@ test('the first screen loads one wasm module and sends only server/discover and 
   });
   await page.goto(`${app.url}/`);
   await page.waitForSelector('.tool-name', { timeout: 15000 });
+  await page.waitForSelector('#dock', { timeout: 15000 });
   await page.waitForTimeout(300);
   assert.deepEqual(warnings, [], 'nothing in the console on a first load');
-  const wasm = requests.filter((r) => r.path.endsWith('.wasm')).map((r) => r.path);
-  assert.equal(wasm.length, 1, `one wasm before any view asks for more: ${wasm.join(', ')}`);
+  // What the page fetched, by when it started (page time), against when the tool list showed.
+  const { toolList, fetched } = await page.evaluate(() => ({
+    toolList: window.__firstSeen['.tool-name'],
+    fetched: performance.getEntriesByType('resource')
+      .map((entry) => ({ path: new URL(entry.name).pathname, start: entry.startTime })),
+  }));
+  const wasmBefore = fetched.filter((r) => r.path.endsWith('.wasm') && r.start < toolList).map((r) => r.path);
+  assert.equal(wasmBefore.length, 1, `one wasm before the tool list: ${wasmBefore.join(', ')}`);
+  assert.deepEqual(fetched.filter((r) => r.path.endsWith('.css')).filter((r) => r.start < toolList), [],
+    'no style sheet is fetched before the tool list (the first screen\'s are in index.html)');
+  // The rest of the app comes after it: the dock's chunk (with the Scene) and the Scene's sheets.
+  const later = fetched.filter((r) => r.start >= toolList).map((r) => r.path);
+  assert.ok(later.some((p) => p.startsWith('/split_after_first_screen-')), `after the tool list: ${later.join(', ')}`);
+  assert.equal(later.filter((p) => p.endsWith('.css')).length, 3, `the Scene's sheets: ${later.join(', ')}`);
   const methods = requests.filter((r) => r.path === '/mcp').map((r) => r.mcpMethod);
   assert.deepEqual(methods, ['server/discover', 'tools/list']);
   // Both go out together: the tool list does not wait for discovery's round trip.
@@ -122,7 +137,7 @@ test('the first screen loads one wasm module and sends only server/discover and 
   await page.getByText('draft_note').first().waitFor({ timeout: 10000 });
   assert.ok(requests.some((r) => r.mcpMethod === 'prompts/list'));
 
-  // A tool's form, then the Scene: each a chunk fetched on demand.
+  // A tool's form: a chunk fetched on demand; the Scene: here already, and styled.
   await page.click('#tab-tools');
   const before = requests.filter((r) => r.path.endsWith('.wasm')).length;
   await selectTool(page, 'book_table');
@@ -130,7 +145,10 @@ test('the first screen loads one wasm module and sends only server/discover and 
   await page.click('#view-scene');
   await page.waitForSelector('.scene-main svg', { timeout: 10000 });
   const after = requests.filter((r) => r.path.endsWith('.wasm')).length;
-  assert.ok(after > before, `chunks were fetched for the form and the scene (${before} → ${after})`);
+  assert.ok(after > before, `chunks were fetched for the form (${before} → ${after})`);
+  // The Scene's own style sheet applies (scene.css contains the conveyor's painting).
+  const contain = await page.locator('.conveyor').first().evaluate((el) => getComputedStyle(el).contain);
+  assert.match(contain, /paint/, 'scene.css applies to the scene');
   // An opened wire-log entry (the JSON viewer) renders too.
   await page.click('#view-workbench');
   await page.locator('.wire-summary').first().click();
@@ -145,9 +163,12 @@ test('a repeat visit transfers only index.html and the two discovery requests', 
   // chunks would hide a chunk the repeat visit fetches, e.g. to decode the kept wire log).
   const browser = await launchBrowser();
   t.after(() => browser.close());
+  // A whole first visit: the tool list, then the rest of the app that follows it.
   const first = await browser.context.newPage();
   await first.goto(`${app.url}/`);
   await first.waitForSelector('.tool-name', { timeout: 15000 });
+  await first.waitForSelector('#dock', { timeout: 15000 });
+  await first.waitForLoadState('networkidle');
   await first.close();
 
   const page = await browser.context.newPage();

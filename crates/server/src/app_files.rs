@@ -1,7 +1,7 @@
 //! The app's files as a production static site serves them: the precompressed sibling the
 //! request's `Accept-Encoding` allows (written at build time by [`crate::precompress`]; nothing
 //! is compressed per request), `Vary: Accept-Encoding`, and a cache rule by name: Trunk's
-//! content-hashed assets are immutable for a year, everything else (index.html, and the
+//! content-hashed assets are immutable for a year (with no validator), everything else (index.html, and the
 //! index.html a deep link gets) is revalidated on every visit through `Last-Modified`.
 
 use std::convert::Infallible;
@@ -64,9 +64,15 @@ async fn cache_headers(mut request: Request, next: Next) -> Response {
         NO_CACHE
     };
     let headers = response.headers_mut();
-    headers
+    let immutable = headers
         .entry(header::CACHE_CONTROL)
-        .or_insert(HeaderValue::from_static(rule));
+        .or_insert(HeaderValue::from_static(rule))
+        == IMMUTABLE;
+    // An immutable file is never revalidated: its validator would be dead weight on each of
+    // the dozens of chunks a visit fetches.
+    if immutable {
+        headers.remove(header::LAST_MODIFIED);
+    }
     headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
     response
 }

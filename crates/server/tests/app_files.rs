@@ -154,6 +154,8 @@ async fn each_accepted_encoding_gets_its_precompressed_file() {
         assert_eq!(header(&response, "content-type"), "application/wasm");
         assert_eq!(header(&response, "vary"), "accept-encoding", "{accept}");
         assert_eq!(header(&response, "cache-control"), IMMUTABLE, "{accept}");
+        // Never revalidated, so no validator on it.
+        assert_eq!(header(&response, "last-modified"), "", "{accept}");
         let body = response.bytes().await.expect("body");
         if !expected.is_empty() {
             assert!(

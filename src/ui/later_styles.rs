@@ -1,0 +1,61 @@
+//! The Scene's style sheets (scene, timeline, lessons) are not part of the first paint:
+//! `index.html` keeps their links in `<template id="later-styles">`, where they are inert (not
+//! fetched, not applied), and Trunk names and hashes them like every other asset. The page
+//! attaches them once the tool list is drawn, or when the Scene is first shown, whichever
+//! comes first.
+
+use std::cell::RefCell;
+
+use js_sys::{Array, Promise};
+use send_wrapper::SendWrapper;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
+
+thread_local! {
+    /// Settles when every attached sheet has loaded or failed; attached once per page.
+    static ATTACHED: RefCell<Option<Promise>> = const { RefCell::new(None) };
+}
+
+/// Attach the later style sheets (once per page) and wait until each has loaded or failed:
+/// a sheet that failed leaves its view plain, never hidden. Without the template (tests,
+/// debug pages) there is nothing to wait for.
+pub fn later_styles() -> SendWrapper<impl Future<Output = ()>> {
+    let settled =
+        ATTACHED.with(|attached| attached.borrow_mut().get_or_insert_with(attach).clone());
+    SendWrapper::new(async move {
+        let _ = JsFuture::from(settled).await;
+    })
+}
+
+fn attach() -> Promise {
+    let settled = || Promise::resolve(&JsValue::UNDEFINED);
+    let Some(document) = web_sys::window().and_then(|window| window.document()) else {
+        return settled();
+    };
+    let template = document
+        .get_element_by_id("later-styles")
+        .and_then(|element| element.dyn_into::<web_sys::HtmlTemplateElement>().ok());
+    let (Some(template), Ok(Some(head))) = (template, document.query_selector("head")) else {
+        return settled();
+    };
+    let Ok(links) = template.content().query_selector_all("link") else {
+        return settled();
+    };
+    let loads = Array::new();
+    for index in 0..links.length() {
+        let Some(link) = links.item(index) else {
+            continue;
+        };
+        let Ok(link) = document.import_node_with_deep(&link, true) else {
+            continue;
+        };
+        let loaded = Promise::new(&mut |resolve, _| {
+            let _ = link.add_event_listener_with_callback("load", &resolve);
+            let _ = link.add_event_listener_with_callback("error", &resolve);
+        });
+        if head.append_child(&link).is_ok() {
+            loads.push(&loaded);
+        }
+    }
+    Promise::all(&loads)
+}

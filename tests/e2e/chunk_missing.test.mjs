@@ -2,33 +2,21 @@
 // gone): the release build fetches the engine-work chunk at the first call; when that fetch
 // fails, the call ends with an error that says so, the page keeps working (no panic), and the
 // next call tries again.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { distWithout } from './dist_without.mjs';
+import { appWithout } from './dist_without.mjs';
 
-// The served app: a copy of dist/ without that chunk. Set before support.mjs reads it.
-const { copy, removed, remove } = distWithout('split_engine_work-');
-process.env.HOLDBAY_DIST = copy;
-const { startHoldbay, launchBrowser, openPage, clearAppStorage, screenshot } = await import('./support.mjs');
+// The served app: a copy of dist/ without that chunk.
+const app = await appWithout('split_engine_work-');
+const { removed } = app;
+const { openPage, clearAppStorage, screenshot } = await import('./support.mjs');
 const { selectTool, fillField, call, shown } = await import('./ui.mjs');
 const { assertAccessibleInBothSchemes } = await import('./axe.mjs');
 
-let holdbay;
-let browser;
-before(async () => {
-  holdbay = await startHoldbay();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  holdbay?.stop();
-  remove();
-});
-
 test('a call whose chunk cannot be fetched fails with that reason, and the page lives on', async () => {
   assert.ok(removed.some((name) => name.endsWith('.wasm')), `the build has an engine-work chunk: ${removed}`);
-  await clearAppStorage(browser.context, holdbay.url);
-  const { page, errors } = await openPage(browser.context, `${holdbay.url}/`);
+  await clearAppStorage(app.browser.context, app.holdbay.url);
+  const { page, errors } = await openPage(app.browser.context, `${app.holdbay.url}/`);
   await page.waitForSelector('.tool-name', { timeout: 15000 });
   await selectTool(page, 'echo');
   await fillField(page.locator('#call-panel'), 'message', 'hello');

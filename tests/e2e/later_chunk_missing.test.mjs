@@ -1,33 +1,21 @@
 // A page whose server no longer has its after-first-screen chunk (the dock, the tasks panel
 // and the Scene, fetched once the tool list is drawn): the first screen still works, and
 // the dock, the tasks panel and the Scene say why they are missing instead of panicking.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { distWithout } from './dist_without.mjs';
+import { appWithout } from './dist_without.mjs';
 
-// The served app: a copy of dist/ without that chunk. Set before support.mjs reads it.
-const { copy, removed, remove } = distWithout('split_after_first_screen-');
-process.env.HOLDBAY_DIST = copy;
-const { startHoldbay, launchBrowser, openPage, clearAppStorage, screenshot } = await import('./support.mjs');
+// The served app: a copy of dist/ without that chunk.
+const app = await appWithout('split_after_first_screen-');
+const { removed } = app;
+const { openPage, clearAppStorage, screenshot } = await import('./support.mjs');
 const { selectTool, shown } = await import('./ui.mjs');
 const { assertAccessibleInBothSchemes } = await import('./axe.mjs');
 
-let holdbay;
-let browser;
-before(async () => {
-  holdbay = await startHoldbay();
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser?.close();
-  holdbay?.stop();
-  remove();
-});
-
 test('without the after-first-screen chunk the tool list works and the later panels say why', async () => {
   assert.ok(removed.some((name) => name.endsWith('.wasm')), `the build has that chunk: ${removed}`);
-  await clearAppStorage(browser.context, holdbay.url);
-  const { page, errors } = await openPage(browser.context, `${holdbay.url}/`);
+  await clearAppStorage(app.browser.context, app.holdbay.url);
+  const { page, errors } = await openPage(app.browser.context, `${app.holdbay.url}/`);
   await page.waitForSelector('.tool-name', { timeout: 15000 });
   const why = /could not fetch part of its own code/;
   assert.match(await (await shown(page, '.dock .error-notice')).innerText(), why);

@@ -1,8 +1,9 @@
 //! The app's files as a production static site serves them: the precompressed sibling the
 //! request's `Accept-Encoding` allows (written at build time by [`crate::precompress`]; nothing
 //! is compressed per request), `Vary: Accept-Encoding`, and a cache rule by name: Trunk's
-//! content-hashed assets are immutable for a year (with no validator), everything else (index.html, and the
-//! index.html a deep link gets) is revalidated on every visit through `Last-Modified`.
+//! content-hashed assets are immutable for a year (with no validator), everything else
+//! (index.html, and the index.html a deep link gets) is revalidated on every visit through
+//! `Last-Modified`.
 
 use std::convert::Infallible;
 use std::path::Path;

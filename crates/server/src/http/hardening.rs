@@ -2,10 +2,10 @@
 //! `Referrer-Policy: no-referrer`, and, unless its route set its own, a
 //! `Content-Security-Policy` that lets nothing run or load ([`NOTHING`]: the MCP endpoint's
 //! and the relay's answers are data, never a page, even when a relayed server says
-//! `text/html`). The app's page gets [`app_policy`] (its scripts, wasm and style sheets keep
-//! [`NOTHING`]: a policy governs the document it comes with): only the app's own script (Trunk's
+//! `text/html`). The app's page gets [`app_policy`]: only the app's own script (Trunk's
 //! inline loader by its hash), and connections only to this machine and the servers the
-//! user allowed.
+//! user allowed. Its scripts, wasm and style sheets keep [`NOTHING`]: a policy governs the
+//! document it comes with.
 
 use axum::extract::Request;
 use axum::middleware::Next;

@@ -7,6 +7,7 @@ cd "$HOLDBAY_ROOT"
 
 TRUNK_VERSION=0.21.14          # 0.22 needs rustc >= 1.96.1
 BINARYEN_VERSION=132.0.0       # wasm-opt; Debian's binaryen 108 corrupts wasm-bindgen output
+ESBUILD_VERSION=0.28.2         # minifies the glue, the chunk loader and index.html's styles
 # wasm-bindgen-cli must equal the wasm-bindgen crate in Cargo.lock.
 WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
 
@@ -59,10 +60,12 @@ if ! cargo install --list | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSIO
   cargo install wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --locked --features build-binary
 fi
 
-if ! has "$HOLDBAY_ROOT/.tools/node_modules/.bin/wasm-opt" "version_${BINARYEN_VERSION%%.*}"; then
-  step "wasm-opt from npm binaryen@$BINARYEN_VERSION"
+# Both in one npm call: a later `npm install --no-save` of one would prune the other.
+if ! has "$HOLDBAY_ROOT/.tools/node_modules/.bin/wasm-opt" "version_${BINARYEN_VERSION%%.*}" \
+   || ! has "$HOLDBAY_ROOT/.tools/node_modules/.bin/esbuild" "$ESBUILD_VERSION"; then
+  step "wasm-opt from npm binaryen@$BINARYEN_VERSION, esbuild@$ESBUILD_VERSION"
   npm install --prefix "$HOLDBAY_ROOT/.tools" --no-save --no-package-lock --no-audit --no-fund \
-    "binaryen@$BINARYEN_VERSION"
+    "binaryen@$BINARYEN_VERSION" "esbuild@$ESBUILD_VERSION"
 fi
 
 # The conformance suite and the Node 22 it needs (the system Node may be older).

@@ -13,10 +13,11 @@ use crate::connection::Connection;
 use crate::history::CallHistory;
 use crate::link::Link;
 use crate::owner::KeepingOwner;
+use crate::split::chunk;
 use crate::tasks::TaskBoard;
 use crate::traffic::TrafficView;
 use crate::wire::WireLog;
-use crate::wire::keep::WireKeep;
+use crate::wire::keep::{WireKeep, attach_later};
 
 /// `Copy`: a bundle of handles, provided as a Leptos context by the app.
 #[derive(Clone, Copy)]
@@ -35,6 +36,8 @@ pub struct Session {
     /// Each tool call made to the current server, kept in this browser.
     history: CallHistory,
     keep: StoredValue<Option<WireKeep>>,
+    /// `keep` is attached (`keep_wire_log`).
+    keeping: StoredValue<bool>,
     /// Per-connect state lives as long as the session, whichever view asked for it.
     owner: KeepingOwner,
 }
@@ -69,23 +72,18 @@ impl Session {
             traffic: TrafficView::new(wire),
             history: CallHistory::new(wire, link.connection()),
             keep: StoredValue::new(None),
+            keeping: StoredValue::new(false),
             owner: KeepingOwner::here(),
         }
     }
 
     /// The page's session: connect, follow the stored tasks, and (with `kept_log`, an
-    /// IndexedDB database) keep the wire log across reloads.
+    /// IndexedDB database) keep the wire log across reloads once [`Self::keep_wire_log`] is
+    /// called.
     pub fn start(connection: Connection, kept_log: Option<&str>) -> Self {
         let session = Self::new(connection);
         if let Some(database) = kept_log {
-            let keep = WireKeep::new(database);
-            session.keep.set_value(Some(keep));
-            let wire = session.link.wire();
-            leptos::task::spawn_local(async move {
-                if let Err(problem) = keep.attach(wire).await {
-                    leptos::logging::warn!("{problem}");
-                }
-            });
+            session.keep.set_value(Some(WireKeep::new(database)));
         }
         let offers_push = Signal::derive(move || session.catalog.get().offers_task_push());
         session
@@ -96,6 +94,32 @@ impl Session {
             session.connect(connection);
         }
         session
+    }
+
+    /// Bring back the kept wire log and keep this page's exchanges (those already ended too):
+    /// called once the first screen is drawn, as the code comes in the after-first-screen
+    /// chunk. Once per page; nothing without a `kept_log`.
+    pub fn keep_wire_log(&self) {
+        let Some(keep) = self.keep.get_value() else {
+            return;
+        };
+        if self
+            .keeping
+            .try_update_value(|keeping| std::mem::replace(keeping, true))
+            != Some(false)
+        {
+            return;
+        }
+        let wire = self.link.wire();
+        leptos::task::spawn_local(async move {
+            let attached = match chunk!(attach_later(keep, wire)) {
+                Ok(attaching) => attaching.await,
+                Err(missing) => Err(format!("keep the wire log: {missing}")),
+            };
+            if let Err(problem) = attached {
+                leptos::logging::warn!("{problem}");
+            }
+        });
     }
 
     /// The session of the surrounding app.

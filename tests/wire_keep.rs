@@ -1,6 +1,7 @@
 //! Keeping the wire log across reloads, in headless Chromium's IndexedDB: exchanges kept by
 //! one page come back to the next decoded again, the store stays bounded, Clear empties it,
-//! and an exchange still open when the page went away comes back marked interrupted.
+//! an exchange still open when the page went away comes back marked interrupted, and one
+//! that ended before the keep was attached is kept too.
 #![cfg(target_arch = "wasm32")]
 
 use holdbay::wire::keep::{INTERRUPTED, KEPT_EXCHANGES, WireKeep};
@@ -90,6 +91,28 @@ async fn kept_exchanges_come_back_decoded_in_the_next_page() {
         );
         assert_eq!(kept, &original, "it comes back as it was recorded");
     }
+}
+
+#[wasm_bindgen_test]
+async fn exchanges_that_ended_before_the_keep_was_attached_are_kept_too() {
+    // The app attaches its keep once the first screen is drawn: discovery and the tool list
+    // have ended by then.
+    let owner = Owner::new();
+    let name = database("late-attach");
+    let (log, keep) = owner.with(|| (WireLog::new(), WireKeep::new(&name)));
+    let t0 = js_sys::Date::now() - 5_000.0;
+    let early = record_exchange(&log, answered_call(1, "before", t0));
+    let restored = keep.attach(log).await.expect("IndexedDB works here");
+    assert_eq!(restored, 0);
+    let late = record_exchange(&log, answered_call(2, "after", t0 + 1_000.0));
+    keep.write_now();
+    assert_eq!(keep.kept_count(), 2);
+    written().await;
+
+    let (next, _, restored) = page(&owner, &name).await;
+    assert_eq!(restored, 2);
+    let back: Vec<u64> = next.with_live(|entries| entries.iter().map(|e| e.id).collect());
+    assert_eq!(back, [early, late]);
 }
 
 #[wasm_bindgen_test]

@@ -47,6 +47,11 @@ pub fn App(endpoint: Result<String, String>, session: Session) -> impl IntoView 
     provide_context(session);
     let connected = move || !session.connection().with(|c| c.server.is_empty());
     let later = first_screen::drawn(session);
+    Effect::new(move || {
+        if later.get() {
+            session.keep_wire_log();
+        }
+    });
     let on_connect = Callback::new(move |connection: Connection| {
         reconnect(session, connection);
     });

@@ -1,8 +1,9 @@
-//! The Scene's style sheets (scene, timeline, lessons) are not part of the first paint:
-//! `index.html` keeps their links in `<template id="later-styles">`, where they are inert (not
-//! fetched, not applied), and Trunk names and hashes them like every other asset. The page
-//! attaches them once the tool list is drawn, or when the Scene is first shown, whichever
-//! comes first.
+//! The later style sheets (the dock's, the tasks', the forms', the prompts' and resources',
+//! the Scene's) are not part of the first paint: `index.html` keeps their links in
+//! `<template id="later-styles">`, where they are inert (not fetched, not applied); the
+//! release build makes them one minified file (`scripts/split/finish-dist.sh`). The page
+//! attaches them once the tool list is drawn, or when a view they style is first shown,
+//! whichever comes first; such a view waits for them (`ui::chunks::styled`).
 
 use std::cell::RefCell;
 

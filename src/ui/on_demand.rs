@@ -10,10 +10,9 @@
 
 use leptos::prelude::*;
 
-use super::chunks::{chunk, when_loaded, when_loaded_or};
+use super::chunks::{chunk, styled, when_loaded, when_loaded_or};
 use super::first_screen::{DockFrame, TasksFrame};
 use super::history::HistoryPanel;
-use super::later_styles::later_styles;
 use super::prompts::PromptsTab;
 use super::resources::ResourcesTab;
 use super::{
@@ -82,42 +81,46 @@ fn history_panel() -> AnyView {
 #[component]
 pub fn SceneColumns() -> impl IntoView {
     // Shown once its style sheets are here too: no unstyled frame.
-    when_loaded(async {
-        let (columns, ()) =
-            futures::future::join(async { chunk!(scene_columns()) }, later_styles()).await;
-        columns.unwrap_or_else(|missing| {
+    when_loaded(styled(async {
+        chunk!(scene_columns()).unwrap_or_else(|missing| {
             view! { <ErrorNotice title="No Scene" message=missing.to_string() /> }.into_any()
         })
-    })
+    }))
 }
 
-/// The shell's dock frame stands in while the chunk comes: nothing moves.
+/// The shell's dock frame stands in while the chunk and the later style sheets come: nothing
+/// moves. They are fetched now, after the tool list, so the Scene waits for nothing later.
 #[component]
 pub fn DockOnDemand() -> impl IntoView {
-    // The Scene's style sheets come now too, so switching to it waits for nothing.
-    leptos::task::spawn_local(later_styles());
-    when_loaded_or(|| view! { <DockFrame /> }, async {
-        chunk!(dock()).unwrap_or_else(|missing| view! { <DockFrame problem=missing /> }.into_any())
-    })
+    when_loaded_or(
+        || view! { <DockFrame /> },
+        styled(async {
+            chunk!(dock())
+                .unwrap_or_else(|missing| view! { <DockFrame problem=missing /> }.into_any())
+        }),
+    )
 }
 
 /// The shell's tasks frame stands in while the chunk comes.
 #[component]
 pub fn TasksPanelOnDemand() -> impl IntoView {
-    when_loaded_or(|| view! { <TasksFrame /> }, async {
-        chunk!(tasks_panel())
-            .unwrap_or_else(|missing| view! { <TasksFrame problem=missing /> }.into_any())
-    })
+    when_loaded_or(
+        || view! { <TasksFrame /> },
+        styled(async {
+            chunk!(tasks_panel())
+                .unwrap_or_else(|missing| view! { <TasksFrame problem=missing /> }.into_any())
+        }),
+    )
 }
 
 #[component]
 pub fn PromptsTabOnDemand() -> impl IntoView {
-    when_loaded(async { chunk!(prompts_tab()) })
+    when_loaded(styled(async { chunk!(prompts_tab()) }))
 }
 
 #[component]
 pub fn ResourcesTabOnDemand() -> impl IntoView {
-    when_loaded(async { chunk!(resources_tab()) })
+    when_loaded(styled(async { chunk!(resources_tab()) }))
 }
 
 #[component]

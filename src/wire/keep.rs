@@ -4,6 +4,7 @@
 //! and the tasks whose handles came back from storage.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::pin::Pin;
 use std::time::Duration;
 
 use holdbay_engine::ExchangeEvent;
@@ -14,6 +15,7 @@ use web_sys::{IdbDatabase, IdbObjectStoreParameters, IdbRequest, IdbTransactionM
 
 use super::budget::KEPT_BYTES;
 use super::{WireEntry, WireLog, decoded};
+use crate::split::{ChunkMissing, after_first_screen};
 
 /// The newest exchanges kept across reloads; older ones are deleted as new ones are kept.
 pub const KEPT_EXCHANGES: usize = 500;
@@ -44,6 +46,17 @@ pub struct WireKeep {
     problem: RwSignal<Option<String>>,
 }
 
+after_first_screen! {
+    /// [`WireKeep::attach`], from the after-first-screen chunk: IndexedDB and
+    /// serde-wasm-bindgen are not needed to draw the tool list.
+    pub fn attach_later(keep: WireKeep, log: WireLog) -> Result<Attaching, ChunkMissing> {
+        Ok(Box::pin(keep.attach(log)))
+    }
+}
+
+/// [`WireKeep::attach`] under way: how many exchanges came back, or why none could.
+pub type Attaching = Pin<Box<dyn Future<Output = Result<usize, String>>>>;
+
 impl WireKeep {
     pub fn new(database: &str) -> Self {
         Self {
@@ -62,9 +75,9 @@ impl WireKeep {
         self.problem.into()
     }
 
-    /// Bring back what was kept into `log`, and keep `log`'s exchanges as they end (and any
-    /// still open when the page goes away). Exchanges that end while the store is still
-    /// opening wait for it. Returns how many came back.
+    /// Bring back what was kept into `log`, and keep `log`'s exchanges as they end (those
+    /// that ended before too, and any still open when the page goes away). Exchanges that end
+    /// while the store is still opening wait for it. Returns how many came back.
     pub async fn attach(self, log: WireLog) -> Result<usize, String> {
         log.listen(move |entry, added| {
             let ended = added
@@ -75,6 +88,14 @@ impl WireKeep {
                     .try_update_value(|pending| pending.insert(entry.id, entry.clone()));
                 self.write_soon();
             }
+        });
+        // What ended before: the page attaches its keep after the first screen.
+        log.with_live(|entries| {
+            self.pending.try_update_value(|pending| {
+                for entry in entries.iter().filter(|entry| entry.is_finished()) {
+                    pending.insert(entry.id, entry.clone());
+                }
+            });
         });
         let _ = window_event_listener(leptos::ev::pagehide, move |_| {
             if self.gave_up.try_get_value() != Some(false) {

@@ -3,7 +3,8 @@
 // the tool list is drawn before the dock and the tasks panel are built (within a second when
 // the server is slow);
 // before the tool list the page asks only for the main wasm and the two discovery requests;
-// the dock, the tasks panel, the Scene and its style sheets come after it (one chunk); a tool's
+// the dock, the tasks panel, the Scene (one chunk) and the later style sheets (one file) come
+// after it; a tool's
 // call form, an opened wire-log entry and the prompts tab load their chunks when first shown;
 // a repeat visit transfers only index.html and the discovery requests.
 import { test } from 'node:test';
@@ -121,10 +122,15 @@ test('the first screen loads one wasm module and sends only server/discover and 
   assert.equal(wasmBefore.length, 1, `one wasm before the tool list: ${wasmBefore.join(', ')}`);
   assert.deepEqual(fetched.filter((r) => r.path.endsWith('.css')).filter((r) => r.start < toolList), [],
     'no style sheet is fetched before the tool list (the first screen\'s are in index.html)');
-  // The rest of the app comes after it: the dock's chunk (with the Scene) and the Scene's sheets.
+  // The rest of the app comes after it: the dock's chunk (with the Scene) and the later style
+  // sheets, one file (the dock's, the tasks', the forms', the Scene's).
   const later = fetched.filter((r) => r.start >= toolList).map((r) => r.path);
   assert.ok(later.some((p) => p.startsWith('/split_after_first_screen-')), `after the tool list: ${later.join(', ')}`);
-  assert.equal(later.filter((p) => p.endsWith('.css')).length, 3, `the Scene's sheets: ${later.join(', ')}`);
+  assert.deepEqual(later.filter((p) => p.endsWith('.css')).map((p) => p.replace(/-[0-9a-f]+\.css$/, '')), ['/later'],
+    `the later style sheets: ${later.join(', ')}`);
+  // The dock is styled by them once it shows (wire.css lays out the wire log's toolbar).
+  assert.equal(await page.locator('.toolbar-gap').first().evaluate((el) => getComputedStyle(el).flexGrow), '1',
+    'wire.css applies to the dock');
   const methods = requests.filter((r) => r.path === '/mcp').map((r) => r.mcpMethod);
   assert.deepEqual(methods, ['server/discover', 'tools/list']);
   // Both go out together: the tool list does not wait for discovery's round trip.
@@ -142,6 +148,9 @@ test('the first screen loads one wasm module and sends only server/discover and 
   const before = requests.filter((r) => r.path.endsWith('.wasm')).length;
   await selectTool(page, 'book_table');
   await page.waitForSelector('#call-panel button.call', { timeout: 10000 });
+  // forms.css applies to the form as soon as it shows.
+  assert.equal(await page.locator('#call-panel .form-host').first().evaluate((el) => getComputedStyle(el).display), 'grid',
+    'forms.css applies to the call form');
   await page.click('#view-scene');
   await page.waitForSelector('.scene-main svg', { timeout: 10000 });
   const after = requests.filter((r) => r.path.endsWith('.wasm')).length;

@@ -16,7 +16,7 @@ use holdbay_engine::tool_display_name;
 use leptos::prelude::*;
 use serde_json::Value;
 
-use super::chunks::{chunk, when_loaded};
+use super::chunks::{chunk, styled, when_loaded};
 use super::forms::ArgumentsEditor;
 use super::state::{CallDraft, UiState};
 use crate::calls::{CallRun, Phase};
@@ -44,7 +44,10 @@ pub fn CallPanel() -> impl IntoView {
         let tool = session.catalog().tool(&name);
         let run = session.call(&name);
         let draft = ui.draft(&name);
-        when_loaded(async move { chunk!(tool_call(name, tool, run, draft)) }).into_any()
+        when_loaded(styled(
+            async move { chunk!(tool_call(name, tool, run, draft)) },
+        ))
+        .into_any()
     }
 }
 

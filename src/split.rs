@@ -6,8 +6,8 @@
 //! Two kinds of split function:
 //! - views (`#[cfg_attr(holdbay_split, leptos::lazy)]`, each its own chunk): a tool's call
 //!   form, an opened wire-log entry, the prompts tab… (`ui::on_demand` and beside their views);
-//! - the **after-first-screen** chunk (`after_first_screen!`): the dock, the tasks panel and
-//!   the Scene view, fetched once the tool list is drawn;
+//! - the **after-first-screen** chunk (`after_first_screen!`): the dock, the tasks panel, the
+//!   Scene view and the wire log's keep (IndexedDB), fetched once the tool list is drawn;
 //! - the **engine work** chunk, one chunk for all of it (`wasm_split(engine_work, …)`,
 //!   `fallible`): driving a call's rounds, following tasks (and drawing their rows), listing
 //!   prompts and resources, decoding a recorded log of other methods than discovery and the
@@ -61,9 +61,10 @@ macro_rules! engine_work {
 }
 pub(crate) use engine_work;
 
-/// A view of the after-first-screen chunk, fetched once the tool list is drawn: the dock and
-/// the workbench's tasks panel (`ui::first_screen`), and the Scene view. One chunk, fetched
-/// once, so the code they share makes no combination chunk of its own.
+/// A function of the after-first-screen chunk, fetched once the tool list is drawn: the dock
+/// and the workbench's tasks panel (`ui::first_screen`), the Scene view, and attaching the
+/// wire log's keep (`wire::keep`). One chunk, fetched once, so the code they share makes no
+/// combination chunk of its own.
 macro_rules! after_first_screen {
     ($($function:tt)*) => {
         $crate::split::split_off!(after_first_screen: $($function)*);

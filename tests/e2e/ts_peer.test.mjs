@@ -72,8 +72,11 @@ test('TS SDK v2: discovery through the relay names the peer and its tools', asyn
   await shown(page, '.connection-status .chip.relayed');
   const tools = await page.$$eval('.tool-name', (nodes) => nodes.map((n) => n.textContent).sort());
   assert.deepEqual(tools, ['confirm_action', 'echo', 'link_account', 'plan_trip']);
-  const relayed = await page.$$eval('.wire-entry', (rows) => rows.length);
-  assert.ok(relayed >= 2, 'discovery and the lists are in the wire log');
+  // The dock is built after the tool list is drawn (the after-first-screen chunk), so its
+  // entries are waited for, not counted the moment the tools appear.
+  const relayed = await page.waitForFunction(() => document.querySelectorAll('#dock .wire-entry').length >= 2,
+    null, { timeout: 15000 }).then(() => true, () => false);
+  assert.ok(relayed, 'discovery and the lists are in the wire log');
   await screenshot(page, '45-ts-peer-discover');
   assert.deepEqual(errors, []);
   await page.close();

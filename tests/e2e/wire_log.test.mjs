@@ -53,6 +53,8 @@ test('book_table: both rounds show their JSON-RPC ids and round numbers; curl re
   const ids = await rows.locator('.wire-rpc-id').allTextContents();
   assert.deepEqual(ids, sent.map((body) => `#${body.id}`));
   assert.notEqual(ids[0], ids[1]);
+  // Every request of the visit, in order and without gaps: a progress token takes no id.
+  assert.deepEqual(await texts(page, '.wire-entry .wire-rpc-id'), ['#1', '#2', '#3', '#4']);
 
   // Opened: the request and each SSE event of the answer as pretty JSON trees.
   await page.click('.dock-size');

@@ -87,6 +87,9 @@ pub struct RequestOptions {
 pub struct Client {
     config: ClientConfig,
     next_id: i64,
+    /// Progress tokens count on their own, so the JSON-RPC ids a user reads in the wire log
+    /// run without gaps.
+    next_progress: i64,
     /// Mirrored-argument headers by tool name, from the last `tools/list`.
     tool_headers: BTreeMap<String, Vec<HeaderParam>>,
     /// `outputSchema` by tool name, from the last `tools/list`: results are checked against it.
@@ -101,6 +104,7 @@ impl Client {
         Self {
             config,
             next_id: 1,
+            next_progress: 1,
             tool_headers: BTreeMap::new(),
             output_schemas: BTreeMap::new(),
             version,
@@ -347,8 +351,8 @@ impl Client {
 
     /// A progress token unique among this client's requests (each MRTR retry wants its own).
     pub fn progress_token(&mut self) -> ProgressToken {
-        let n = self.next_id;
-        self.next_id += 1;
+        let n = self.next_progress;
+        self.next_progress += 1;
         ProgressToken(rmcp::model::NumberOrString::String(
             format!("holdbay-progress-{n}").into(),
         ))

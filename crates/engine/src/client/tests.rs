@@ -197,6 +197,16 @@ fn progress_tokens_are_unique() {
 }
 
 #[test]
+fn progress_tokens_take_no_request_ids() {
+    let mut client = Client::default();
+    let first = client.list_tools(None);
+    let _token = client.progress_token();
+    let second = client.list_tools(None);
+    assert_eq!(body_of(&first)["id"], 1);
+    assert_eq!(body_of(&second)["id"], 2);
+}
+
+#[test]
 fn prompts_and_resources_lists_are_paged_and_decoded_by_method() {
     let mut client = Client::default();
     let prompts = client.list_prompts(Some("p2".into()));

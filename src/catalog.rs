@@ -50,6 +50,8 @@ pub struct Listed<T> {
     /// The pager's reason for stopping before the list's end (a repeated cursor, too many
     /// pages); the items gathered until then are kept.
     pub stopped: Option<String>,
+    /// Why each item the client will not offer was left out (a name over the bound).
+    pub left_out: Vec<String>,
 }
 
 /// The tools the app offers, and why any others were hidden.
@@ -104,6 +106,7 @@ impl Catalog {
             tools: Listed {
                 items: tools,
                 stopped: None,
+                left_out: Vec::new(),
             },
             hidden: Vec::new(),
         }));
@@ -318,12 +321,14 @@ impl Catalog {
                     return;
                 };
                 // Each hidden tool is a finding; its explanation says why it was hidden.
-                let hidden = findings.iter().map(|f| f.explanation.clone()).collect();
+                let mut hidden = listed.left_out;
+                hidden.extend(findings.iter().map(|f| f.explanation.clone()));
                 link.note_findings(findings);
                 Loaded::Ready(Toolbox {
                     tools: Listed {
                         items: kept,
                         stopped: listed.stopped,
+                        left_out: Vec::new(),
                     },
                     hidden,
                 })
@@ -351,6 +356,7 @@ fn listed<T>(items: Vec<T>) -> Loaded<Listed<T>> {
     Loaded::Ready(Listed {
         items,
         stopped: None,
+        left_out: Vec::new(),
     })
 }
 
@@ -408,10 +414,12 @@ async fn list_all<M: ListMethod>(
         items,
         findings,
         stopped,
+        left_out,
     } = pages.finish();
     link.note_findings(findings);
     Loaded::Ready(Listed {
         items,
         stopped: stopped.map(|why| why.to_string()),
+        left_out,
     })
 }

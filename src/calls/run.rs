@@ -506,6 +506,15 @@ impl<M: RunMethod> RunState<M> {
             .logical
             .try_update(|l| l.as_mut().map(|l| l.handle_error(response_error)))
             .flatten();
+        if step == Some(ErrorStep::CancelRefusedTask) {
+            let cancelled = self.cancel_refused_task(response_error).await;
+            self.set_phase(Phase::Failed {
+                message: format!("{error}. {cancelled}"),
+                protocol: true,
+                cors: false,
+            });
+            return None;
+        }
         if step == Some(ErrorStep::RelistToolsAndResend) {
             let catalog = self.catalog.get_untracked();
             if let Err(message) = catalog.relist_tools(self.link).await {
@@ -541,6 +550,29 @@ impl<M: RunMethod> RunState<M> {
             cors: false,
         });
         None
+    }
+
+    /// The server created a task the engine refused: ask the server to cancel it, so it does
+    /// not run on unseen, and say how that went.
+    async fn cancel_refused_task(self, refused: &holdbay_engine::ResponseError) -> String {
+        let cancel = holdbay_engine::MethodId::CancelTask;
+        let request = self
+            .link
+            .build(|client| {
+                self.logical
+                    .try_with_untracked(|l| l.as_ref()?.cancel_refused_task(client, refused))
+                    .flatten()
+            })
+            .flatten();
+        let Some(request) = request else {
+            return "It names no task to cancel.".to_owned();
+        };
+        match self.link.exchange(&request).await {
+            Ok(_) => format!(
+                "Holdbay asked the server to cancel it ({cancel}), and the server acknowledged."
+            ),
+            Err(error) => format!("It could not be cancelled: {cancel} {error}."),
+        }
     }
 
     /// The next round from the engine, or the reason it refuses (a bound was hit).

@@ -5,8 +5,8 @@
 use gloo_net::http::{Method, RequestBuilder, Response};
 use holdbay_engine::headers::merge_extra_headers;
 use holdbay_engine::{
-    Decoded, ExchangeEvent, Listen, ListenEvent, McpMethod, Outcome, OutgoingRequest, Reply,
-    ResponseError, Subscription, TimedEvent, VersionMismatch,
+    Decoded, ExchangeEvent, Limits, Listen, ListenEvent, McpMethod, Outcome, OutgoingRequest,
+    Reply, ResponseError, Subscription, TimedEvent, Unsendable, VersionMismatch, check_sendable,
 };
 use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
@@ -39,6 +39,9 @@ pub enum ExchangeError {
         secs: u32,
         stream: bool,
     },
+    /// The engine would not send the request (its headers are over what servers accept).
+    #[error(transparent)]
+    NotSent(#[from] Unsendable),
     #[error(transparent)]
     Response(#[from] ResponseError),
     /// The client and the server did not agree on a protocol revision (the engine's
@@ -179,6 +182,9 @@ async fn read_to_end<M: McpMethod>(
         !reader.has_failed()
     })
     .await?;
+    if reader.is_too_large() {
+        record.update(how, WireEntry::keep_refused_head);
+    }
     Ok((record, reader.finish_decoded()))
 }
 
@@ -216,6 +222,8 @@ pub async fn listen(
 /// What `send` needs of a request; not generic, so the fetch code exists once in the wasm.
 struct Wire<'r> {
     method: &'static str,
+    /// The engine's bounds on what it sends ([`check_sendable`]).
+    limits: Limits,
     /// The engine's headers, then the user's extra ones except those the protocol reserves
     /// (the engine decides which).
     headers: Vec<(String, String)>,
@@ -226,6 +234,7 @@ impl<'r> Wire<'r> {
     fn of<M: McpMethod>(request: &'r OutgoingRequest<M>, connection: &Connection) -> Self {
         Self {
             method: request.method(),
+            limits: *request.limits(),
             headers: merge_extra_headers(request.headers(), connection.extra_headers()).headers,
             body: request.body(),
         }
@@ -287,13 +296,13 @@ impl Record {
             events.iter().for_each(observe);
         }
         let after_ms = self.after();
-        self.update(how, |entry| {
-            entry.events.extend(
-                events
-                    .into_iter()
-                    .map(|event| TimedEvent { after_ms, event }),
-            )
-        });
+        how.log.add_events(
+            self.id,
+            events
+                .into_iter()
+                .map(|event| TimedEvent { after_ms, event })
+                .collect(),
+        );
     }
 
     fn responded(&self, how: &Carry<'_>, response: &Response) {
@@ -361,6 +370,10 @@ async fn send(
              try the relay."
         },
     };
+    // Past what servers accept, the request would only earn a refusal the browser hides.
+    if let Err(unsendable) = check_sendable(&wire.headers, &wire.limits) {
+        return Err(record.fail(how, unsendable.into()));
+    }
     // Built by hand: gloo-net's own header setters throw on a name the browser rejects.
     let headers =
         web_sys::Headers::new().map_err(|e| record.fail(how, unreachable(js_text(&e))))?;

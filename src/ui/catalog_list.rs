@@ -43,6 +43,17 @@ pub fn stopped_note(stopped: Option<String>) -> Option<impl IntoView> {
     })
 }
 
+/// Why each item the client will not offer was left out (each is a finding too).
+pub fn left_out_note(left_out: Vec<String>) -> Option<impl IntoView> {
+    (!left_out.is_empty()).then(|| {
+        view! {
+            <ul class="list-left-out">
+                {left_out.into_iter().map(|why| view! { <li>{why}</li> }).collect_view()}
+            </ul>
+        }
+    })
+}
+
 /// The items whose name, title, description or detail (`fields`) match the query, as a
 /// derived list for a view.
 pub fn searched<T: Clone + Send + Sync + 'static>(
@@ -72,6 +83,7 @@ pub fn CatalogSection(
     #[prop(into)] shown: Signal<usize>,
     query: RwSignal<String>,
     stopped: Option<String>,
+    #[prop(optional)] left_out: Vec<String>,
     children: Children,
 ) -> impl IntoView {
     let search_id = format!("{id}-search");
@@ -82,6 +94,7 @@ pub fn CatalogSection(
             {(total > 0)
                 .then(|| view! { <SearchBox query=query id=search_id.clone() label=format!("Search {noun}") /> })}
             {stopped_note(stopped)}
+            {left_out_note(left_out)}
             <ul class="catalog-list">{children()}</ul>
         </section>
     }

@@ -6,6 +6,10 @@
 /// engine still reads up to its own limit, `Limits::max_body_bytes`, to decode it.)
 pub const BODY_KEPT_BYTES: usize = 1024 * 1024;
 
+/// Bytes of a body the engine refused as too large that the log keeps: its start says what
+/// it was; the rest, megabytes by definition, would push real exchanges out of the log.
+pub const REFUSED_BODY_KEPT_BYTES: usize = 4 * 1024;
+
 /// Bytes of this page's log (request and response bodies and headers) held in memory;
 /// the oldest finished exchanges go first when it is full.
 pub const LOG_BYTES: usize = 32 * 1024 * 1024;

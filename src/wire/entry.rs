@@ -4,7 +4,7 @@
 use holdbay_engine::{AnswerEvent, AnswerKind, ExchangeEvent, SentDetail, SentRequest, TimedEvent};
 use serde::{Deserialize, Serialize};
 
-use super::budget::{BODY_KEPT_BYTES, prefix_within};
+use super::budget::{BODY_KEPT_BYTES, REFUSED_BODY_KEPT_BYTES, prefix_within};
 
 /// One HTTP exchange.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
@@ -44,6 +44,10 @@ pub struct WireEntry {
     /// refused the body as too large.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub body_dropped: usize,
+    /// The engine refused the body as too large: only its start is kept
+    /// ([`REFUSED_BODY_KEPT_BYTES`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub body_refused: bool,
     /// Milliseconds after `started_at` when the body ended.
     #[serde(default)]
     pub finished_after: Option<f64>,
@@ -64,6 +68,10 @@ pub struct WireEntry {
     /// Bytes of `body`, counted as pieces are kept (see [`WireEntry::retained_bytes`]).
     #[serde(skip)]
     pub body_bytes: usize,
+    /// Notifications the engine passed on as not kept (past its bound on one exchange):
+    /// counted here, never stored in `events`.
+    #[serde(skip)]
+    pub notifications_not_kept: u64,
 }
 
 fn is_zero(count: &usize) -> bool {
@@ -92,6 +100,36 @@ impl WireEntry {
                 after,
                 text: kept.to_owned(),
             });
+        }
+    }
+
+    /// The engine refused the body as too large: keep only its first
+    /// [`REFUSED_BODY_KEPT_BYTES`] (enough to see what it was), count the rest as dropped.
+    pub fn keep_refused_head(&mut self) {
+        let mut room = REFUSED_BODY_KEPT_BYTES;
+        let mut freed = 0;
+        self.body.retain_mut(|chunk| {
+            let kept = prefix_within(&chunk.text, room).len();
+            room -= kept;
+            freed += chunk.text.len() - kept;
+            chunk.text.truncate(kept);
+            chunk.text.shrink_to_fit();
+            kept > 0
+        });
+        self.body_dropped += freed;
+        self.body_bytes = self.body_bytes.saturating_sub(freed);
+        self.body_refused = true;
+    }
+
+    /// Take in events as the engine decoded them: each kept one is stored, a notification
+    /// past the engine's bound is only counted.
+    pub fn store_events(&mut self, events: impl IntoIterator<Item = TimedEvent>) {
+        for timed in events {
+            if timed.event.is_kept() {
+                self.events.push(timed);
+            } else {
+                self.notifications_not_kept += 1;
+            }
         }
     }
 

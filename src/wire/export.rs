@@ -53,7 +53,15 @@ pub fn parse_export(text: &str) -> Result<WireExport, String> {
 /// Fill `entry.events` by decoding its recorded request and body with the engine (for an
 /// imported exchange, or one kept from before a reload).
 pub fn decode_recorded(entry: &mut WireEntry) {
-    entry.events = with_recorded(entry, holdbay_engine::decode_recorded);
+    let events = with_recorded(entry, holdbay_engine::decode_recorded);
+    set_events(entry, events);
+}
+
+/// `events` as the entry's own: kept ones stored, the rest counted (as when recorded live).
+fn set_events(entry: &mut WireEntry, events: Vec<holdbay_engine::TimedEvent>) {
+    entry.events.clear();
+    entry.notifications_not_kept = 0;
+    entry.store_events(events);
 }
 
 /// [`decode_recorded`] for the methods the first screen reads itself (discovery, the tool
@@ -66,7 +74,7 @@ fn decode_first_screen(entry: &mut WireEntry) -> bool {
     });
     let decoded = events.is_some();
     if let Some(events) = events {
-        entry.events = events;
+        set_events(entry, events);
     }
     decoded
 }

@@ -184,6 +184,33 @@ impl WireLog {
         }
     }
 
+    /// Add what the engine decoded to a recorded exchange: kept events are stored; a
+    /// notification past the engine's bound on one exchange is only counted. Listeners are
+    /// told of every event, in order, kept or not (the scene and a call's progress follow a
+    /// flood to its end without the log holding it).
+    pub fn add_events(&self, id: u64, events: Vec<TimedEvent>) {
+        if events.iter().all(|timed| timed.event.is_kept()) {
+            return self.update(id, |entry| entry.events.extend(events));
+        }
+        let found = self.live.try_update_value(|entries| {
+            let entry = entries.iter_mut().rev().find(|entry| entry.id == id)?;
+            for timed in &events {
+                if timed.event.is_kept() {
+                    entry.events.push(timed.clone());
+                } else {
+                    entry.notifications_not_kept += 1;
+                }
+            }
+            self.listeners.with_value(|listeners| {
+                listeners.iter().for_each(|listen| listen(entry, &events))
+            });
+            Some(())
+        });
+        if found.flatten().is_some() {
+            self.changed();
+        }
+    }
+
     /// Exchanges kept from before a reload (already decoded) join the front of the log,
     /// older than everything this page recorded; returns how many joined.
     pub fn restore(&self, mut kept: Vec<WireEntry>) -> usize {

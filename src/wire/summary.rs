@@ -26,8 +26,10 @@ pub struct ExchangeSummary {
     pub round: Option<u32>,
     /// The task the exchange concerns, if any.
     pub task_id: Option<String>,
-    /// How many notifications its body carried.
+    /// How many notifications its body carried (kept or only counted).
     pub notifications: usize,
+    /// Of those, how many the engine's bound left uncounted in the log: counted, not kept.
+    pub notifications_not_kept: u64,
 }
 
 impl ExchangeSummary {
@@ -52,7 +54,9 @@ impl ExchangeSummary {
                 .events
                 .iter()
                 .filter(|timed| matches!(timed.event, ExchangeEvent::Notification(_)))
-                .count(),
+                .count()
+                .saturating_add(entry.notifications_not_kept as usize),
+            notifications_not_kept: entry.notifications_not_kept,
         }
     }
 }

@@ -25,7 +25,8 @@ use crate::method::{
 use crate::outgoing::OutgoingRequest;
 use crate::pages::ListMethod;
 use crate::protocol;
-use crate::response::{Limits, ResponseError};
+use crate::limits::Limits;
+use crate::response::ResponseError;
 use crate::structured::OutputContract;
 use crate::version::{
     CLIENT_VERSIONS, Negotiated, Negotiation, VersionMismatch, VersionRejection, newest_common,

@@ -66,6 +66,19 @@ pub enum Rule {
     VersionRejectedThoughListed,
     /// A number beyond a 64-bit float's range (`1e400`): valid JSON, read as `null`.
     NumberOutOfRange,
+    /// More input requests in one round or snapshot than [`crate::Limits::max_input_requests`].
+    TooManyInputRequests,
+    /// More notifications on one exchange than [`crate::Limits::max_notifications_kept`].
+    TooManyNotifications,
+    /// An id the server chose (a `taskId`, an `inputRequests` key, an `elicitationId`) over
+    /// [`crate::Limits::max_id_bytes`].
+    IdTooLong,
+    /// A tool's, prompt's, resource's or template's `name` over
+    /// [`crate::Limits::max_name_bytes`]; the item is left out.
+    NameTooLong,
+    /// A body whose `Content-Type` contradicts it (JSON labelled `text/event-stream`, or an
+    /// event stream labelled `application/json`).
+    ContentTypeMismatch,
 }
 
 impl Rule {
@@ -84,6 +97,9 @@ impl Rule {
             // Legal in the letter (the client retries once), but the server contradicts itself.
             Rule::VersionRejectedThoughListed => Severity::Info,
             Rule::ListenUnrequestedNotification => Severity::Should,
+            // The client's own bounds: no rule of the spec sets these numbers.
+            Rule::TooManyInputRequests | Rule::TooManyNotifications => Severity::Info,
+            Rule::IdTooLong | Rule::NameTooLong => Severity::Info,
             _ => Severity::Must,
         }
     }

@@ -29,6 +29,7 @@
 //! ([`decode_recorded`]) read those events, never the bytes again.
 
 mod answer;
+mod bounds;
 mod cache;
 mod client;
 mod content;
@@ -37,6 +38,7 @@ mod events;
 mod findings;
 pub mod headers;
 mod json;
+mod limits;
 mod listen;
 mod listen_schedule;
 mod method;
@@ -47,6 +49,7 @@ pub mod protocol;
 mod refusal;
 mod response;
 pub mod schema_check;
+mod sendable;
 mod sse;
 mod structured;
 mod task;
@@ -83,8 +86,13 @@ pub use pages::{
     ListMethod, Listing, MAX_PAGES, MAX_TOOL_PAGES, Pages, PagesError, tool_display_name,
 };
 pub use refusal::refusal_for;
-pub use response::{Decoded, Limits, Outcome, Reply, ResponseError, ResponseReader};
+pub use limits::{
+    Limits, MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_ID_BYTES, MAX_INPUT_REQUESTS, MAX_NAME_BYTES,
+    MAX_NOTIFICATIONS_KEPT,
+};
+pub use response::{Decoded, Outcome, Reply, ResponseError, ResponseReader, TaskProblem};
 pub use sse::{SseDecoder, SseError};
+pub use sendable::{Unsendable, check_sendable};
 pub use structured::OutputContract;
 pub use task::{
     ClientEnding, DEFAULT_POLL_MS, DuePolls, Following, MAX_POLL_MS, MAX_POLLS_IN_FLIGHT,

@@ -9,7 +9,11 @@ use rmcp::model::{
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::events::{AnswerEvent, AnswerKind, ExchangeEvent, NotificationEvent, NotificationKind};
+use crate::events::{
+    AnswerEvent, AnswerKind, ExchangeEvent, NotificationEvent, NotificationKeep, NotificationKind,
+    Unread,
+};
+use crate::limits::Limits;
 use crate::findings::{Finding, Rule};
 use crate::method::McpMethod;
 use crate::outgoing::OutgoingRequest;
@@ -144,6 +148,9 @@ pub struct Subscription {
     body: Body,
     /// The exchange's events not yet taken ([`Subscription::take_events`]).
     events: Vec<ExchangeEvent>,
+    limits: Limits,
+    /// The notifications read so far, and which of them a log keeps.
+    notes: NotificationKeep,
 }
 
 impl std::fmt::Debug for Subscription {
@@ -180,7 +187,7 @@ impl Subscription {
         requested: ListenFilter,
         status: u16,
         content_type: Option<&str>,
-        limits: crate::response::Limits,
+        limits: crate::limits::Limits,
     ) -> Self {
         Self::open_recorded(Some(id), requested, status, content_type, limits)
     }
@@ -192,7 +199,7 @@ impl Subscription {
         requested: ListenFilter,
         status: u16,
         content_type: Option<&str>,
-        limits: crate::response::Limits,
+        limits: crate::limits::Limits,
     ) -> Self {
         let event_stream = is_event_stream(content_type);
         let mut events = Vec::new();
@@ -215,6 +222,8 @@ impl Subscription {
             state: State::AwaitingAcknowledgement,
             body,
             events,
+            limits,
+            notes: NotificationKeep::default(),
         }
     }
 
@@ -342,17 +351,16 @@ impl Subscription {
         if message.get("method").is_none() {
             return self.take_response(message, events);
         }
-        let (note, schema_error) = NotificationEvent::decode_checked(message);
-        self.judge(&note, schema_error, events);
-        self.events
-            .push(ExchangeEvent::Notification(Box::new(note)));
+        let (note, unread) = NotificationEvent::decode_checked(message, &self.limits);
+        self.judge(&note, unread, events);
+        self.notes.admit(note, &self.limits, &mut self.events);
     }
 
     /// What a notification on the stream means for the subscription.
     fn judge(
         &mut self,
         note: &NotificationEvent,
-        schema_error: Option<String>,
+        unread: Option<Unread>,
         events: &mut Vec<ListenEvent>,
     ) {
         let method = note.method();
@@ -403,12 +411,26 @@ impl Subscription {
             return;
         }
         let allowed = self.acknowledged.clone().unwrap_or_default();
-        if let Some(error) = schema_error {
-            return events.push(Self::finding(
-                Rule::MalformedResult,
-                format!("{method} does not match the schema: {error}"),
-                message,
-            ));
+        match unread {
+            Some(Unread::Schema(error)) => {
+                return events.push(Self::finding(
+                    Rule::MalformedResult,
+                    format!("{method} does not match the schema: {error}"),
+                    message,
+                ));
+            }
+            // Not acted on: the task's next `tasks/get` meets the same bound and ends it.
+            Some(Unread::OverBound(error)) => {
+                if let Some(finding) = error.finding() {
+                    // Without the message: over a bound, it is too big to keep twice.
+                    events.push(ListenEvent::Finding(Finding {
+                        explanation: format!("{method}: {}", finding.explanation),
+                        ..finding
+                    }));
+                }
+                return;
+            }
+            None => {}
         }
         let listen_event = match &note.kind {
             NotificationKind::Task(task) if allowed.allows_task(&task.task.task_id) => {

@@ -13,7 +13,7 @@ use crate::answer::{AnswerError, InputAnswer};
 use crate::client::Client;
 use crate::events::input::{received_input_requests, server_order};
 use crate::events::{InputAsk, InputRequestKind};
-use crate::method::McpMethod;
+use crate::method::{CancelTask, McpMethod};
 use crate::outgoing::OutgoingRequest;
 use crate::response::{Outcome, Reply, ResponseError};
 
@@ -69,6 +69,10 @@ pub enum ErrorStep {
     /// `-32020` on `tools/call`: list the tools again ([`crate::Client::learn_tools`]), then
     /// [`LogicalRequest::resend`] once.
     RelistToolsAndResend,
+    /// The server made the call a task the client refused ([`ResponseError::TaskRefused`]):
+    /// the logical request has failed, and the task still runs on the server, so send
+    /// [`LogicalRequest::cancel_refused_task`].
+    CancelRefusedTask,
     /// The logical request has failed.
     Fail,
 }
@@ -322,9 +326,21 @@ impl<M: McpMethod> LogicalRequest<M> {
         let is_tool_call = M::tool_call(&self.latest_params).is_some();
         if header_mismatch && is_tool_call && !self.resent && !self.cancelled {
             ErrorStep::RelistToolsAndResend
+        } else if error.refused_task_id().is_some() {
+            ErrorStep::CancelRefusedTask
         } else {
             ErrorStep::Fail
         }
+    }
+
+    /// The `tasks/cancel` of the task a refused answer created (`error`), so it does not run
+    /// on unseen; `None` when the answer named no task.
+    pub fn cancel_refused_task(
+        &self,
+        client: &mut Client,
+        error: &ResponseError,
+    ) -> Option<OutgoingRequest<CancelTask>> {
+        error.refused_task_id().map(|id| client.cancel_task(id))
     }
 
     /// Send the latest round again (new id, headers rebuilt from the re-listed tools). Only

@@ -7,7 +7,8 @@ use rmcp::model::{RequestId, RequestMetaObject};
 use crate::client::RequestOptions;
 use crate::events::{ExchangeEvent, SentRequest};
 use crate::method::McpMethod;
-use crate::response::{Limits, ResponseReader};
+use crate::limits::Limits;
+use crate::response::ResponseReader;
 use crate::structured::OutputContract;
 
 /// One JSON-RPC request as it goes on the wire. The caller sends `headers` and `body` with an
@@ -53,6 +54,12 @@ impl<M: McpMethod> OutgoingRequest<M> {
     /// The JSON body.
     pub fn body(&self) -> &str {
         &self.body
+    }
+
+    /// The bounds its answer is read within, and its headers sent within
+    /// ([`crate::check_sendable`]).
+    pub fn limits(&self) -> &Limits {
+        &self.limits
     }
 
     /// The params as sent (without `_meta`).

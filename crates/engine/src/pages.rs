@@ -11,7 +11,8 @@ use rmcp::model::{
 };
 
 use crate::client::Client;
-use crate::findings::Finding;
+use crate::findings::{Finding, Rule};
+use crate::limits::{Limits, excerpt, grouped};
 use crate::method::{ListPrompts, ListResourceTemplates, ListResources, ListTools, McpMethod};
 use crate::outgoing::OutgoingRequest;
 use crate::response::Reply;
@@ -32,6 +33,12 @@ pub trait ListMethod: McpMethod<Params = PaginatedRequestParams> {
     /// Whether a server with these capabilities offers the list: calling a method gated by a
     /// capability the server did not advertise only earns `-32601` (§4).
     fn offered_by(capabilities: &ServerCapabilities) -> bool;
+
+    /// The item's `name`, which [`Limits::max_name_bytes`] bounds.
+    fn name_of(item: &Self::Item) -> &str;
+
+    /// What the list calls one item, for messages.
+    const ITEM: &'static str;
 }
 
 impl ListMethod for ListTools {
@@ -44,6 +51,12 @@ impl ListMethod for ListTools {
     fn offered_by(capabilities: &ServerCapabilities) -> bool {
         capabilities.tools.is_some()
     }
+
+    fn name_of(item: &Tool) -> &str {
+        &item.name
+    }
+
+    const ITEM: &'static str = "tool";
 }
 
 impl ListMethod for ListPrompts {
@@ -56,6 +69,12 @@ impl ListMethod for ListPrompts {
     fn offered_by(capabilities: &ServerCapabilities) -> bool {
         capabilities.prompts.is_some()
     }
+
+    fn name_of(item: &Prompt) -> &str {
+        &item.name
+    }
+
+    const ITEM: &'static str = "prompt";
 }
 
 impl ListMethod for ListResources {
@@ -68,6 +87,12 @@ impl ListMethod for ListResources {
     fn offered_by(capabilities: &ServerCapabilities) -> bool {
         capabilities.resources.is_some()
     }
+
+    fn name_of(item: &Resource) -> &str {
+        &item.name
+    }
+
+    const ITEM: &'static str = "resource";
 }
 
 impl ListMethod for ListResourceTemplates {
@@ -81,6 +106,12 @@ impl ListMethod for ListResourceTemplates {
     fn offered_by(capabilities: &ServerCapabilities) -> bool {
         capabilities.resources.is_some()
     }
+
+    fn name_of(item: &ResourceTemplate) -> &str {
+        &item.name
+    }
+
+    const ITEM: &'static str = "resource template";
 }
 
 /// Why a listing stopped before its end.
@@ -111,6 +142,9 @@ pub struct Listing<T> {
     /// Every page's findings, in order.
     pub findings: Vec<Finding>,
     pub stopped: Option<PagesError>,
+    /// Why each item the client will not offer was left out (its name is over
+    /// [`Limits::max_name_bytes`]); each is one of `findings` too.
+    pub left_out: Vec<String>,
 }
 
 impl<T> Listing<T> {
@@ -131,6 +165,7 @@ impl Listing<Tool> {
             items: kept,
             findings,
             stopped: self.stopped,
+            left_out: self.left_out,
         }
     }
 }
@@ -141,6 +176,8 @@ impl Listing<Tool> {
 pub struct Pages<M: ListMethod> {
     items: Vec<M::Item>,
     findings: Vec<Finding>,
+    left_out: Vec<String>,
+    limits: Limits,
     /// The cursor of the next page to ask for (`Some(None)`: the first); `None` at the end.
     next_cursor: Option<Option<String>>,
     seen_cursors: BTreeSet<String>,
@@ -154,6 +191,8 @@ impl<M: ListMethod> Pages<M> {
         M::offered_by(&discover.capabilities).then(|| Self {
             items: Vec::new(),
             findings: Vec::new(),
+            left_out: Vec::new(),
+            limits: Limits::default(),
             next_cursor: Some(None),
             seen_cursors: BTreeSet::new(),
             pages: 0,
@@ -184,7 +223,15 @@ impl<M: ListMethod> Pages<M> {
         self.pages += 1;
         self.findings.extend(reply.findings);
         let (items, next_cursor) = M::split_page(reply.result);
-        self.items.extend(items);
+        for item in items {
+            match overlong_name::<M>(&item, &self.limits) {
+                None => self.items.push(item),
+                Some(finding) => {
+                    self.left_out.push(finding.explanation.clone());
+                    self.findings.push(finding);
+                }
+            }
+        }
         match next_cursor {
             None => self.next_cursor = None,
             Some(_) if self.pages >= MAX_PAGES => {
@@ -267,8 +314,32 @@ impl<M: ListMethod> Pages<M> {
             items: self.items,
             findings: self.findings,
             stopped,
+            left_out: self.left_out,
         }
     }
+}
+
+/// Characters of an over-long name quoted in its finding.
+const NAME_EXCERPT_CHARS: usize = 40;
+
+/// Why `item` is left out of its list, when its name is over [`Limits::max_name_bytes`]: it
+/// could not be shown, nor sent back in `Mcp-Name`, as the server wrote it.
+fn overlong_name<M: ListMethod>(item: &M::Item, limits: &Limits) -> Option<Finding> {
+    let name = M::name_of(item);
+    (name.len() > limits.max_name_bytes).then(|| {
+        Finding::new(
+            Rule::NameTooLong,
+            format!(
+                "{} {:?} was left out: its name is {} bytes, over the bound of {} bytes \
+                 (Limits::max_name_bytes)",
+                M::ITEM,
+                excerpt(name, NAME_EXCERPT_CHARS),
+                grouped(name.len()),
+                grouped(limits.max_name_bytes)
+            ),
+            None,
+        )
+    })
 }
 
 /// The name to show for a tool: `title`, then `annotations.title`, then `name` (the spec's

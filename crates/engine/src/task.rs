@@ -68,6 +68,9 @@ pub enum ClientEnding {
     /// `tasks/get` answered with another task's snapshot, so this task's state cannot be
     /// known from it.
     Mismatched { reported: String },
+    /// A snapshot went over one of the client's bounds (thousands of inputs asked at once):
+    /// the client stopped following the task and asks the server to cancel it.
+    Refused { reason: String },
 }
 
 impl ClientEnding {
@@ -77,6 +80,7 @@ impl ClientEnding {
             Self::Expired => "expired",
             Self::Unknown { .. } => "unknown",
             Self::Mismatched { .. } => "mismatched",
+            Self::Refused { .. } => "refused",
         }
     }
 
@@ -94,6 +98,9 @@ impl ClientEnding {
                 "tasks/get for this task answered with a snapshot of task {reported:?}: its \
                  state cannot be known. Polling stopped."
             ),
+            Self::Refused { reason } => {
+                format!("Refused: {reason}. Polling stopped; tasks/cancel asks the server to stop it.")
+            }
         }
     }
 }
@@ -219,6 +226,15 @@ impl TaskTracker {
     /// and polls again.
     pub fn poll_refused(&mut self, error: &crate::ResponseError, now_ms: u64) -> Vec<TaskEvent> {
         match error {
+            // The same snapshot would come back on every poll: stop following it.
+            over if over.is_over_bound() && !self.is_terminal() => {
+                let ending = ClientEnding::Refused {
+                    reason: over.to_string(),
+                };
+                self.clear_input_requests();
+                self.ended = Some(ending.clone());
+                vec![TaskEvent::Ended(ending)]
+            }
             crate::ResponseError::Rpc { code, message, .. }
                 if *code == rmcp::model::ErrorCode::INVALID_PARAMS.0 && !self.is_terminal() =>
             {
@@ -502,6 +518,13 @@ impl TaskTracker {
             .into_iter()
             .flatten()
             .chain(keyed.into_iter().flatten())
+    }
+
+    /// The `tasks/cancel` for a task the client refused to follow ([`ClientEnding::Refused`]),
+    /// once: it still runs on the server, which should be asked to stop it.
+    pub fn cancel_refused(&mut self, client: &mut Client) -> Option<OutgoingRequest<CancelTask>> {
+        let refused = matches!(self.ended, Some(ClientEnding::Refused { .. }));
+        (refused && !self.cancel_requested).then(|| self.cancel(client))
     }
 
     /// The `tasks/cancel` to send. It is only a request: the task ends however the server

@@ -53,6 +53,7 @@ fn PromptList(listed: Listed<Prompt>) -> impl IntoView {
             shown=Signal::derive(move || shown().len())
             query=query
             stopped=listed.stopped
+            left_out=listed.left_out
         >
                 {move || {
                     shown()

@@ -72,6 +72,7 @@ fn ResourceList(listed: Listed<Resource>) -> impl IntoView {
             shown=Signal::derive(move || shown().len())
             query=query
             stopped=listed.stopped
+            left_out=listed.left_out
         >
                 {move || {
                     shown()
@@ -126,6 +127,7 @@ fn TemplateList(listed: Listed<ResourceTemplate>) -> impl IntoView {
             shown=Signal::derive(move || shown().len())
             query=query
             stopped=listed.stopped
+            left_out=listed.left_out
         >
                 {move || {
                     shown()

@@ -10,7 +10,7 @@ use super::clipboard::CopyButton;
 use super::json_tree::JsonTree;
 use crate::session::Session;
 use crate::ui::chunks::{chunk, when_loaded};
-use crate::wire::budget::{BODY_KEPT_BYTES, bytes_text};
+use crate::wire::budget::{BODY_KEPT_BYTES, REFUSED_BODY_KEPT_BYTES, bytes_text};
 use crate::wire::curl::curl_command;
 use crate::wire::{ExchangeSummary, MessageView, NoteRow, WireEntry};
 
@@ -72,6 +72,7 @@ pub fn WireEntryRow(entry: WireEntry, options: RowOptions) -> impl IntoView {
         })
     };
     let notes = NoteRow::of_entry(&entry);
+    let not_kept = entry.notifications_not_kept;
     let details = StoredValue::new(entry.clone());
     let round_or_task = [
         summary.round.map(|round| format!("round {round}")),
@@ -113,14 +114,14 @@ pub fn WireEntryRow(entry: WireEntry, options: RowOptions) -> impl IntoView {
                 <span class="wire-duration">{duration}</span>
                 <span class="wire-flags">
                     {(summary.notifications > 0).then(|| view! {
-                        <span class="chip notes" title="Notifications on this exchange">
+                        <span class="chip notes" title=notes_title(&summary)>
                             {format!("{} notif.", summary.notifications)}
                         </span>
                     })}
                     {entry.relayed.then(|| view! { <span class="chip relayed" title="Sent through the relay">"relay"</span> })}
                 </span>
             </button>
-            {move || options.show_notes.get().then(|| view! { <NoteRows notes=notes.clone() /> })}
+            {move || options.show_notes.get().then(|| view! { <NoteRows notes=notes.clone() not_kept=not_kept /> })}
             {move || {
                 is_open()
                     .then(|| {
@@ -132,13 +133,27 @@ pub fn WireEntryRow(entry: WireEntry, options: RowOptions) -> impl IntoView {
     }
 }
 
+/// What the notifications chip says on hover: how many the log kept, when not all.
+fn notes_title(summary: &ExchangeSummary) -> String {
+    if summary.notifications_not_kept == 0 {
+        return "Notifications on this exchange".to_owned();
+    }
+    format!(
+        "Notifications on this exchange: the first {} are kept, {} more were counted and not \
+         kept (the engine's bound on one exchange)",
+        summary.notifications as u64 - summary.notifications_not_kept,
+        summary.notifications_not_kept
+    )
+}
+
 /// The notifications an exchange carried, each on a row of its own (the newest
 /// [`NOTES_DRAWN`]).
 #[component]
-fn NoteRows(notes: Vec<NoteRow>) -> impl IntoView {
+fn NoteRows(notes: Vec<NoteRow>, not_kept: u64) -> impl IntoView {
     if notes.is_empty() {
         return ().into_any();
     }
+    let kept = notes.len();
     let hidden = notes.len().saturating_sub(NOTES_DRAWN);
     let rows: Vec<NoteRow> = notes.into_iter().skip(hidden).collect();
     view! {
@@ -159,6 +174,11 @@ fn NoteRows(notes: Vec<NoteRow>) -> impl IntoView {
                     }
                 })
                 .collect_view()}
+            {(not_kept > 0).then(|| view! {
+                <li class="wire-note quiet wire-notes-not-kept">
+                    {format!("{not_kept} later notifications were counted, not kept: the log keeps the first {kept} of one exchange")}
+                </li>
+            })}
         </ol>
     }
     .into_any()
@@ -263,7 +283,7 @@ fn WireDetails(entry: WireEntry, options: RowOptions) -> impl IntoView {
                 </h3>
                 {entry.with_value(|e| e.error.clone()).map(|e| view! { <p class="error-message">{e}</p> })}
                 {entry.with_value(|e| e.body_dropped).gt(&0).then(|| view! {
-                    <p class="quiet wire-body-dropped">{body_dropped_text(body_size, entry.with_value(|e| e.body_dropped))}</p>
+                    <p class="quiet wire-body-dropped">{entry.with_value(|e| body_dropped_text(body_size, e.body_dropped, e.body_refused))}</p>
                 })}
                 <HeaderList headers=entry.with_value(|e| e.response_headers.clone()) />
                 {response_view}
@@ -285,7 +305,15 @@ fn WireDetails(entry: WireEntry, options: RowOptions) -> impl IntoView {
 }
 
 /// Why the body shown is shorter than the one received.
-fn body_dropped_text(kept: usize, dropped: usize) -> String {
+fn body_dropped_text(kept: usize, dropped: usize, refused: bool) -> String {
+    if refused {
+        return format!(
+            "Only the first {} of this body are kept; {} more were received and not kept (the engine refused the body as too large, and the log keeps at most {} of a refused body).",
+            bytes_text(kept),
+            bytes_text(dropped),
+            bytes_text(REFUSED_BODY_KEPT_BYTES),
+        );
+    }
     format!(
         "Only the first {} of this body are kept; {} more were received and not kept (the log keeps at most {} of a body).",
         bytes_text(kept),

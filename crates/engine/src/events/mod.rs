@@ -22,6 +22,7 @@ use crate::listen::ListenFilter;
 use crate::method::MethodId;
 
 pub(crate) mod input;
+mod keep;
 mod names;
 mod notification;
 mod replay;
@@ -29,6 +30,8 @@ mod sent;
 #[cfg(test)]
 mod tests;
 
+pub(crate) use keep::NotificationKeep;
+pub(crate) use notification::Unread;
 pub use replay::{
     ExchangeDecoder, RecordedExchange, TimedEvent, decode_recorded, decode_recorded_as,
 };
@@ -57,6 +60,14 @@ impl ExchangeEvent {
     /// `error`: why it broke off at the HTTP level, if it did.
     pub fn ended(stopped: bool, error: Option<String>) -> Self {
         Self::Ended(EndEvent { stopped, error })
+    }
+
+    /// Whether a log keeps this event (every event but a notification past the bound).
+    pub fn is_kept(&self) -> bool {
+        match self {
+            Self::Notification(note) => note.kept,
+            _ => true,
+        }
     }
 
     /// The progress update this event carries for `token`, if any.
@@ -124,6 +135,10 @@ pub struct NotificationEvent {
     /// The notification as received.
     pub json: Value,
     pub kind: NotificationKind,
+    /// Whether a log keeps it: `false` past [`crate::Limits::max_notifications_kept`] on
+    /// its exchange, when it is only counted (it still says what it says to whoever is
+    /// watching as it arrives: the latest progress, a task's new state).
+    pub kept: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -14,13 +14,24 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::{NotificationEvent, NotificationKind};
+use crate::limits::Limits;
 use crate::listen::ListenFilter;
+use crate::response::ResponseError;
+
+/// Why a notification was not read as its method's kind.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Unread {
+    /// Its params do not match the method's schema.
+    Schema(String),
+    /// It is over one of the client's bounds (a task snapshot asking too many inputs).
+    OverBound(ResponseError),
+}
 
 impl NotificationEvent {
     /// Decode a JSON-RPC notification by its method. One whose params do not match its
     /// method's schema is kept as [`NotificationKind::Other`].
     pub fn decode(json: Value) -> Self {
-        Self::decode_checked(json).0
+        Self::decode_checked(json, &Limits::default()).0
     }
 
     /// A notification on a request's own stream. `notifications/tasks` belongs to listen
@@ -29,19 +40,19 @@ impl NotificationEvent {
     /// reading has no path to the decoders of task snapshots and input requests, so a
     /// request's reader (discovery, the tool list) does not carry them.
     pub(crate) fn decode_on_request_stream(json: Value) -> Self {
-        Self::decode_as::<false>(json).0
+        Self::decode_as::<false>(json, &Limits::default()).0
     }
 
-    /// The same as [`NotificationEvent::decode`], with why the params did not match the
-    /// method's schema, if they did not.
-    pub(crate) fn decode_checked(json: Value) -> (Self, Option<String>) {
-        Self::decode_as::<true>(json)
+    /// The same as [`NotificationEvent::decode`], within `limits`, with why it was not read
+    /// as its method's kind, if it was not.
+    pub(crate) fn decode_checked(json: Value, limits: &Limits) -> (Self, Option<Unread>) {
+        Self::decode_as::<true>(json, limits)
     }
 
     /// `TASK_STATE`: whether `notifications/tasks` is read as a task's state (a constant, so
     /// a reader without it is compiled without that decoder).
-    fn decode_as<const TASK_STATE: bool>(json: Value) -> (Self, Option<String>) {
-        let (kind, error) = match decode_kind::<TASK_STATE>(&json) {
+    fn decode_as<const TASK_STATE: bool>(json: Value, limits: &Limits) -> (Self, Option<Unread>) {
+        let (kind, error) = match decode_kind::<TASK_STATE>(&json, limits) {
             Ok(kind) => (kind, None),
             Err(error) => (
                 NotificationKind::Other {
@@ -50,7 +61,14 @@ impl NotificationEvent {
                 Some(error),
             ),
         };
-        (Self { json, kind }, error)
+        (
+            Self {
+                json,
+                kind,
+                kept: true,
+            },
+            error,
+        )
     }
 
     /// The notification's method as received.
@@ -61,10 +79,13 @@ impl NotificationEvent {
 
 /// The kind of notification `json` is, or why its params do not match its method's schema.
 /// Without `TASK_STATE`, `notifications/tasks` is [`NotificationKind::Other`].
-fn decode_kind<const TASK_STATE: bool>(json: &Value) -> Result<NotificationKind, String> {
+fn decode_kind<const TASK_STATE: bool>(
+    json: &Value,
+    limits: &Limits,
+) -> Result<NotificationKind, Unread> {
     let method = method_of(json);
     let params = json.get("params").unwrap_or(&Value::Null);
-    let schema = |error: serde_json::Error| error.to_string();
+    let schema = |error: serde_json::Error| Unread::Schema(error.to_string());
     Ok(if method == ProgressNotificationMethod::VALUE {
         NotificationKind::Progress(ProgressNotificationParam::deserialize(params).map_err(schema)?)
     } else if method == LoggingMessageNotificationMethod::VALUE {
@@ -76,7 +97,10 @@ fn decode_kind<const TASK_STATE: bool>(json: &Value) -> Result<NotificationKind,
             .get("_meta")
             .is_some_and(|meta| !meta.is_object() && !meta.is_null())
         {
-            return Err("_meta is not a JSON object".into());
+            return Err(Unread::Schema("_meta is not a JSON object".into()));
+        }
+        if let Some(fields) = params.as_object() {
+            crate::bounds::input_requests(fields, limits).map_err(Unread::OverBound)?;
         }
         NotificationKind::Task(Box::new(
             crate::decode::detailed_task(params).map_err(schema)?,
@@ -84,7 +108,7 @@ fn decode_kind<const TASK_STATE: bool>(json: &Value) -> Result<NotificationKind,
     } else if method == SubscriptionsAcknowledgedNotificationMethod::VALUE {
         let filter = params
             .get("notifications")
-            .ok_or_else(|| "missing field `notifications`".to_owned())?;
+            .ok_or_else(|| Unread::Schema("missing field `notifications`".to_owned()))?;
         NotificationKind::ListenAcknowledged(ListenFilter::deserialize(filter).map_err(schema)?)
     } else if method == ToolListChangedNotificationMethod::VALUE {
         NotificationKind::ToolsListChanged

@@ -8,7 +8,8 @@ use crate::method::{
     CallTool, CancelTask, Complete, Discover, GetPrompt, GetTask, ListPrompts,
     ListResourceTemplates, ListResources, ListTools, McpMethod, MethodId, ReadResource, UpdateTask,
 };
-use crate::response::{BodyReader, Limits, ResponseReader, finish_untyped};
+use crate::limits::Limits;
+use crate::response::{BodyReader, ResponseReader, finish_untyped};
 
 /// One exchange as a wire log recorded it. Times are milliseconds after the request went
 /// out.

@@ -7,8 +7,9 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::error::{ResponseError, id_text};
-use super::{EXCERPT_CHARS, Limits};
-use crate::events::{ExchangeEvent, NotificationEvent};
+use super::EXCERPT_CHARS;
+use crate::limits::Limits;
+use crate::events::{ExchangeEvent, NotificationEvent, NotificationKeep};
 use crate::findings::{Finding, Rule};
 use crate::protocol::{is_event_stream, is_json};
 use crate::sse::SseDecoder;
@@ -20,6 +21,8 @@ enum Body {
         decoder: Box<SseDecoder>,
         /// The response, once its event arrived; later events are not read.
         response: Option<Value>,
+        /// Events dispatched so far: none at the end means the body may not be a stream.
+        messages: usize,
     },
     /// Any other media type: kept (bounded) only to quote it in an error.
     Other {
@@ -45,7 +48,16 @@ pub(crate) struct BodyReader {
     events: Vec<ExchangeEvent>,
     /// Found while parsing (numbers out of range), for the reply's findings.
     findings: Vec<Finding>,
+    /// The notifications read so far, and which of them a log keeps.
+    notes: NotificationKeep,
+    /// The `Content-Type` as received, and the body's first bytes: together they tell a
+    /// body whose label contradicts it.
+    content_type: String,
+    head: Vec<u8>,
 }
+
+/// Bytes of a body's start kept to name what it really is.
+const HEAD_BYTES: usize = 24;
 
 /// The response message, split into its parts.
 pub(crate) struct Envelope {
@@ -67,6 +79,7 @@ impl BodyReader {
             Body::Sse {
                 decoder: Box::new(SseDecoder::new()),
                 response: None,
+                messages: 0,
             }
         } else if is_json(content_type) {
             Body::Json(Vec::new())
@@ -90,7 +103,15 @@ impl BodyReader {
             }),
             events: Vec::new(),
             findings: Vec::new(),
+            notes: NotificationKeep::default(),
+            content_type: content_type.unwrap_or_default().to_owned(),
+            head: Vec::new(),
         }
+    }
+
+    /// The bounds this body is read within.
+    pub(crate) fn limits(&self) -> Limits {
+        self.limits
     }
 
     /// What parsing found (see [`Rule::NumberOutOfRange`]), once.
@@ -104,6 +125,10 @@ impl BodyReader {
 
     pub(crate) fn has_failed(&self) -> bool {
         self.failure.is_some()
+    }
+
+    pub(crate) fn is_too_large(&self) -> bool {
+        matches!(self.failure, Some(ResponseError::BodyTooLarge { .. }))
     }
 
     pub(crate) fn take_events(&mut self) -> Vec<ExchangeEvent> {
@@ -126,6 +151,10 @@ impl BodyReader {
             self.body = Body::Json(Vec::new());
             return;
         }
+        if self.head.len() < HEAD_BYTES {
+            let room = HEAD_BYTES - self.head.len();
+            self.head.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        }
         match &mut self.body {
             Body::Json(bytes) => bytes.extend_from_slice(chunk),
             Body::Sse { decoder, .. } => match decoder.push(chunk) {
@@ -142,13 +171,17 @@ impl BodyReader {
     /// Event-stream messages, each parsed once: notifications become events; the first
     /// message without a method is the response, and ends the reading.
     fn take_texts(&mut self, texts: Vec<String>) {
-        let Body::Sse { response, .. } = &mut self.body else {
+        let Body::Sse {
+            response, messages, ..
+        } = &mut self.body
+        else {
             return;
         };
         for text in texts {
             if response.is_some() {
                 return;
             }
+            *messages += 1;
             let message: Value = match crate::json::from_slice_lenient(text.as_bytes()) {
                 Ok((message, out_of_range)) => {
                     if !out_of_range.is_empty() {
@@ -167,9 +200,8 @@ impl BodyReader {
             if message.get("method").is_none() {
                 *response = Some(message);
             } else {
-                self.events.push(ExchangeEvent::Notification(Box::new(
-                    NotificationEvent::decode_on_request_stream(message),
-                )));
+                let note = NotificationEvent::decode_on_request_stream(message);
+                self.notes.admit(note, &self.limits, &mut self.events);
             }
         }
     }
@@ -213,18 +245,25 @@ impl BodyReader {
                     });
                 }
                 Err(error) => {
-                    return failed(ResponseError::MalformedJson {
-                        detail: error.to_string(),
-                    });
+                    return failed(self.contradiction("an event stream").unwrap_or(
+                        ResponseError::MalformedJson {
+                            detail: error.to_string(),
+                        },
+                    ));
                 }
             },
             Body::Sse {
                 mut decoder,
                 response,
+                messages,
             } => {
                 match decoder.finish() {
                     Ok(texts) => {
-                        self.body = Body::Sse { decoder, response };
+                        self.body = Body::Sse {
+                            decoder,
+                            response,
+                            messages,
+                        };
                         self.take_texts(texts);
                     }
                     Err(error) => return failed(error.into()),
@@ -233,6 +272,16 @@ impl BodyReader {
                     return failed(failure);
                 }
                 match std::mem::replace(&mut self.body, Body::Json(Vec::new())) {
+                    Body::Sse {
+                        response: None,
+                        messages: 0,
+                        ..
+                    } if success => {
+                        if let Some(contradiction) = self.contradiction("JSON") {
+                            return failed(contradiction);
+                        }
+                        None
+                    }
                     Body::Sse { response, .. } => response,
                     _ => None,
                 }
@@ -280,6 +329,26 @@ impl BodyReader {
             other => other,
         };
         envelope
+    }
+}
+
+impl BodyReader {
+    /// The body is `actual` ("JSON", "an event stream") rather than what its
+    /// `Content-Type` says, judged by how it starts.
+    fn contradiction(&self, actual: &'static str) -> Option<ResponseError> {
+        let text = String::from_utf8_lossy(&self.head);
+        let start = text.trim_start();
+        let looks = match actual {
+            "JSON" => start.starts_with('{') || start.starts_with('['),
+            _ => ["data:", "event:", "id:", "retry:", ":"]
+                .iter()
+                .any(|field| start.starts_with(field)),
+        };
+        looks.then(|| ResponseError::ContentTypeMismatch {
+            declared: self.content_type.clone(),
+            actual,
+            start: start.chars().take(12).collect(),
+        })
     }
 }
 

@@ -3,6 +3,7 @@
 use rmcp::model::{ErrorData, RequestId};
 
 use crate::findings::{Finding, Rule};
+use crate::limits::{excerpt, grouped};
 use crate::protocol::reason_phrase;
 
 /// Every way a response can fail. Each message names what happened and, where it helps,
@@ -62,6 +63,79 @@ pub enum ResponseError {
         method: &'static str,
         detail: String,
     },
+
+    /// An answer asking for more inputs at once than the client shows.
+    #[error(
+        "the server asked for {} inputs at once: over the bound of {limit} \
+         (Limits::max_input_requests), so the answer was refused and no input was shown",
+        grouped(*count)
+    )]
+    TooManyInputRequests { count: usize, limit: usize },
+
+    /// An id the server chose, too long to keep, show or send back.
+    #[error(
+        "the server sent {what} of {} bytes ({excerpt:?}): over the bound of {} bytes on \
+         ids (Limits::max_id_bytes), so the answer was refused",
+        grouped(*bytes),
+        grouped(*limit)
+    )]
+    IdTooLong {
+        what: &'static str,
+        bytes: usize,
+        limit: usize,
+        /// The id's first characters.
+        excerpt: String,
+    },
+
+    /// The server made the call a task the client cannot follow. The task exists on the
+    /// server: the caller asks for `tasks/cancel` where it can ([`Self::refused_task_id`]).
+    #[error("{}", refused_task_text(task_id.as_deref(), problem))]
+    TaskRefused {
+        /// The `taskId` as sent, when it is a string.
+        task_id: Option<String>,
+        problem: TaskProblem,
+    },
+
+    /// The body is not what its `Content-Type` says.
+    #[error(
+        "the server labelled its answer Content-Type {declared:?}, but the body is {actual} \
+         (it starts with {start:?}): the Content-Type contradicts the body"
+    )]
+    ContentTypeMismatch {
+        declared: String,
+        actual: &'static str,
+        start: String,
+    },
+}
+
+/// Why a task the server created was refused.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TaskProblem {
+    /// Its fields break the tasks extension's schema (a negative `pollIntervalMs`, …).
+    Malformed { detail: String },
+    /// Its `taskId` is over [`crate::Limits::max_id_bytes`].
+    IdTooLong { bytes: usize, limit: usize },
+}
+
+fn refused_task_text(task_id: Option<&str>, problem: &TaskProblem) -> String {
+    let named = |id: Option<&str>| match id {
+        Some(id) => format!("task {:?}", excerpt(id, 40)),
+        None => "a task without a string taskId".to_owned(),
+    };
+    match problem {
+        TaskProblem::Malformed { detail } => format!(
+            "the server made the call {}, but the task does not match the tasks extension's \
+             schema ({detail}), so it was refused",
+            named(task_id)
+        ),
+        TaskProblem::IdTooLong { bytes, limit } => format!(
+            "the server made the call {} whose taskId is {} bytes: over the bound of {} bytes \
+             on ids (Limits::max_id_bytes), so it was refused",
+            named(task_id),
+            grouped(*bytes),
+            grouped(*limit)
+        ),
+    }
 }
 
 impl ResponseError {
@@ -82,6 +156,13 @@ impl ResponseError {
             Self::WrongId { .. } => Rule::WrongResponseId,
             Self::UnexpectedResultType { rule, .. } => *rule,
             Self::InvalidResult { .. } => Rule::MalformedResult,
+            Self::TooManyInputRequests { .. } => Rule::TooManyInputRequests,
+            Self::IdTooLong { .. } => Rule::IdTooLong,
+            Self::TaskRefused { problem, .. } => match problem {
+                TaskProblem::Malformed { .. } => Rule::MalformedResult,
+                TaskProblem::IdTooLong { .. } => Rule::IdTooLong,
+            },
+            Self::ContentTypeMismatch { .. } => Rule::ContentTypeMismatch,
             Self::Rpc { .. } => {
                 let rejection = crate::version::VersionRejection::of(self)?;
                 return rejection.findings().into_iter().next();
@@ -89,6 +170,24 @@ impl ResponseError {
             _ => return None,
         };
         Some(Finding::new(rule, self.to_string(), None))
+    }
+
+    /// The task a refused task answer created on the server ([`Self::TaskRefused`]): the
+    /// caller asks for its `tasks/cancel`, so it does not run on unseen.
+    pub fn refused_task_id(&self) -> Option<&str> {
+        match self {
+            Self::TaskRefused { task_id, .. } => task_id.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// A bound of the client's acted (too many input requests, an id too long): the answer
+    /// was well-formed, but the client will not take it in.
+    pub fn is_over_bound(&self) -> bool {
+        matches!(
+            self,
+            Self::TooManyInputRequests { .. } | Self::IdTooLong { .. } | Self::BodyTooLarge { .. }
+        )
     }
 
     /// JSON-RPC error code, for error responses.

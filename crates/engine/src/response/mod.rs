@@ -15,29 +15,15 @@ use rmcp::model::{CreateTaskResult, InputRequiredResult, JsonObject, RequestId};
 use serde_json::Value;
 
 pub(crate) use body::BodyReader;
-pub use error::ResponseError;
+pub use error::{ResponseError, TaskProblem};
 use result_type::ResultKind;
 pub(crate) use result_type::ResultRules;
 
 use crate::events::{AnswerEvent, AnswerKind, ExchangeEvent, InputAsk};
 use crate::findings::{Finding, Rule};
+use crate::limits::Limits;
 use crate::method::{McpMethod, MethodId};
 use crate::structured::OutputContract;
-
-/// Bounds on what the engine accepts from a server.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Limits {
-    /// Bytes of one response body, SSE framing included.
-    pub max_body_bytes: usize,
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Self {
-            max_body_bytes: 8 * 1024 * 1024,
-        }
-    }
-}
 
 /// What a request-with-rounds method answered: the final result, a request for input (MRTR),
 /// or a task handle (tasks extension).
@@ -155,6 +141,12 @@ impl<M: McpMethod> ResponseReader<M> {
         self.body.has_failed()
     }
 
+    /// True once the body is known to be over [`Limits::max_body_bytes`]: a log keeps only
+    /// its start.
+    pub fn is_too_large(&self) -> bool {
+        self.body.is_too_large()
+    }
+
     /// The whole body has arrived: decode a method whose only valid answer is `complete`.
     pub fn finish(self) -> Result<Reply<M::Output>, ResponseError> {
         self.finish_outcome().and_then(complete_only::<M>)
@@ -164,9 +156,10 @@ impl<M: McpMethod> ResponseReader<M> {
     pub fn finish_outcome(mut self) -> Result<Reply<Outcome<M::Output>>, ResponseError> {
         let envelope = self.body.finish(false);
         let noted = self.body.take_findings();
+        let limits = self.body.limits();
         envelope
             .result
-            .and_then(|result| decode_reply::<M>(result, self.declares_tasks, self.output.as_ref()))
+            .and_then(|result| self.decode(result, &limits))
             .map(|reply| reply.noting(noted))
     }
 
@@ -176,9 +169,10 @@ impl<M: McpMethod> ResponseReader<M> {
         let envelope = self.body.finish(true);
         let mut events = self.body.take_events();
         let noted = self.body.take_findings();
+        let limits = self.body.limits();
         let result = envelope
             .result
-            .and_then(|result| decode_reply::<M>(result, self.declares_tasks, self.output.as_ref()))
+            .and_then(|result| self.decode(result, &limits))
             .map(|reply| reply.noting(noted));
         let (kind, findings) = match &result {
             Ok(reply) => (answer_kind::<M>(reply), reply.findings.clone()),
@@ -187,8 +181,22 @@ impl<M: McpMethod> ResponseReader<M> {
                 error.finding().into_iter().collect(),
             ),
         };
-        answered(&mut events, envelope.message, kind, findings);
+        // An answer refused by a bound is not kept whole: the wire log has its text, and the
+        // parsed tree of a round asking thousands of inputs would outlive the refusal.
+        let message = match &result {
+            Err(error) if error.is_over_bound() => None,
+            _ => envelope.message,
+        };
+        answered(&mut events, message, kind, findings);
         Decoded { events, result }
+    }
+
+    fn decode(
+        &self,
+        result: JsonObject,
+        limits: &Limits,
+    ) -> Result<Reply<Outcome<M::Output>>, ResponseError> {
+        decode_reply::<M>(result, self.declares_tasks, self.output.as_ref(), limits)
     }
 }
 
@@ -281,6 +289,7 @@ fn decode_reply<M: McpMethod>(
     result: JsonObject,
     declares_tasks: bool,
     output: Option<&OutputContract>,
+    limits: &Limits,
 ) -> Result<Reply<Outcome<M::Output>>, ResponseError> {
     // Kept as received; typed decoding reads it by reference. Only a result that needs the
     // spec's defaults filled in (older servers) is copied.
@@ -293,14 +302,24 @@ fn decode_reply<M: McpMethod>(
     };
     // The constant guards let the compiler drop the MRTR and task decoders (rmcp's large
     // input-request unions) from methods that never see them: it matters for wasm size.
+    let fields = source.as_object();
     let outcome = match checked.kind {
         ResultKind::InputRequired if M::MRTR => {
+            if let Some(fields) = fields {
+                crate::bounds::input_requests(fields, limits)?;
+            }
             Outcome::InputRequired(crate::decode::input_required_result(source).map_err(invalid)?)
         }
-        ResultKind::Task if M::MAY_CREATE_TASK => {
-            Outcome::Task(crate::decode::create_task_result(source).map_err(invalid)?)
+        ResultKind::Task if M::MAY_CREATE_TASK => Outcome::Task(task_created(source, limits)?),
+        _ => {
+            // A task snapshot (`tasks/get`) asks for input the same way a round does.
+            if ResultRules::of::<M>().task_snapshot
+                && let Some(fields) = fields
+            {
+                crate::bounds::input_requests(fields, limits)?;
+            }
+            Outcome::Complete(M::decode_output(source).map_err(invalid)?)
         }
-        _ => Outcome::Complete(M::decode_output(source).map_err(invalid)?),
     };
     let mut findings = checked.findings;
     // Only a tool call has an output contract; the constant keeps the schema checker out of
@@ -314,6 +333,32 @@ fn decode_reply<M: McpMethod>(
         result: outcome,
         raw_result,
         findings,
+    })
+}
+
+/// A `task` answer: the new task, or why it was refused. It exists on the server either way,
+/// so a refusal carries its `taskId` for the caller's `tasks/cancel`.
+fn task_created(source: &Value, limits: &Limits) -> Result<CreateTaskResult, ResponseError> {
+    let task_id = source
+        .as_object()
+        .and_then(crate::bounds::task_id)
+        .map(str::to_owned);
+    let refused = |problem| ResponseError::TaskRefused {
+        task_id: task_id.clone(),
+        problem,
+    };
+    if let Some(id) = &task_id
+        && id.len() > limits.max_id_bytes
+    {
+        return Err(refused(TaskProblem::IdTooLong {
+            bytes: id.len(),
+            limit: limits.max_id_bytes,
+        }));
+    }
+    crate::decode::create_task_result(source).map_err(|error| {
+        refused(TaskProblem::Malformed {
+            detail: error.to_string(),
+        })
     })
 }
 

@@ -151,7 +151,10 @@ fn a_string_id_does_not_match_a_numeric_one() {
 #[test]
 fn a_body_over_the_limit_is_an_error() {
     let config = ClientConfig {
-        limits: Limits { max_body_bytes: 64 },
+        limits: Limits {
+            max_body_bytes: 64,
+            ..Limits::default()
+        },
         ..ClientConfig::default()
     };
     let request = Client::new(config).discover();

@@ -7,6 +7,7 @@ pub mod catalog;
 pub mod completions;
 pub mod connection;
 pub mod endpoint;
+pub mod heap;
 pub mod history;
 pub mod link;
 pub mod owner;

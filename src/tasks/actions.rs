@@ -95,6 +95,35 @@ impl TaskBoard {
         });
     }
 
+    /// The client refused to follow `task_id` (a snapshot over one of its bounds), but it
+    /// still runs on the server: ask, once, that it be stopped, and say so on its row.
+    pub(super) fn cancel_refused_now(&self, link: Link, task_id: &str) {
+        let board = *self;
+        let request = self
+            .modify(task_id, |task| {
+                link.build(|client| task.tracker.cancel_refused(client))
+            })
+            .flatten()
+            .flatten();
+        let Some(request) = request else {
+            return;
+        };
+        self.set_note(
+            task_id,
+            "Refused; sending tasks/cancel so the server stops it…".into(),
+        );
+        let task_id = task_id.to_owned();
+        spawn_local(async move {
+            let note = match send(link, &request).await {
+                Ok(()) => "Refused; tasks/cancel was sent and acknowledged, so the server \
+                           should stop it."
+                    .to_owned(),
+                Err(error) => format!("Refused; tasks/cancel failed: {error}"),
+            };
+            board.set_note(&task_id, note);
+        });
+    }
+
     fn forget_now(&self, task_id: &str) {
         let removed = self
             .tasks

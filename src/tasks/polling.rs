@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use holdbay_engine::{MAX_POLLS_IN_FLIGHT, TaskEvent, due_polls};
+use holdbay_engine::{ClientEnding, MAX_POLLS_IN_FLIGHT, TaskEvent, due_polls};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
@@ -120,7 +120,13 @@ async fn poll_once(board: TaskBoard, link: Link, task_id: &str) {
                     events
                 })
                 .unwrap_or_default();
+            let refused = events
+                .iter()
+                .any(|event| matches!(event, TaskEvent::Ended(ClientEnding::Refused { .. })));
             note_events(link, events);
+            if refused {
+                board.cancel_refused_now(link, task_id);
+            }
         }
     }
 }

@@ -201,9 +201,8 @@ impl WireLog {
                     entry.notifications_not_kept += 1;
                 }
             }
-            self.listeners.with_value(|listeners| {
-                listeners.iter().for_each(|listen| listen(entry, &events))
-            });
+            self.listeners
+                .with_value(|listeners| listeners.iter().for_each(|listen| listen(entry, &events)));
             Some(())
         });
         if found.flatten().is_some() {

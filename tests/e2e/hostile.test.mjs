@@ -1,6 +1,8 @@
 // A server that misbehaves on purpose (tests/e2e/hostile/server.mjs): each misbehaviour ends
 // its call with a clear error, the page survives it, and the next call still works. Then
-// 300 oversized bodies in a row, with the page's wasm memory checked against a ceiling.
+// what a server controls the count of (inputs, notifications, bodies past the limit), with
+// the page's memory read before and after: the wasm memory's size (which never shrinks) and
+// the heap in use (which says whether what was taken came back).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHoldbay, launchBrowser, openPage, screenshot } from './support.mjs';
@@ -8,8 +10,6 @@ import { call, fillField, selectTool, shown } from './ui.mjs';
 import { startHostile } from './hostile/server.mjs';
 
 const MiB = 1024 * 1024;
-/** The wasm memory the page may reach after 300 oversized bodies (see README, "Budgets"). */
-const MEMORY_CEILING = 160 * MiB;
 /** Seconds: short, so `hang` and `endless_sse` end within the test. */
 const REQUEST_DEADLINE = 3;
 
@@ -34,6 +34,17 @@ const EXPECTED = {
   error_without_message: { error: /not a JSON-RPC response: malformed error object/ },
   huge_error_message: { error: /error -32000: E{100}/ },
   xss_text: { result: '<img src=x onerror="window.__xss=1"><script>window.__xss=1</script>' },
+  many_inputs: { error: /^Failed: the server asked for 10,000 inputs at once: over the bound of 64 \(Limits::max_input_requests\), so the answer was refused and no input was shown/ },
+  progress_flood: { result: 'After 50000 progress notifications.' },
+  gzip_bomb: { error: /larger than the limit of 8388608 bytes/ },
+  long_sse_line: { error: /larger than the limit of 8388608 bytes/ },
+  json_as_event_stream: { error: /the server labelled its answer Content-Type "text\/event-stream", but the body is JSON \(it starts with "\{\\"jsonrpc\\":"\): the Content-Type contradicts the body/ },
+  long_task_id: { tasks: true, error: /the server made the call task "T{40}…" whose taskId is 102,400 bytes: over the bound of 1,024 bytes on ids \(Limits::max_id_bytes\), so it was refused\. It could not be cancelled: tasks\/cancel not sent: its headers would be [\d,]+ bytes \(Mcp-Name alone 102,4\d\d bytes\), over the 8,192 bytes servers accept/ },
+  ...Object.fromEntries(['task_negative_poll', 'task_huge_poll', 'task_string_poll', 'task_negative_ttl'].map((name) => [name, {
+    tasks: true,
+    cancelled: `malformed-${name}`,
+    error: new RegExp(`the server made the call task "malformed-${name}", but the task does not match the tasks extension's schema \\(.+\\), so it was refused\\. Holdbay asked the server to cancel it \\(tasks/cancel\\), and the server acknowledged\\.`),
+  }])),
 };
 
 let holdbay;
@@ -72,11 +83,12 @@ async function openHostile({ headers = [] } = {}) {
 }
 
 /** Call `name` and return the call panel's outcome text once it ends. */
-async function outcomeOf(page, name) {
+async function outcomeOf(page, name, { tasks = false } = {}) {
   const before = hostile.calls[name] ?? 0;
   await selectTool(page, name);
   // Not declaring the tasks extension: a task in answer is then a task not asked for.
-  await page.locator('#call-panel .accept-task').uncheck();
+  if (tasks) await page.locator('#call-panel .accept-task').check();
+  else await page.locator('#call-panel .accept-task').uncheck();
   await call(page);
   // Once the server has the request, the panel shows this call's progress, not the last one's.
   await waitFor(() => (hostile.calls[name] ?? 0) > before, `${name} reached the server`);
@@ -100,7 +112,10 @@ test('every misbehaviour ends its call with a clear error, and the next call suc
     ],
   });
   for (const [name, expected] of Object.entries(EXPECTED)) {
-    const text = await outcomeOf(page, name);
+    const text = await outcomeOf(page, name, expected);
+    if (expected.cancelled) {
+      assert.ok(hostile.cancels.includes(expected.cancelled), `${name}: tasks/cancel reached the server (${hostile.cancels.join(', ')})`);
+    }
     if (expected.error) {
       assert.match(text, expected.error, `${name}: ${text.slice(0, 400)}`);
       assert.ok(text.length < 20_000, `${name}: the error text is bounded (${text.length} chars)`);
@@ -113,6 +128,12 @@ test('every misbehaviour ends its call with a clear error, and the next call suc
     assert.ok((await page.locator('#call-panel').innerText()).includes('All fine.'), `after ${name}`);
   }
   assert.equal(await page.evaluate(() => window.__xss), undefined, 'no server string ran as HTML');
+  assert.ok(!hostile.cancels.some((id) => id.length > 1024), 'no tasks/cancel went out with the 100 KB taskId');
+  for (const rule of ['too-many-input-requests', 'too-many-notifications', 'id-too-long', 'content-type-mismatch']) {
+    await page.click('#dock-tab-findings');
+    await page.locator(`#findings-panel .finding[data-rule="${rule}"]`).waitFor({ state: 'attached' });
+  }
+  await page.click('#dock-tab-wire');
   // The user's headers went out; the log (and so its export) withholds the secret one.
   await page.click('.dock-size');
   await page.locator('.wire-entry[data-method="tools/call"] .wire-summary').last().click();
@@ -128,34 +149,122 @@ test('every misbehaviour ends its call with a clear error, and the next call suc
   await page.close();
 });
 
-test('300 oversized bodies in a row keep the page under its memory ceiling', async () => {
+/** The page's wasm memory: its size (the high-water mark) and the heap in use now. */
+async function memoryOf(page) {
+  return page.evaluate(() => ({
+    size: window.__holdbayWasm?.memory?.buffer?.byteLength ?? 0,
+    inUse: window.__holdbayWasm?.heapBytesInUse?.() ?? -1,
+  }));
+}
+
+const mib = (bytes) => (bytes / MiB).toFixed(1);
+
+/** Press Call on the selected tool `name` and wait until the panel shows its end. */
+async function callAndSettle(page, name, selector) {
+  const before = hostile.calls[name] ?? 0;
+  await call(page);
+  // Once the server has the request, the panel shows this call's progress, not the last one's.
+  await waitFor(() => (hostile.calls[name] ?? 0) > before, `${name} reached the server`);
+  await shown(page, selector, { timeout: 30000 });
+}
+
+test('300 oversized bodies, gzip bombs and 20 MB lines in turn, leave the memory flat after the first 10', async () => {
   const { page, errors } = await openHostile();
-  await selectTool(page, 'oversized');
-  const memory = () => page.evaluate(() => window.__holdbayWasm?.memory?.buffer?.byteLength ?? 0);
-  const samples = [];
+  const sizes = [];
+  let settled;
   for (let i = 1; i <= 300; i += 1) {
-    const before = hostile.calls.oversized ?? 0;
-    await call(page);
-    await waitFor(() => (hostile.calls.oversized ?? 0) > before, `oversized call ${i}`);
-    await shown(page, '#call-panel .call-error', { timeout: 30000 });
-    if (i % 50 === 0) samples.push(await memory());
+    const name = i % 2 ? 'gzip_bomb' : 'long_sse_line';
+    await selectTool(page, name);
+    await callAndSettle(page, name, '#call-panel .call-error');
+    if (i === 10) settled = await memoryOf(page);
+    if (i % 50 === 0) sizes.push((await memoryOf(page)).size);
   }
-  const text = await page.locator('#call-panel .call-error').innerText();
-  assert.match(text, /larger than the limit/);
-  console.log(`wasm memory after 50..300 oversized bodies (MiB): ${samples.map((b) => (b / MiB).toFixed(1)).join(', ')}`);
-  assert.ok(samples.every((bytes) => bytes > 0), 'the wasm memory was read');
-  const peak = Math.max(...samples);
-  assert.ok(peak <= MEMORY_CEILING, `wasm memory ${(peak / MiB).toFixed(1)} MiB over the ${MEMORY_CEILING / MiB} MiB ceiling`);
-  // The log's budget is full long before the 100th: from there on, memory may move by what
-  // the allocator's fragmentation costs, not by what was received (9 MiB a body, 1.8 GiB
-  // over those 200; before the budget, each one kept about 22 MiB).
-  const growth = samples[samples.length - 1] - samples[1];
-  assert.ok(growth <= 32 * MiB, `memory grew ${(growth / MiB).toFixed(1)} MiB from the 100th to the 300th`);
-  // The wire log says what it dropped to stay within its budget.
+  const last = await memoryOf(page);
+  assert.match(await page.locator('#call-panel .call-error').innerText(), /larger than the limit of 8388608 bytes/);
+  console.log(`wasm memory after 10 bodies: ${mib(settled.size)} MiB (heap in use ${mib(settled.inUse)}); after 50..300: ${sizes.map(mib).join(', ')}; heap in use after 300: ${mib(last.inUse)} MiB`);
+  assert.ok(settled.size > 0 && settled.inUse >= 0, 'the wasm memory and heap were read');
+  assert.ok(last.size - settled.size <= 8 * MiB, `the memory grew ${mib(last.size - settled.size)} MiB from the 10th to the 300th body`);
+  assert.ok(last.inUse - settled.inUse <= 8 * MiB, `the heap in use grew ${mib(last.inUse - settled.inUse)} MiB from the 10th to the 300th body`);
+  // The wire log says what it kept of each refused body.
   await page.click('#dock-tab-wire');
-  assert.match(await (await shown(page, '.wire-dropped')).innerText(), /older exchanges dropped.*32 MiB.*1 MiB of any one body/);
   const fine = await outcomeOf(page, 'ok');
   assert.match(fine, /Complete/);
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('10,000 input requests are refused with the bound, and the heap comes back', async () => {
+  const { page, errors } = await openHostile();
+  await selectTool(page, 'many_inputs');
+  await callAndSettle(page, 'many_inputs', '#call-panel .call-error');
+  const before = await memoryOf(page);
+  for (let i = 0; i < 5; i += 1) await callAndSettle(page, 'many_inputs', '#call-panel .call-error');
+  const after = await memoryOf(page);
+  const text = await page.locator('#call-panel .call-outcome').innerText();
+  assert.match(text, /the server asked for 10,000 inputs at once: over the bound of 64 \(Limits::max_input_requests\)/);
+  assert.equal(await page.locator('.input-card, .input-request').count(), 0, 'no input card was drawn');
+  console.log(`10,000 inputs, 5 more times: wasm memory ${mib(before.size)} -> ${mib(after.size)} MiB, heap in use ${mib(before.inUse)} -> ${mib(after.inUse)} MiB`);
+  assert.ok(Math.abs(after.inUse - before.inUse) <= 2 * MiB, `the heap in use moved ${mib(after.inUse - before.inUse)} MiB`);
+  assert.ok(after.size - before.size <= 2 * MiB, `the memory grew ${mib(after.size - before.size)} MiB`);
+  await screenshot(page, '94-hostile-many-inputs');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('50,000 progress notifications are counted, a thousand kept, and the memory stays within 8 MiB', async () => {
+  const { page, errors } = await openHostile();
+  await selectTool(page, 'ok');
+  await callAndSettle(page, 'ok', '#call-panel .result-ok');
+  const before = await memoryOf(page);
+  await selectTool(page, 'progress_flood');
+  await callAndSettle(page, 'progress_flood', '#call-panel .result-ok');
+  const after = await memoryOf(page);
+  assert.ok((await page.locator('#call-panel').innerText()).includes('After 50000 progress notifications.'));
+  console.log(`50,000 progress notifications: wasm memory ${mib(before.size)} -> ${mib(after.size)} MiB, heap in use ${mib(before.inUse)} -> ${mib(after.inUse)} MiB`);
+  assert.ok(after.size - before.size <= 8 * MiB, `the memory grew ${mib(after.size - before.size)} MiB`);
+  assert.ok(after.inUse - before.inUse <= 8 * MiB, `the heap in use grew ${mib(after.inUse - before.inUse)} MiB`);
+  // The wire log counts what it did not keep.
+  await page.click('#dock-tab-wire');
+  const entry = page.locator('.wire-entry[data-method="tools/call"]').last();
+  assert.match(await entry.locator('.chip.notes').getAttribute('title'), /the first 1000 are kept, 49000 more were counted and not kept/);
+  await page.click('#dock-tab-findings');
+  await page.locator('#findings-panel .finding[data-rule="too-many-notifications"]').waitFor({ state: 'attached' });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a task whose snapshot asks for 10,000 inputs is refused, and the server is asked to cancel it', async () => {
+  const { page, errors } = await openHostile();
+  await selectTool(page, 'task_asks_too_much');
+  await page.locator('#call-panel .accept-task').check();
+  await call(page);
+  const row = await shown(page, '.task-row[data-status="refused"]', { timeout: 20000 });
+  await waitFor(() => hostile.cancels.includes('asks-too-much'), 'tasks/cancel for the refused task');
+  await page.locator('.task-row[data-status="refused"]:has-text("tasks/cancel was sent and acknowledged")').waitFor();
+  const text = await row.innerText();
+  assert.match(text, /Refused: the server asked for 10,000 inputs at once: over the bound of 64 \(Limits::max_input_requests\)/);
+  const polls = hostile.polls['asks-too-much'];
+  await new Promise((r) => setTimeout(r, 1000));
+  assert.equal(hostile.polls['asks-too-much'], polls, 'no poll after the task was refused');
+  assert.equal(hostile.cancels.filter((id) => id === 'asks-too-much').length, 1, 'cancelled once');
+  await screenshot(page, '95-task-refused-light');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await screenshot(page, '96-task-refused-dark');
+  await page.emulateMedia({ colorScheme: 'light' });
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+test('a request whose headers servers would refuse is not sent, and says why', async () => {
+  const { page, errors } = await openHostile();
+  const discovers = hostile.methods['server/discover'];
+  await page.click('.add-header');
+  await page.locator('.header-name').last().fill('X-Huge');
+  await page.locator('.header-value').last().fill('h'.repeat(9000));
+  await page.click('#connect');
+  const problem = await shown(page, '.error-message');
+  assert.match(await problem.innerText(), /not sent: its headers would be [\d,]+ bytes \(X-Huge alone 9,0\d\d bytes\), over the 8,192 bytes servers accept \(Limits::max_header_bytes/);
+  assert.equal(hostile.methods['server/discover'], discovers, 'the discover with the huge header never left');
   assert.deepEqual(errors, []);
   await page.close();
 });

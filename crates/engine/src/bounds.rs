@@ -75,7 +75,10 @@ mod tests {
     #[test]
     fn input_requests_up_to_the_bound_pass_and_one_more_is_refused() {
         let limits = Limits::default();
-        assert_eq!(input_requests(&asks(limits.max_input_requests), &limits), Ok(()));
+        assert_eq!(
+            input_requests(&asks(limits.max_input_requests), &limits),
+            Ok(())
+        );
         assert_eq!(
             input_requests(&asks(limits.max_input_requests + 1), &limits),
             Err(ResponseError::TooManyInputRequests {
@@ -104,14 +107,22 @@ mod tests {
         }}}));
         assert!(matches!(
             input_requests(&long_id, &limits),
-            Err(ResponseError::IdTooLong { what: "an elicitationId", bytes: 40, .. })
+            Err(ResponseError::IdTooLong {
+                what: "an elicitationId",
+                bytes: 40,
+                ..
+            })
         ));
     }
 
     #[test]
     fn shapes_the_decoder_owns_are_left_to_it() {
         let limits = Limits::default();
-        for value in [json!({}), json!({"inputRequests": null}), json!({"inputRequests": [1]})] {
+        for value in [
+            json!({}),
+            json!({"inputRequests": null}),
+            json!({"inputRequests": [1]}),
+        ] {
             assert_eq!(input_requests(&object(value), &limits), Ok(()));
         }
     }

@@ -17,6 +17,7 @@ use crate::findings::{Finding, Rule};
 use crate::headers::{
     HeaderArgumentError, HeaderParam, encode_header_value, keep_valid_tools, param_headers,
 };
+use crate::limits::Limits;
 use crate::listen::{Listen, ListenFilter, ListenParams};
 use crate::method::{
     CallTool, CancelTask, Complete, Discover, GetPrompt, GetTask, ListPrompts,
@@ -25,7 +26,6 @@ use crate::method::{
 use crate::outgoing::OutgoingRequest;
 use crate::pages::ListMethod;
 use crate::protocol;
-use crate::limits::Limits;
 use crate::response::ResponseError;
 use crate::structured::OutputContract;
 use crate::version::{

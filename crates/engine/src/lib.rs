@@ -71,6 +71,10 @@ pub use events::{
 };
 pub use findings::{Finding, Rule, Severity};
 pub use headers::{MergedHeaders, is_reserved_header, merge_extra_headers};
+pub use limits::{
+    Limits, MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_ID_BYTES, MAX_INPUT_REQUESTS, MAX_NAME_BYTES,
+    MAX_NOTIFICATIONS_KEPT,
+};
 pub use listen::{Listen, ListenEvent, ListenFilter, ListenParams, Subscription};
 pub use listen_schedule::{
     LISTEN_RETRY_FIRST_MS, LISTEN_RETRY_MAX_MS, ListenEnding, ListenSchedule,
@@ -86,13 +90,9 @@ pub use pages::{
     ListMethod, Listing, MAX_PAGES, MAX_TOOL_PAGES, Pages, PagesError, tool_display_name,
 };
 pub use refusal::refusal_for;
-pub use limits::{
-    Limits, MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_ID_BYTES, MAX_INPUT_REQUESTS, MAX_NAME_BYTES,
-    MAX_NOTIFICATIONS_KEPT,
-};
 pub use response::{Decoded, Outcome, Reply, ResponseError, ResponseReader, TaskProblem};
-pub use sse::{SseDecoder, SseError};
 pub use sendable::{Unsendable, check_sendable};
+pub use sse::{SseDecoder, SseError};
 pub use structured::OutputContract;
 pub use task::{
     ClientEnding, DEFAULT_POLL_MS, DuePolls, Following, MAX_POLL_MS, MAX_POLLS_IN_FLIGHT,

@@ -13,8 +13,8 @@ use crate::events::{
     AnswerEvent, AnswerKind, ExchangeEvent, NotificationEvent, NotificationKeep, NotificationKind,
     Unread,
 };
-use crate::limits::Limits;
 use crate::findings::{Finding, Rule};
+use crate::limits::Limits;
 use crate::method::McpMethod;
 use crate::outgoing::OutgoingRequest;
 use crate::protocol::is_event_stream;

@@ -6,8 +6,8 @@ use rmcp::model::{RequestId, RequestMetaObject};
 
 use crate::client::RequestOptions;
 use crate::events::{ExchangeEvent, SentRequest};
-use crate::method::McpMethod;
 use crate::limits::Limits;
+use crate::method::McpMethod;
 use crate::response::ResponseReader;
 use crate::structured::OutputContract;
 

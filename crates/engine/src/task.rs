@@ -99,7 +99,9 @@ impl ClientEnding {
                  state cannot be known. Polling stopped."
             ),
             Self::Refused { reason } => {
-                format!("Refused: {reason}. Polling stopped; tasks/cancel asks the server to stop it.")
+                format!(
+                    "Refused: {reason}. Polling stopped; tasks/cancel asks the server to stop it."
+                )
             }
         }
     }

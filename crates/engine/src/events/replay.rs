@@ -3,12 +3,12 @@
 //! drew.
 
 use super::{ExchangeEvent, SentDetail, SentRequest};
+use crate::limits::Limits;
 use crate::listen::{ListenFilter, Subscription};
 use crate::method::{
     CallTool, CancelTask, Complete, Discover, GetPrompt, GetTask, ListPrompts,
     ListResourceTemplates, ListResources, ListTools, McpMethod, MethodId, ReadResource, UpdateTask,
 };
-use crate::limits::Limits;
 use crate::response::{BodyReader, ResponseReader, finish_untyped};
 
 /// One exchange as a wire log recorded it. Times are milliseconds after the request went

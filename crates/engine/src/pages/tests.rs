@@ -287,3 +287,24 @@ fn a_first_page_asked_before_discovery_counts_as_the_listings_first_page() {
     assert!(listing.is_complete());
     assert_eq!(names(&listing.items), ["a", "b"]);
 }
+
+#[test]
+fn a_name_over_the_bound_is_left_out_with_a_finding_and_the_rest_listed() {
+    let mut pages = tool_pages();
+    let mut client = Client::default();
+    let long = "n".repeat(5_000);
+    take_page(
+        &mut pages,
+        &mut client,
+        tools_page(&["ok", &long, "also_ok"], None),
+    );
+    let listing = pages.finish();
+    assert_eq!(names(&listing.items), ["ok", "also_ok"]);
+    assert_eq!(listing.left_out.len(), 1);
+    assert!(
+        listing.left_out[0].contains("5,000 bytes") && listing.left_out[0].contains("1,024"),
+        "{}",
+        listing.left_out[0]
+    );
+    assert!(listing.findings.iter().any(|f| f.rule == Rule::NameTooLong));
+}

@@ -6,11 +6,11 @@ use rmcp::model::{ErrorData, JsonObject, RequestId};
 use serde::Deserialize;
 use serde_json::Value;
 
-use super::error::{ResponseError, id_text};
 use super::EXCERPT_CHARS;
-use crate::limits::Limits;
+use super::error::{ResponseError, id_text};
 use crate::events::{ExchangeEvent, NotificationEvent, NotificationKeep};
 use crate::findings::{Finding, Rule};
+use crate::limits::Limits;
 use crate::protocol::{is_event_stream, is_json};
 use crate::sse::SseDecoder;
 

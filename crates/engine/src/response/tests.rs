@@ -444,3 +444,180 @@ fn a_huge_error_message_is_cut_in_the_text_and_whole_in_the_error() {
     assert_eq!(whole.message.chars().count(), 50_000);
     assert!(error.to_string().chars().count() < 2_200);
 }
+
+/// A `tools/call` declaring the tasks extension, answered with `result`.
+fn call_answered_with(
+    result: serde_json::Value,
+) -> Result<Reply<Outcome<rmcp::model::CallToolResult>>, ResponseError> {
+    use crate::client::RequestOptions;
+    let mut client = Client::default();
+    let options = RequestOptions {
+        accept_task: true,
+        ..RequestOptions::default()
+    };
+    let call = client.call_tool("t", None, &options).expect("call");
+    let mut reader = call.reader(200, Some("application/json"));
+    reader.push_chunk(
+        json!({"jsonrpc": "2.0", "id": 1, "result": result})
+            .to_string()
+            .as_bytes(),
+    );
+    reader.finish_outcome()
+}
+
+fn task_result(task_id: &str, poll_interval: serde_json::Value) -> serde_json::Value {
+    json!({"resultType": "task", "taskId": task_id, "status": "working",
+        "createdAt": "2026-11-29T00:00:00Z", "lastUpdatedAt": "2026-11-29T00:00:00Z",
+        "ttlMs": null, "pollIntervalMs": poll_interval})
+}
+
+#[test]
+fn a_task_with_a_long_id_is_refused_and_names_the_task_to_cancel() {
+    let long = "t".repeat(100 * 1024);
+    let error = call_answered_with(task_result(&long, json!(500))).expect_err("too long");
+    assert!(matches!(
+        &error,
+        ResponseError::TaskRefused {
+            problem: TaskProblem::IdTooLong {
+                bytes: 102_400,
+                limit: 1024
+            },
+            ..
+        }
+    ));
+    assert_eq!(error.refused_task_id(), Some(long.as_str()));
+    assert_eq!(error.finding().map(|f| f.rule), Some(Rule::IdTooLong));
+    assert!(
+        error
+            .to_string()
+            .contains("whose taskId is 102,400 bytes: over the bound of 1,024 bytes"),
+        "{error}"
+    );
+}
+
+#[test]
+fn a_task_with_malformed_fields_is_refused_whole_and_still_names_its_id() {
+    for poll in [json!(-1), json!(1e308), json!("soon")] {
+        let error = call_answered_with(task_result("t-1", poll.clone())).expect_err("malformed");
+        assert!(
+            matches!(
+                &error,
+                ResponseError::TaskRefused {
+                    problem: TaskProblem::Malformed { .. },
+                    ..
+                }
+            ),
+            "pollIntervalMs {poll}: {error:?}"
+        );
+        assert_eq!(error.refused_task_id(), Some("t-1"));
+        assert!(error.to_string().contains("task \"t-1\""), "{error}");
+    }
+}
+
+#[test]
+fn too_many_input_requests_are_refused_before_any_is_decoded() {
+    let requests: serde_json::Map<String, serde_json::Value> = (0..10_000)
+        .map(|n| (format!("q{n}"), json!({"method": "elicitation/create"})))
+        .collect();
+    let error = call_answered_with(json!({"resultType": "input_required",
+        "inputRequests": requests, "requestState": "s"}))
+    .expect_err("too many");
+    assert_eq!(
+        error,
+        ResponseError::TooManyInputRequests {
+            count: 10_000,
+            limit: 64
+        }
+    );
+    assert!(error.is_over_bound());
+    assert_eq!(
+        error.to_string(),
+        "the server asked for 10,000 inputs at once: over the bound of 64 \
+         (Limits::max_input_requests), so the answer was refused and no input was shown"
+    );
+}
+
+#[test]
+fn json_labelled_as_an_event_stream_is_a_content_type_mismatch() {
+    let error = read(200, "text/event-stream", DISCOVER_JSON.as_bytes()).expect_err("mislabelled");
+    assert!(
+        matches!(
+            &error,
+            ResponseError::ContentTypeMismatch { actual: "JSON", .. }
+        ),
+        "{error:?}"
+    );
+    assert_eq!(
+        error.finding().map(|f| f.rule),
+        Some(Rule::ContentTypeMismatch)
+    );
+    assert!(
+        error
+            .to_string()
+            .contains("the Content-Type contradicts the body"),
+        "{error}"
+    );
+}
+
+#[test]
+fn an_event_stream_labelled_as_json_is_a_content_type_mismatch() {
+    let body = format!("data: {}\n\n", DISCOVER_JSON.replace('\n', ""));
+    let error = read(200, "application/json", body.as_bytes()).expect_err("mislabelled");
+    assert!(
+        matches!(
+            &error,
+            ResponseError::ContentTypeMismatch {
+                actual: "an event stream",
+                ..
+            }
+        ),
+        "{error:?}"
+    );
+}
+
+#[test]
+fn an_empty_event_stream_is_still_one_without_a_response() {
+    let error = read(200, "text/event-stream", b": keepalive\n\n").expect_err("no response");
+    assert!(
+        !matches!(error, ResponseError::ContentTypeMismatch { .. }),
+        "{error:?}"
+    );
+}
+
+#[test]
+fn notifications_past_the_bound_are_counted_not_kept_with_one_finding() {
+    let config = ClientConfig {
+        limits: Limits {
+            max_notifications_kept: 3,
+            ..Limits::default()
+        },
+        ..ClientConfig::default()
+    };
+    let request = Client::new(config).discover();
+    let mut reader = request.reader(200, Some("text/event-stream"));
+    let note = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"n"}}"#;
+    let mut body = format!("data: {note}\n\n").repeat(10);
+    body.push_str(&format!("data: {}\n\n", DISCOVER_JSON.replace('\n', "")));
+    reader.push_chunk(body.as_bytes());
+    let decoded = reader.finish_decoded();
+    decoded.result.expect("the response still arrives");
+    let events = decoded.events;
+    let kept: Vec<bool> = events
+        .iter()
+        .filter_map(|event| match event {
+            ExchangeEvent::Notification(note) => Some(note.kept),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        kept,
+        [
+            true, true, true, false, false, false, false, false, false, false
+        ]
+    );
+    let floods = events
+        .iter()
+        .filter(|event| matches!(event, ExchangeEvent::Finding(f) if f.rule == Rule::TooManyNotifications))
+        .count();
+    assert_eq!(floods, 1);
+}

@@ -485,3 +485,35 @@ fn a_tracker_saved_before_staging_still_loads() {
     assert_eq!(tracker.outstanding(), ["k"]);
     assert_eq!(tracker.awaiting(), 1);
 }
+
+#[test]
+fn a_snapshot_over_a_bound_ends_the_task_as_refused_and_cancels_it_once() {
+    let mut tracker = TaskTracker::from_created(&created(Some(1000), Some(60_000)), 0);
+    let mut client = Client::default();
+    assert!(
+        tracker.cancel_refused(&mut client).is_none(),
+        "a task followed normally is not cancelled for the user"
+    );
+    let flood = crate::ResponseError::TooManyInputRequests {
+        count: 10_000,
+        limit: 64,
+    };
+    let events = tracker.poll_refused(&flood, 6_000);
+    assert!(matches!(
+        &events[..],
+        [TaskEvent::Ended(ClientEnding::Refused { reason })] if reason.contains("10,000 inputs")
+    ));
+    assert!(tracker.is_terminal() && tracker.next_poll_at().is_none());
+    assert_eq!(tracker.status_name(), "refused");
+    let cancel = tracker
+        .cancel_refused(&mut client)
+        .expect("asks the server to stop it");
+    let body: Value = serde_json::from_str(&cancel.body).expect("JSON body");
+    assert_eq!(
+        body.pointer("/params/taskId").and_then(Value::as_str),
+        Some("t1")
+    );
+    assert!(tracker.cancel_refused(&mut client).is_none(), "only once");
+    // A second refusal of an ended task does not end it again.
+    assert!(tracker.poll_refused(&flood, 7_000).is_empty());
+}

@@ -89,11 +89,12 @@ pub enum Phase<O = CallToolResult> {
     Task {
         id: String,
     },
-    /// A protocol or transport error. `protocol`: the server answered with an error;
-    /// `cors`: no answer, the way a CORS refusal fails.
+    /// A protocol or transport error. `headline`: the engine's heading when an answer came
+    /// and was refused (by the server or by the client); `cors`: no answer, the way a CORS
+    /// refusal fails.
     Failed {
         message: String,
-        protocol: bool,
+        headline: Option<&'static str>,
         cors: bool,
     },
     /// The logical request cannot go on (a bound was hit, an answer was refused).
@@ -495,7 +496,7 @@ impl<M: RunMethod> RunState<M> {
                 ExchangeError::Aborted { .. } => Phase::Stopped,
                 other => Phase::Failed {
                     cors: other.could_be_cors(),
-                    protocol: false,
+                    headline: None,
                     message: other.to_string(),
                 },
             };
@@ -510,7 +511,7 @@ impl<M: RunMethod> RunState<M> {
             let cancelled = self.cancel_refused_task(response_error).await;
             self.set_phase(Phase::Failed {
                 message: format!("{error}. {cancelled}"),
-                protocol: true,
+                headline: Some(response_error.headline()),
                 cors: false,
             });
             return None;
@@ -520,7 +521,7 @@ impl<M: RunMethod> RunState<M> {
             if let Err(message) = catalog.relist_tools(self.link).await {
                 self.set_phase(Phase::Failed {
                     message: format!("{error}; listing the tools again failed: {message}"),
-                    protocol: true,
+                    headline: Some(response_error.headline()),
                     cors: false,
                 });
                 return None;
@@ -546,7 +547,7 @@ impl<M: RunMethod> RunState<M> {
         }
         self.set_phase(Phase::Failed {
             message: error.to_string(),
-            protocol: true,
+            headline: Some(response_error.headline()),
             cors: false,
         });
         None

@@ -182,10 +182,14 @@ async fn read_to_end<M: McpMethod>(
         !reader.has_failed()
     })
     .await?;
-    if reader.is_too_large() {
+    let too_large = reader.is_too_large();
+    let decoded = reader.finish_decoded();
+    // A body refused by a bound (too large, thousands of inputs) is not worth the log's
+    // budget: its start says what it was.
+    if too_large || matches!(&decoded.result, Err(error) if error.is_over_bound()) {
         record.update(how, WireEntry::keep_refused_head);
     }
-    Ok((record, reader.finish_decoded()))
+    Ok((record, decoded))
 }
 
 /// Open a `subscriptions/listen` stream and hand every event to `on_event` until it says
@@ -400,6 +404,9 @@ async fn send(
     Ok(response)
 }
 
+/// Bytes of a received chunk handed to the engine at once.
+const WINDOW_BYTES: u32 = 64 * 1024;
+
 /// Read the body chunk by chunk into `on_chunk` (which returns false to stop early),
 /// recording each piece as text split only between characters.
 async fn read_body(
@@ -444,12 +451,23 @@ async fn read_body(
         let Ok(value) = Reflect::get(&step, &"value".into()) else {
             break;
         };
-        let bytes = Uint8Array::new(&value).to_vec();
-        unfinished.extend_from_slice(&bytes);
-        let whole = complete_utf8_prefix(&unfinished);
-        record.chunk(how, &String::from_utf8_lossy(&unfinished[..whole]));
-        unfinished.drain(..whole);
-        if !on_chunk(&bytes) {
+        let chunk = Uint8Array::new(&value);
+        let mut wanted = true;
+        // A window at a time: what one step holds in the wasm heap (the copy, its text, what
+        // the engine decodes from it) is bounded by the window, not by the chunk the browser
+        // chose to hand over (a local server's 7 MB body can come as one).
+        let mut start = 0;
+        while wanted && start < chunk.length() {
+            let end = chunk.length().min(start + WINDOW_BYTES);
+            let bytes = chunk.subarray(start, end).to_vec();
+            start = end;
+            unfinished.extend_from_slice(&bytes);
+            let whole = complete_utf8_prefix(&unfinished);
+            record.chunk(how, &String::from_utf8_lossy(&unfinished[..whole]));
+            unfinished.drain(..whole);
+            wanted = on_chunk(&bytes);
+        }
+        if !wanted {
             // The promise rejects if the request is aborted later; an unhandled
             // rejection would surface as a page error, so await it and ignore the outcome.
             let cancelled = JsFuture::from(chunks.cancel());

@@ -41,9 +41,9 @@ where
             .into_any(),
             Phase::Failed {
                 message,
-                protocol,
+                headline,
                 cors,
-            } => view! { <Failure run=run message=message protocol=protocol cors=cors /> }.into_any(),
+            } => view! { <Failure run=run message=message headline=headline cors=cors /> }.into_any(),
             Phase::Ended { message } => view! {
                 <div class="call-error">
                     <ErrorNotice title="The call was stopped" message=message />
@@ -90,15 +90,11 @@ where
 fn Failure<M: RunMethod>(
     run: Run<M>,
     message: String,
-    protocol: bool,
+    headline: Option<&'static str>,
     cors: bool,
 ) -> impl IntoView {
     // Distinct from a tool's own isError result: here the request itself failed.
-    let title = if protocol {
-        "Protocol error: the server refused the request"
-    } else {
-        "The request did not get an answer"
-    };
+    let title = headline.unwrap_or("The request did not get an answer");
     view! {
         <div class="call-error">
             <ErrorNotice title=title message=message />

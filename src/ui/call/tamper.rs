@@ -90,7 +90,9 @@ pub fn TamperVerdict<M: RunMethod>(run: Run<M>) -> impl IntoView {
             return None;
         }
         let (class, text) = match phase {
-            Phase::Failed { protocol: true, .. } => (
+            Phase::Failed {
+                headline: Some(_), ..
+            } => (
                 "tamper-refused",
                 format!(
                     "This retry carried a tampered latch (round {}, character {}). The server \

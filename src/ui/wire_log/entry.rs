@@ -308,7 +308,7 @@ fn WireDetails(entry: WireEntry, options: RowOptions) -> impl IntoView {
 fn body_dropped_text(kept: usize, dropped: usize, refused: bool) -> String {
     if refused {
         return format!(
-            "Only the first {} of this body are kept; {} more were received and not kept (the engine refused the body as too large, and the log keeps at most {} of a refused body).",
+            "Only the first {} of this body are kept; {} more were received and not kept (the engine refused the body, over one of its bounds, and the log keeps at most {} of a refused body).",
             bytes_text(kept),
             bytes_text(dropped),
             bytes_text(REFUSED_BODY_KEPT_BYTES),

@@ -24,6 +24,11 @@ impl NotificationKeep {
         self.seen = self.seen.saturating_add(1);
         let over = self.seen > limits.max_notifications_kept;
         note.kept = !over;
+        if over {
+            // What it says stays in `kind` (a progress bar still moves); the JSON it came
+            // in is not kept anywhere, so it goes now.
+            note.json = serde_json::json!({ "method": note.method() });
+        }
         events.push(ExchangeEvent::Notification(Box::new(note)));
         if over && self.seen == limits.max_notifications_kept + 1 {
             events.push(ExchangeEvent::Finding(Finding::new(

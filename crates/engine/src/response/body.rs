@@ -15,7 +15,7 @@ use crate::protocol::{is_event_stream, is_json};
 use crate::sse::SseDecoder;
 
 enum Body {
-    Json(Vec<u8>),
+    Json(Pieces),
     Sse {
         /// Boxed: the framing parser is large, and most bodies are JSON.
         decoder: Box<SseDecoder>,
@@ -56,6 +56,27 @@ pub(crate) struct BodyReader {
     head: Vec<u8>,
 }
 
+/// A JSON body as it arrived, piece by piece: joined once, when it is whole. A body refused
+/// as too large is never held as one block, so its pieces go back to the allocator as
+/// pieces any later allocation can reuse.
+#[derive(Default)]
+struct Pieces(Vec<Vec<u8>>);
+
+impl Pieces {
+    fn push(&mut self, chunk: &[u8]) {
+        if !chunk.is_empty() {
+            self.0.push(chunk.to_vec());
+        }
+    }
+
+    fn joined(self) -> Vec<u8> {
+        match <[Vec<u8>; 1]>::try_from(self.0) {
+            Ok([only]) => only,
+            Err(pieces) => pieces.concat(),
+        }
+    }
+}
+
 /// Bytes of a body's start kept to name what it really is.
 const HEAD_BYTES: usize = 24;
 
@@ -82,7 +103,7 @@ impl BodyReader {
                 messages: 0,
             }
         } else if is_json(content_type) {
-            Body::Json(Vec::new())
+            Body::Json(Pieces::default())
         } else {
             Body::Other {
                 content_type: content_type.unwrap_or_default().to_owned(),
@@ -148,7 +169,7 @@ impl BodyReader {
             self.failure = Some(ResponseError::BodyTooLarge {
                 limit: self.limits.max_body_bytes,
             });
-            self.body = Body::Json(Vec::new());
+            self.body = Body::Json(Pieces::default());
             return;
         }
         if self.head.len() < HEAD_BYTES {
@@ -156,7 +177,7 @@ impl BodyReader {
             self.head.extend_from_slice(&chunk[..chunk.len().min(room)]);
         }
         match &mut self.body {
-            Body::Json(bytes) => bytes.extend_from_slice(chunk),
+            Body::Json(pieces) => pieces.push(chunk),
             Body::Sse { decoder, .. } => match decoder.push(chunk) {
                 Ok(texts) => self.take_texts(texts),
                 Err(error) => self.failure = Some(error.into()),
@@ -230,28 +251,31 @@ impl BodyReader {
             return failed(ResponseError::Unauthorized { status, challenge });
         }
         let success = (200..300).contains(&status);
-        let message = match std::mem::replace(&mut self.body, Body::Json(Vec::new())) {
-            Body::Json(bytes) => match crate::json::from_slice_lenient(&bytes) {
-                Ok((value, out_of_range)) => {
-                    self.note_out_of_range(out_of_range);
-                    Some(value)
+        let message = match std::mem::replace(&mut self.body, Body::Json(Pieces::default())) {
+            Body::Json(pieces) => {
+                let bytes = pieces.joined();
+                match crate::json::from_slice_lenient(&bytes) {
+                    Ok((value, out_of_range)) => {
+                        self.note_out_of_range(out_of_range);
+                        Some(value)
+                    }
+                    // A JSON error body is only promised on the statuses the spec lists; anything
+                    // else unparseable on a failed request is reported by its status.
+                    Err(_) if !success => {
+                        return failed(ResponseError::HttpStatus {
+                            status,
+                            body_excerpt: excerpt(&bytes),
+                        });
+                    }
+                    Err(error) => {
+                        return failed(self.contradiction("an event stream").unwrap_or(
+                            ResponseError::MalformedJson {
+                                detail: error.to_string(),
+                            },
+                        ));
+                    }
                 }
-                // A JSON error body is only promised on the statuses the spec lists; anything
-                // else unparseable on a failed request is reported by its status.
-                Err(_) if !success => {
-                    return failed(ResponseError::HttpStatus {
-                        status,
-                        body_excerpt: excerpt(&bytes),
-                    });
-                }
-                Err(error) => {
-                    return failed(self.contradiction("an event stream").unwrap_or(
-                        ResponseError::MalformedJson {
-                            detail: error.to_string(),
-                        },
-                    ));
-                }
-            },
+            }
             Body::Sse {
                 mut decoder,
                 response,
@@ -271,7 +295,7 @@ impl BodyReader {
                 if let Some(failure) = self.failure.take() {
                     return failed(failure);
                 }
-                match std::mem::replace(&mut self.body, Body::Json(Vec::new())) {
+                match std::mem::replace(&mut self.body, Body::Json(Pieces::default())) {
                     Body::Sse {
                         response: None,
                         messages: 0,

@@ -190,6 +190,19 @@ impl ResponseError {
         )
     }
 
+    /// Whose refusal ended the request, as a heading for its message: the server's (an
+    /// error answer or status), the client's bounds, or an answer that breaks the protocol.
+    pub fn headline(&self) -> &'static str {
+        match self {
+            Self::HttpStatus { .. } | Self::Rpc { .. } | Self::Unauthorized { .. } => {
+                "The server refused the request"
+            }
+            _ if self.is_over_bound() => "Refused: the answer is over one of the client's bounds",
+            Self::TaskRefused { .. } => "Refused: the server's task cannot be followed",
+            _ => "Protocol error: the server's answer breaks the protocol",
+        }
+    }
+
     /// JSON-RPC error code, for error responses.
     pub fn rpc_code(&self) -> Option<i32> {
         match self {

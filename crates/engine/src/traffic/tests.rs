@@ -1087,3 +1087,36 @@ mod never_panics {
         }
     }
 }
+
+#[test]
+fn a_flood_of_progress_lists_its_first_steps_and_then_one_moving_line() {
+    let mut wire = Wire::new(10);
+    let report = wire.call(
+        "slow_report",
+        json!({ "_meta": { "progressToken": "p-1" } }),
+    );
+    let notes: Vec<String> = (1..=1000)
+        .map(|n| {
+            let note = json!({ "jsonrpc": "2.0", "method": "notifications/progress", "params": {
+                "progressToken": "p-1", "progress": n, "total": 1000 } });
+            format!("data: {note}\n\n")
+        })
+        .collect();
+    let chunks: Vec<&[u8]> = notes.iter().map(|n| n.as_bytes()).collect();
+    wire.respond(report, 200, "text/event-stream", &chunks, End::Stopped);
+    let progress: Vec<&str> = wire
+        .traffic
+        .events()
+        .iter()
+        .map(|e| e.label.as_str())
+        .filter(|label| label.starts_with("progress"))
+        .collect();
+    assert_eq!(
+        progress.len(),
+        super::trays::PROGRESS_STEPS_LISTED as usize + 1
+    );
+    assert_eq!(progress.first(), Some(&"progress 1/1000"));
+    assert_eq!(progress.last(), Some(&"progress 1000/1000"));
+    let tray = &wire.traffic.trays()[0];
+    assert_eq!(tray.progress.as_ref().map(|p| p.notes), Some(1000));
+}

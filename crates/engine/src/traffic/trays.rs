@@ -13,6 +13,10 @@ use super::{
 use crate::events::{AnswerEvent, AnswerKind, SentRequest};
 use crate::method::MethodId;
 
+/// Progress notifications of one tray listed one by one on the timeline; later ones replace
+/// the last.
+pub(crate) const PROGRESS_STEPS_LISTED: u32 = 20;
+
 impl Traffic {
     /// A logical request's first round opens a tray; a retry (it carries `requestState` or
     /// `inputResponses`) goes back into the paused tray it answers.
@@ -331,14 +335,18 @@ impl Traffic {
             narration::progress(tray.method, tray.name.as_deref(), &shown),
         );
         tray.progress = Some(shown);
-        self.event(
-            at,
-            Lane::Server,
-            Lane::Client,
-            label,
-            Some(narrated),
-            Part::Tray(tray_id),
-        );
+        // Past the first steps, a tray's progress is one moving line on the timeline, not
+        // one per notification: a flood would push the rest of the session out of it.
+        let part = Part::Tray(tray_id);
+        if notes > PROGRESS_STEPS_LISTED + 1
+            && self
+                .events
+                .last()
+                .is_some_and(|last| last.part == part && last.label.starts_with("progress"))
+        {
+            self.events.pop();
+        }
+        self.event(at, Lane::Server, Lane::Client, label, Some(narrated), part);
     }
 
     /// The tray `tray_id` while a round of it is on the wire.

@@ -1,10 +1,8 @@
 //! Which server the app talks to and how: directly or through the `holdbay serve`
 //! relay, with optional extra request headers (such as `Authorization`).
 
+use holdbay_engine::relay::RELAY_PATH;
 use serde::{Deserialize, Serialize};
-
-/// The relay endpoint on the page's own origin (see `holdbay serve`).
-pub const RELAY_PATH: &str = "/relay";
 
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]

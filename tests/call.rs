@@ -158,8 +158,28 @@ async fn a_json_rpc_error_is_a_protocol_error_not_a_tool_error() {
     );
 }
 
+/// Put `<meta name="holdbay-relay-token" content=TOKEN>` in the page, as `holdbay serve`
+/// does in the page it serves; returns it, for the test to remove.
+fn page_relay_token(token: &str) -> web_sys::Element {
+    let document = web_sys::window()
+        .and_then(|window| window.document())
+        .expect("document");
+    let meta = document.create_element("meta").expect("meta");
+    meta.set_attribute("name", "holdbay-relay-token")
+        .expect("name");
+    meta.set_attribute("content", token).expect("content");
+    let head = document
+        .query_selector("head")
+        .ok()
+        .flatten()
+        .expect("head");
+    head.append_child(&meta).expect("in the head");
+    meta
+}
+
 #[wasm_bindgen_test]
 async fn a_refused_fetch_offers_the_relay_and_retries_through_it() {
+    let meta = page_relay_token("token-of-this-page-0123");
     script_fetch(
         r#"if (n === 1) { throw new TypeError("Failed to fetch"); }
            return { resultType: "complete", content: [{ type: "text", text: "via relay" }] };"#,
@@ -170,10 +190,59 @@ async fn a_refused_fetch_offers_the_relay_and_retries_through_it() {
     assert!(text(&host, ".call-error").contains("CORS"));
     click(&host, ".use-relay");
     wait_for(&host, ".call-result").await;
+    meta.remove();
     assert!(session.connection().get_untracked().via_relay);
     let url = seen("window.__seen[1].url").as_string().unwrap_or_default();
     assert!(url.contains("/relay?target="), "{url}");
     assert_eq!(text(&host, ".content-text"), "via relay");
+    // The relay gets the page's token; the server itself, tried directly, never did.
+    assert_eq!(
+        seen("window.__seen[1].headers['x-holdbay-relay-token']").as_string(),
+        Some("token-of-this-page-0123".to_owned())
+    );
+    assert!(seen("window.__seen[0].headers['x-holdbay-relay-token']").is_undefined());
+    // The wire log withholds its value, like any credential.
+    let relayed = session
+        .wire()
+        .entries()
+        .get_untracked()
+        .into_iter()
+        .find(|entry| entry.relayed)
+        .expect("the relayed exchange is in the log");
+    assert!(
+        relayed.is_withheld("X-Holdbay-Relay-Token"),
+        "{:?}",
+        relayed.withheld_headers
+    );
+    assert_eq!(relayed.request_header("X-Holdbay-Relay-Token"), Some("•••"));
+}
+
+#[wasm_bindgen_test]
+async fn through_the_relay_a_page_without_a_token_sends_none_and_a_users_header_is_dropped() {
+    script_fetch(r#"return { resultType: "complete", content: [{ type: "text", text: "ok" }] };"#);
+    let host = fresh_host("call-relay-no-token");
+    let (_session, _) = mount_with_session(
+        &host,
+        || {
+            let mut connection = Connection::direct("http://mcp.test/mcp".into());
+            connection.via_relay = true;
+            connection.headers = vec![("X-Holdbay-Relay-Token".into(), "typed-by-the-user".into())];
+            Session::new(connection)
+        },
+        || {
+            UiState::current().selected_tool().set(Some("demo".into()));
+            view! { <CallPanel /> }
+        },
+    );
+    click(&host, "button.call");
+    wait_for(&host, ".call-result").await;
+    assert!(
+        seen("window.__seen[0].url")
+            .as_string()
+            .unwrap_or_default()
+            .contains("/relay?target=")
+    );
+    assert!(seen("window.__seen[0].headers['x-holdbay-relay-token']").is_undefined());
 }
 
 #[wasm_bindgen_test]

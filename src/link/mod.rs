@@ -2,6 +2,7 @@
 //! client that builds every request, the wire log every exchange goes into, and the findings
 //! the engine reports about the server. Everything that talks to a server goes through it.
 
+pub mod relay_token;
 pub mod transport;
 
 use std::collections::HashMap;

@@ -4,6 +4,7 @@
 
 use gloo_net::http::{Method, RequestBuilder, Response};
 use holdbay_engine::headers::merge_extra_headers;
+use holdbay_engine::relay::RELAY_TOKEN_HEADER;
 use holdbay_engine::{
     Decoded, ExchangeEvent, Limits, Listen, ListenEvent, McpMethod, Outcome, OutgoingRequest,
     Reply, ResponseError, Subscription, TimedEvent, Unsendable, VersionMismatch, check_sendable,
@@ -13,6 +14,7 @@ use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortSignal, ReadableStreamDefaultReader};
 
+use super::relay_token;
 use crate::connection::Connection;
 use crate::wire::curl::is_credential_header;
 use crate::wire::{WireEntry, WireLog};
@@ -236,12 +238,27 @@ struct Wire<'r> {
 
 impl<'r> Wire<'r> {
     fn of<M: McpMethod>(request: &'r OutgoingRequest<M>, connection: &Connection) -> Self {
+        let mut headers =
+            merge_extra_headers(request.headers(), connection.extra_headers()).headers;
+        if connection.via_relay {
+            with_relay_token(&mut headers, relay_token::from_page());
+        }
         Self {
             method: request.method(),
             limits: *request.limits(),
-            headers: merge_extra_headers(request.headers(), connection.extra_headers()).headers,
+            headers,
             body: request.body(),
         }
+    }
+}
+
+/// The relay's token for this page in place of any header of that name the user set (the
+/// relay does not pass it on to the server). A page `holdbay serve` did not serve has none,
+/// and the relay's refusal then says why. The wire log withholds its value, as a credential.
+fn with_relay_token(headers: &mut Vec<(String, String)>, token: Option<String>) {
+    headers.retain(|(name, _)| !name.trim().eq_ignore_ascii_case(RELAY_TOKEN_HEADER));
+    if let Some(token) = token {
+        headers.push((RELAY_TOKEN_HEADER.to_owned(), token));
     }
 }
 

@@ -77,7 +77,8 @@ pub fn click(host: &Element, selector: &str) {
 
 /// Replace `window.fetch`: `script` is a JS function body that gets the parsed request
 /// (`body`), the URL (`url`) and the call count (`n`, from 1) and returns the JSON-RPC
-/// `result` object, or throws. Every request seen lands in `window.__seen`.
+/// `result` object, or throws. Every request seen lands in `window.__seen` (its `url`,
+/// parsed `body` and `headers`, names lowercase).
 /// The `_meta` the app's requests carry (protocol version, client info, capabilities with the
 /// tasks extension), for requests a test writes by hand.
 pub const REQUEST_META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"holdbay","version":"0.1.0"},"io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{},"url":{}},"extensions":{"io.modelcontextprotocol/tasks":{}}}}"#;
@@ -106,7 +107,8 @@ pub fn script_fetch(script: &str) {
             const request = input instanceof Request ? input : new Request(input, init);
             const url = request.url;
             const body = JSON.parse(await request.text());
-            window.__seen.push({{ url: String(url), body }});
+            const headers = Object.fromEntries(request.headers.entries());
+            window.__seen.push({{ url: String(url), body, headers }});
             const n = window.__seen.length;
             const answer = ((body, url, n) => {{ {script} }})(body, String(url), n);
             const message = answer.error

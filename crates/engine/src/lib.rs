@@ -47,6 +47,7 @@ mod outgoing;
 mod pages;
 pub mod protocol;
 mod refusal;
+pub mod relay;
 mod response;
 pub mod schema_check;
 mod sendable;

@@ -1,55 +1,55 @@
 //! The app's files as a production static site serves them: the precompressed sibling the
 //! request's `Accept-Encoding` allows (written at build time by [`crate::precompress`]; nothing
 //! is compressed per request), `Vary: Accept-Encoding`, and a cache rule by name: Trunk's
-//! content-hashed assets are immutable for a year (with no validator), everything else
-//! (index.html, and the index.html a deep link gets) is revalidated on every visit through
-//! `Last-Modified`.
+//! content-hashed assets are immutable for a year (with no validator), everything else is
+//! revalidated on every visit through `Last-Modified`. The page itself (`/`, `/index.html`,
+//! and the page a deep link gets) is this launch's [`AppPage`], which carries the relay
+//! token, never the file as it lies in `dist/`.
 
 use std::convert::Infallible;
 use std::path::Path;
+use std::sync::Arc;
 
+use axum::Router;
 use axum::extract::Request;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::Response;
 use tower::ServiceBuilder;
 use tower::util::BoxCloneSyncService;
-use tower_http::services::{ServeDir, ServeFile};
-use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::services::ServeDir;
+
+use crate::app_page::{self, AppPage};
 
 /// For a file whose name changes whenever its content does.
 pub const IMMUTABLE: &str = "public, max-age=31536000, immutable";
 /// For index.html: keep it, but ask the server (a cheap 304) before each use.
 pub const NO_CACHE: &str = "no-cache";
 
-/// The service behind every path the router does not claim: files from `dist`, and
-/// `dist/index.html` for any other path so deep links load the app.
-pub fn service(dist: &Path) -> BoxCloneSyncService<Request, Response, Infallible> {
-    // The SPA fallback is index.html whatever the path looks like: never immutable, even
-    // for a missing `name-<hash>.js` (an old build's file asked for after a deploy).
-    let index = ServiceBuilder::new()
-        .layer(SetResponseHeaderLayer::overriding(
-            header::CACHE_CONTROL,
-            HeaderValue::from_static(NO_CACHE),
-        ))
-        .service(precompressed_file(dist.join("index.html")));
+/// The service behind every path the router does not claim: files from `dist`, and the
+/// app's page for `/`, `/index.html` and any other path, so deep links load the app.
+pub fn service(
+    dist: &Path,
+    page: Arc<AppPage>,
+) -> BoxCloneSyncService<Request, Response, Infallible> {
+    // The page whatever the path looks like: never immutable, even for a missing
+    // `name-<hash>.js` (an old build's file asked for after a deploy); it sets its own
+    // Cache-Control, which the rule by name leaves alone.
     let files = ServeDir::new(dist)
         .precompressed_br()
         .precompressed_zstd()
         .precompressed_gzip()
-        .fallback(index);
+        // `/` is the page, not `dist/index.html` as it lies on disk.
+        .append_index_html_on_directories(false)
+        .fallback(app_page::service(Arc::clone(&page)));
+    let site = Router::new()
+        .route("/index.html", app_page::service(page))
+        .fallback_service(files);
     BoxCloneSyncService::new(
         ServiceBuilder::new()
             .layer(middleware::from_fn(cache_headers))
-            .service(files),
+            .service(site),
     )
-}
-
-fn precompressed_file(path: impl AsRef<Path>) -> ServeFile {
-    ServeFile::new(path)
-        .precompressed_br()
-        .precompressed_zstd()
-        .precompressed_gzip()
 }
 
 /// Brotli over zstd, then `Cache-Control` by the requested name (unless the fallback set

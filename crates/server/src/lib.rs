@@ -2,6 +2,7 @@
 //! safe relay, on loopback.
 
 pub mod app_files;
+pub mod app_page;
 pub mod conformance;
 pub mod demo;
 pub mod durable;
@@ -24,6 +25,7 @@ use tokio::net::TcpListener;
 
 pub use routes::router;
 
+use crate::http::relay_token::RelayToken;
 use crate::options::ServeOptions;
 use crate::shared::Shared;
 
@@ -47,7 +49,8 @@ pub async fn serve(options: ServeOptions) -> anyhow::Result<()> {
         );
     }
     let shared = Arc::new(Shared::open(&options, address)?);
-    let app = router(&options, address, shared);
+    let relay_token = RelayToken::for_launch(options.relay_token.as_ref())?;
+    let app = router(&options, address, shared, relay_token);
     // Tests and scripts read this line to find the port.
     println!("Holdbay is serving http://{address}/ (demo MCP server at http://{address}/mcp)");
     // Without NODELAY, an SSE answer written in pieces can wait ~40 ms for a delayed ACK.

@@ -6,7 +6,9 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
-use holdbay_server::options::{FixtureSet, Limits, ServeOptions, Token, default_data_dir};
+use holdbay_server::options::{
+    FixtureSet, Limits, RelayToken, ServeOptions, Token, default_data_dir,
+};
 use holdbay_server::serve;
 
 #[derive(Parser)]
@@ -23,7 +25,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Serve the built app at /, the demo MCP server at /mcp and the relay at /relay.
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Compress the built app's files once (gzip -9, brotli 11, zstd 19), beside each file:
     /// `serve` sends them as they are. Skips files whose compressed copies are up to date.
     Precompress(PrecompressArgs),
@@ -37,6 +39,14 @@ struct PrecompressArgs {
 }
 
 #[derive(clap::Args)]
+#[command(after_help = "\
+Who may use /mcp and /relay:
+  - /mcp: clients that send no Origin (curl, native MCP clients), and browser pages of this
+    server's own origin (the page it serves) or of an --allow-origin. Other pages get 403,
+    pages on other loopback addresses or ports included.
+  - /relay: the same callers, and only with this launch's relay token in X-Holdbay-Relay-Token.
+    The token is random per launch and written into the page this server serves; tests and
+    scripts can fix it with --relay-token.")]
 struct ServeArgs {
     /// TCP port; 0 picks a free one.
     #[arg(long, default_value_t = 8080)]
@@ -56,9 +66,17 @@ struct ServeArgs {
     /// Require a bearer token; NAME is the user it authenticates. Repeatable.
     #[arg(long = "token", value_name = "NAME:SECRET")]
     tokens: Vec<Token>,
-    /// Also accept requests from this browser origin (for example https://example.test). Repeatable.
+    /// Also let pages of this browser origin call /mcp and the relay (for example
+    /// http://127.0.0.1:5173 for a dev server). By default only the page this server serves
+    /// may, not even other pages on this machine. Repeatable.
     #[arg(long = "allow-origin", value_name = "ORIGIN")]
     allow_origins: Vec<String>,
+    /// For tests and scripts only: the relay token to expect instead of a random one made at
+    /// each launch. The relay serves only requests carrying it in X-Holdbay-Relay-Token;
+    /// the served page carries it, so the app needs no flag. At least 16 letters, digits,
+    /// '-' or '_'.
+    #[arg(long, value_name = "TOKEN", hide_default_value = true)]
+    relay_token: Option<RelayToken>,
     /// Let the relay reach this non-loopback host (host or host:port), and the app's page call
     /// it directly (its Content-Security-Policy connect-src). Repeatable.
     #[arg(long = "relay-allow", value_name = "HOST[:PORT]")]
@@ -125,6 +143,7 @@ impl ServeArgs {
         options.state_key = self.state_key;
         options.tokens = self.tokens;
         options.extra_origins = self.allow_origins;
+        options.relay_token = self.relay_token;
         options.relay_allow = self.relay_allow;
         options.fixtures = self.fixtures;
         options.limits.max_body_bytes = self.max_body_bytes;

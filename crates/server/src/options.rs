@@ -4,6 +4,8 @@ use std::net::IpAddr;
 use std::path::PathBuf;
 use std::time::Duration;
 
+pub use crate::http::relay_token::RelayToken;
+
 /// What `holdbay serve` was asked to do.
 #[derive(Debug, Clone)]
 pub struct ServeOptions {
@@ -19,8 +21,11 @@ pub struct ServeOptions {
     pub state_key: Option<String>,
     /// `NAME:SECRET` pairs; when any is set, every MCP request needs a bearer token.
     pub tokens: Vec<Token>,
-    /// Browser origins allowed besides the app's own and `http://localhost:*` / `http://127.0.0.1:*`.
+    /// Browser origins allowed besides the app's own (the page this server serves).
     pub extra_origins: Vec<String>,
+    /// The relay token to use instead of a random one per launch: for tests and scripts
+    /// that call the relay without the app's page.
+    pub relay_token: Option<RelayToken>,
     /// Non-loopback servers allowed explicitly (`host` or `host:port`): relay targets, and
     /// sources in the app page's `connect-src` (`crate::http::allowed_servers`).
     pub relay_allow: Vec<String>,
@@ -107,6 +112,7 @@ impl ServeOptions {
             state_key: None,
             tokens: Vec::new(),
             extra_origins: Vec::new(),
+            relay_token: None,
             relay_allow: Vec::new(),
             fixtures: Vec::new(),
             limits: Limits::default(),

@@ -4,7 +4,9 @@
 //!
 //! Idempotent: a compressed file newer than its source is kept. Files too small to gain, and
 //! kinds that are compressed already (images, fonts), are left alone; a compressed file that
-//! would not be smaller than its source is not written.
+//! would not be smaller than its source is not written. The app's page, `dist/index.html`,
+//! is left alone too (and copies of it from older builds removed): the server sends it with
+//! its launch's relay token in it, compressed when it starts ([`crate::app_page`]).
 
 use std::fs;
 use std::io::{self, Write};
@@ -84,6 +86,14 @@ pub fn precompress(dist: &Path) -> io::Result<Summary> {
     let mut sources = Vec::new();
     collect_sources(dist, &mut sources)?;
     sources.sort();
+    let page = dist.join("index.html");
+    if let Some(at) = sources.iter().position(|source| *source == page) {
+        sources.remove(at);
+        for encoding in Encoding::ALL {
+            remove_if_present(&sibling(&page, encoding))?;
+        }
+        summary.skipped += 1;
+    }
     for source in sources {
         let meta = fs::metadata(&source)?;
         if meta.len() < MIN_SIZE {

@@ -1,6 +1,7 @@
 //! URL layout: the demo MCP endpoint at `/mcp` and the relay at `/relay`, both behind the
-//! HTTP edge; the consent page of `connect_account` at `/consent/…` (Host guard only); the
-//! app's files everywhere else (no CORS, no token).
+//! HTTP edge (the relay also behind this launch's relay token); the consent page of
+//! `connect_account` at `/consent/…` (Host guard only); the app's page and files everywhere
+//! else (no CORS, no token).
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -11,6 +12,7 @@ use axum::middleware::{from_fn, from_fn_with_state};
 use axum::routing::{any, get};
 use tower_http::set_header::SetResponseHeaderLayer;
 
+use crate::app_page::AppPage;
 use crate::http::allowed_servers::AllowedServers;
 use crate::http::bearer::{self, BearerTokens};
 use crate::http::body_limit::{self, BodyLimit};
@@ -19,46 +21,56 @@ use crate::http::hardening;
 use crate::http::host::{self, HostPolicy};
 use crate::http::origin::OriginPolicy;
 use crate::http::relay::{self, Relay};
+use crate::http::relay_token::{self, RelayToken};
 use crate::options::ServeOptions;
 use crate::shared::Shared;
 use crate::{app_files, demo, mcp};
+use holdbay_engine::relay::RELAY_PATH;
 
-/// The whole site for a server listening on `address`.
-pub fn router(options: &ServeOptions, address: SocketAddr, shared: Arc<Shared>) -> Router {
+/// The whole site for a server listening on `address`, whose relay needs `relay_token`.
+pub fn router(
+    options: &ServeOptions,
+    address: SocketAddr,
+    shared: Arc<Shared>,
+    relay_token: RelayToken,
+) -> Router {
     let hosts = Arc::new(HostPolicy::new(address));
     let origins = Arc::new(OriginPolicy::new(address, &options.extra_origins));
     let tokens = Arc::new(BearerTokens::new(&options.tokens));
     let body_limit = BodyLimit(options.limits.max_body_bytes);
     // One list for both: the relay may reach these servers, and the page may call them.
     let allowed_servers = AllowedServers::new(&options.relay_allow);
-    let app_policy = app_policy(options, &allowed_servers);
+    let page = Arc::new(AppPage::load(&options.dist, &relay_token));
+    let app_policy = app_policy(&page, &allowed_servers);
     let relay = Arc::new(Relay::new(allowed_servers));
+    let relay_token = Arc::new(relay_token);
 
     // Layers run outside-in in reverse order of `.layer` calls: the Host guard first, then
-    // the Origin guard (it answers preflights), then the token check (before any body is
-    // read), then the limit.
+    // the Origin guard (it answers preflights), then the token check (the bearer token on
+    // /mcp, the relay token on /relay: before any body is read), then the limit.
     let mcp = mcp::service(Arc::clone(&shared))
         .layer(from_fn_with_state(body_limit, body_limit::enforce))
         .layer(from_fn_with_state(tokens, bearer::require));
     let relay = any(relay::handle)
         .with_state(relay)
-        .layer(from_fn_with_state(body_limit, body_limit::enforce));
+        .layer(from_fn_with_state(body_limit, body_limit::enforce))
+        .layer(from_fn_with_state(relay_token, relay_token::require));
     let edge = Router::new()
         .nest_service("/mcp", mcp)
-        .route("/relay", relay)
+        .route(RELAY_PATH, relay)
         .layer(from_fn_with_state(origins, cors::guard))
         .layer(from_fn_with_state(Arc::clone(&hosts), host::guard));
 
     // The consent page records a decision, so it gets the Host guard against rebinding too.
     let consent = demo::consent::routes(shared).layer(from_fn_with_state(hosts, host::guard));
     // The app's files, precompressed at build time, with cache rules; unknown paths get
-    // index.html, so deep links load the app. The page carries the app page's policy.
+    // the page, so deep links load the app. The page carries the app page's policy.
     let app = tower::ServiceBuilder::new()
         .layer(SetResponseHeaderLayer::overriding(
             header::CONTENT_SECURITY_POLICY,
             on_pages(app_policy),
         ))
-        .service(app_files::service(&options.dist));
+        .service(app_files::service(&options.dist, page));
     Router::new()
         .merge(edge)
         .merge(consent)
@@ -68,11 +80,10 @@ pub fn router(options: &ServeOptions, address: SocketAddr, shared: Arc<Shared>) 
         .layer(from_fn(hardening::common_headers))
 }
 
-/// The app page's Content-Security-Policy, from the `index.html` this server will send
-/// (read once at start: its inline scripts and styles are allowed by hash).
-fn app_policy(options: &ServeOptions, allowed_servers: &AllowedServers) -> HeaderValue {
-    let index = std::fs::read_to_string(options.dist.join("index.html")).unwrap_or_default();
-    let policy = hardening::app_policy(&index, allowed_servers);
+/// The app page's Content-Security-Policy, from the page this server will send (read once
+/// at start: its inline scripts and styles are allowed by hash).
+fn app_policy(page: &AppPage, allowed_servers: &AllowedServers) -> HeaderValue {
+    let policy = hardening::app_policy(page.html(), allowed_servers);
     HeaderValue::from_str(&policy).unwrap_or(HeaderValue::from_static(hardening::NOTHING))
 }
 

@@ -1,7 +1,8 @@
 //! The app's files served like a production static site, over real HTTP on 127.0.0.1: the
 //! files `holdbay precompress` wrote at build time, picked by `Accept-Encoding` (and never
-//! compressed per request), `Vary: Accept-Encoding`, immutable hashed assets, and index.html
-//! (also for deep links) revalidated on every visit.
+//! compressed per request), `Vary: Accept-Encoding`, immutable hashed assets; and the app's
+//! page (also for deep links) with this launch's relay token in it, compressed once when the
+//! server starts, revalidated on every visit by an `ETag` that no other launch shares.
 
 mod support;
 
@@ -90,8 +91,15 @@ async fn get(server: &TestServer, path: &str, accept_encoding: &str) -> reqwest:
 #[test]
 fn precompress_writes_three_siblings_once_and_skips_tiny_files() {
     let dist = app_dist();
+    // A copy of the page from an older build: the page is served with its token, never
+    // from such a file, so precompress removes it.
+    std::fs::write(dist.path().join("index.html.br"), b"stale").expect("stale page copy");
     let first = precompress(dist.path());
-    for name in [WASM, JS, "index.html"] {
+    for suffix in ["gz", "br", "zst"] {
+        let copy = dist.path().join(format!("index.html.{suffix}"));
+        assert!(!copy.exists(), "{} after:\n{first}", copy.display());
+    }
+    for name in [WASM, JS] {
         for suffix in ["gz", "br", "zst"] {
             let sibling = dist.path().join(format!("{name}.{suffix}"));
             let size = std::fs::metadata(&sibling)
@@ -106,7 +114,7 @@ fn precompress_writes_three_siblings_once_and_skips_tiny_files() {
     for suffix in ["gz", "br", "zst"] {
         assert!(!dist.path().join(format!("{TINY_CSS}.{suffix}")).exists());
     }
-    assert!(first.contains("precompress: 9 written"), "{first}");
+    assert!(first.contains("precompress: 6 written"), "{first}");
 
     // Up to date: nothing is rewritten.
     let wasm_br = dist.path().join(format!("{WASM}.br"));
@@ -115,7 +123,7 @@ fn precompress_writes_three_siblings_once_and_skips_tiny_files() {
         .expect("mtime");
     let second = precompress(dist.path());
     assert!(
-        second.contains("precompress: 0 written, 9 up to date"),
+        second.contains("precompress: 0 written, 6 up to date"),
         "{second}"
     );
     let after = std::fs::metadata(&wasm_br)
@@ -128,7 +136,7 @@ fn precompress_writes_three_siblings_once_and_skips_tiny_files() {
     std::fs::write(dist.path().join(JS), compressible(250, "export let")).expect("js");
     let third = precompress(dist.path());
     assert!(
-        third.contains("precompress: 3 written, 6 up to date"),
+        third.contains("precompress: 3 written, 3 up to date"),
         "{third}"
     );
     let served = std::fs::read(dist.path().join(format!("{JS}.br"))).expect("js.br");
@@ -194,58 +202,130 @@ async fn a_file_without_a_precompressed_sibling_is_sent_as_it_is() {
     }
 }
 
+/// The page as this launch serves it: `index` with the token's `<meta>` after the doctype
+/// (the test page has no `<head>`).
+fn served_page(index: &[u8], token: &str) -> Vec<u8> {
+    let doctype = b"<!doctype html>".len();
+    let meta = format!("<meta name=\"holdbay-relay-token\" content=\"{token}\">");
+    [&index[..doctype], meta.as_bytes(), &index[doctype..]].concat()
+}
+
 #[tokio::test]
-async fn index_html_is_revalidated_on_every_visit_and_answers_304_when_unchanged() {
+async fn the_page_carries_the_token_and_answers_304_to_its_own_etag() {
     let dist = app_dist();
     precompress(dist.path());
     let index = std::fs::read(dist.path().join("index.html")).expect("index");
     let server = TestServer::serving(dist, &[]);
+    let token = server.relay_token().await;
+    let page = served_page(&index, &token);
     for path in ["/", "/index.html"] {
-        let response = get(&server, path, "br").await;
-        assert_eq!(response.status(), 200, "{path}");
-        assert_eq!(header(&response, "cache-control"), "no-cache", "{path}");
-        assert_eq!(header(&response, "content-encoding"), "br", "{path}");
-        assert_eq!(header(&response, "vary"), "accept-encoding", "{path}");
-        let last_modified = header(&response, "last-modified");
-        assert!(!last_modified.is_empty(), "{path}: no validator");
-        let body = response.bytes().await.expect("body");
-        assert_eq!(decode("br", &body), index, "{path}");
+        for (accept, encoding) in [
+            ("gzip, deflate, br, zstd", "br"),
+            ("zstd", "zstd"),
+            ("gzip", "gzip"),
+            ("identity", ""),
+        ] {
+            let response = get(&server, path, accept).await;
+            assert_eq!(response.status(), 200, "{path}");
+            assert_eq!(header(&response, "cache-control"), "no-cache", "{path}");
+            assert_eq!(
+                header(&response, "content-encoding"),
+                encoding,
+                "{path} {accept}"
+            );
+            assert_eq!(
+                header(&response, "content-type"),
+                "text/html; charset=utf-8"
+            );
+            assert_eq!(header(&response, "vary"), "accept-encoding", "{path}");
+            // Its file's date would confirm another launch's page: no Last-Modified.
+            assert_eq!(header(&response, "last-modified"), "", "{path}");
+            let etag = header(&response, "etag");
+            assert!(etag.starts_with('"') && etag.len() > 20, "{path}: {etag:?}");
+            let body = response.bytes().await.expect("body");
+            if !encoding.is_empty() {
+                assert!(
+                    body.len() < page.len() / 2,
+                    "{path} {accept}: {} bytes",
+                    body.len()
+                );
+            }
+            assert_eq!(decode(encoding, &body), page, "{path} {accept}");
 
-        let again = http_client()
-            .get(format!("{}{path}", server.base()))
-            .header("Accept-Encoding", "br")
-            .header("If-Modified-Since", &last_modified)
-            .send()
-            .await
-            .expect("revalidation");
-        assert_eq!(again.status(), 304, "{path}");
-        assert_eq!(header(&again, "cache-control"), "no-cache", "{path}");
-        assert!(again.bytes().await.expect("body").is_empty());
+            let again = http_client()
+                .get(format!("{}{path}", server.base()))
+                .header("Accept-Encoding", accept)
+                .header("If-None-Match", &etag)
+                .send()
+                .await
+                .expect("revalidation");
+            assert_eq!(again.status(), 304, "{path}");
+            assert_eq!(header(&again, "cache-control"), "no-cache", "{path}");
+            assert_eq!(header(&again, "etag"), etag, "{path}");
+            assert!(again.bytes().await.expect("body").is_empty());
+        }
     }
 }
 
 #[tokio::test]
-async fn a_deep_link_gets_index_html_not_cached_as_immutable() {
+async fn a_page_cached_from_another_launch_is_sent_again_with_the_new_token() {
+    let dist = app_dist();
+    let copy = TempDir::new().expect("second dist");
+    for entry in std::fs::read_dir(dist.path()).expect("dist") {
+        let entry = entry.expect("entry");
+        std::fs::copy(entry.path(), copy.path().join(entry.file_name())).expect("copy");
+    }
+    let earlier = TestServer::serving(dist, &[]);
+    let cached = get(&earlier, "/", "br").await;
+    let etag = header(&cached, "etag");
+    let earlier_token = earlier.relay_token().await;
+    drop(earlier);
+
+    let later = TestServer::serving(copy, &[]);
+    let revalidated = http_client()
+        .get(format!("{}/", later.base()))
+        .header("If-None-Match", &etag)
+        .send()
+        .await
+        .expect("revalidation");
+    assert_eq!(
+        revalidated.status(),
+        200,
+        "the earlier launch's page must not be confirmed"
+    );
+    assert_ne!(header(&revalidated, "etag"), etag);
+    let page = revalidated.text().await.expect("page");
+    let token = support::token_in_page(&page).expect("a token in the page");
+    assert_ne!(token, earlier_token);
+}
+
+#[tokio::test]
+async fn a_deep_link_gets_the_page_not_cached_as_immutable() {
     let dist = app_dist();
     precompress(dist.path());
     let index = std::fs::read(dist.path().join("index.html")).expect("index");
     let server = TestServer::serving(dist, &[]);
+    let page = served_page(&index, &server.relay_token().await);
     // A deep link, and an old build's hashed file asked for after a deploy.
     for path in ["/lessons/anything", "/gone-0123456789abcdef.js"] {
         for accept in ["gzip, deflate, br, zstd", "identity"] {
             let response = get(&server, path, accept).await;
             assert_eq!(response.status(), 200, "{path}");
             assert_eq!(header(&response, "cache-control"), "no-cache", "{path}");
-            assert_eq!(header(&response, "content-type"), "text/html", "{path}");
+            assert_eq!(
+                header(&response, "content-type"),
+                "text/html; charset=utf-8",
+                "{path}"
+            );
             let encoding = header(&response, "content-encoding");
-            let last_modified = header(&response, "last-modified");
+            let etag = header(&response, "etag");
             let body = response.bytes().await.expect("body");
-            assert_eq!(decode(&encoding, &body), index, "{path} {accept}");
+            assert_eq!(decode(&encoding, &body), page, "{path} {accept}");
 
             let again = http_client()
                 .get(format!("{}{path}", server.base()))
                 .header("Accept-Encoding", accept)
-                .header("If-Modified-Since", &last_modified)
+                .header("If-None-Match", &etag)
                 .send()
                 .await
                 .expect("revalidation");

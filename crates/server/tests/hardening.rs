@@ -8,6 +8,7 @@ mod support;
 
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
+use holdbay_engine::relay::RELAY_TOKEN_HEADER;
 use sha2::{Digest, Sha256};
 use support::{TestServer, discover, header, http_client};
 use tempfile::TempDir;
@@ -188,12 +189,12 @@ async fn deep_links_carry_the_app_policy_and_assets_one_that_runs_nothing() {
     let first = get(&server, "/").await;
     let validator = first
         .headers()
-        .get("last-modified")
-        .expect("index.html has a validator")
+        .get("etag")
+        .expect("the page has a validator")
         .clone();
     let again = http_client()
         .get(format!("{}/", server.base()))
-        .header("if-modified-since", validator)
+        .header("if-none-match", validator)
         .send()
         .await
         .expect("revalidation");
@@ -212,6 +213,7 @@ async fn mcp_relay_favicon_and_consent_answers_carry_the_headers_and_run_nothing
     assert_eq!(mcp.status(), 200);
     let relay = client
         .post(server.relay_url("http://127.0.0.1:1/mcp"))
+        .header(RELAY_TOKEN_HEADER, server.relay_token().await)
         .body("{}")
         .send()
         .await

@@ -3,6 +3,7 @@
 
 mod support;
 
+use holdbay_engine::relay::RELAY_TOKEN_HEADER;
 use support::{TestServer, discover, header, http_client, jsonrpc_error};
 
 const EVIL: &str = "https://evil.test";
@@ -38,22 +39,26 @@ async fn a_foreign_origin_is_refused_with_a_jsonrpc_403_on_mcp_and_relay() {
 }
 
 #[tokio::test]
-async fn loopback_and_listed_origins_are_served_with_cors_headers() {
+async fn the_own_and_listed_origins_are_served_with_cors_headers() {
     let server = TestServer::start(&["--allow-origin", "https://tools.example.test"]);
     let client = http_client();
     let own_origin = server.base();
-    for origin in [
-        own_origin.as_str(),
-        "http://localhost:5173",
-        "http://[::1]:3000",
-        "https://tools.example.test",
+    let port = server.address.port();
+    let by_localhost = format!("http://localhost:{port}");
+    for (url, origin) in [
+        (server.mcp_url(), own_origin.as_str()),
+        // The page as served under the name localhost calls the server by that name.
+        (format!("{by_localhost}/mcp"), by_localhost.as_str()),
+        // The listening address's page, calling it by another of its names.
+        (format!("{by_localhost}/mcp"), own_origin.as_str()),
+        (server.mcp_url(), "https://tools.example.test"),
     ] {
-        let response = discover(&client, &server.mcp_url())
+        let response = discover(&client, &url)
             .header("Origin", origin)
             .send()
             .await
             .expect("the server answers");
-        assert_eq!(response.status(), 200, "{origin}");
+        assert_eq!(response.status(), 200, "{origin} to {url}");
         assert_eq!(header(&response, "access-control-allow-origin"), origin);
         assert!(header(&response, "vary").contains("Origin"), "{origin}");
         let exposed = header(&response, "access-control-expose-headers").to_ascii_lowercase();
@@ -178,7 +183,8 @@ async fn with_tokens_mcp_needs_a_right_bearer_token() {
 async fn a_browser_can_read_the_challenge_and_preflight_needs_no_token() {
     let server = TestServer::start(&["--token", "ada:secret-of-ada"]);
     let client = http_client();
-    let origin = "http://localhost:5173";
+    let origin = server.base();
+    let origin = origin.as_str();
     let preflight = client
         .request(reqwest::Method::OPTIONS, server.mcp_url())
         .header("Origin", origin)
@@ -217,9 +223,12 @@ async fn the_app_and_the_relay_are_not_behind_the_tokens() {
             .contains("holdbay test page")
     );
 
-    // Through the relay, the token check is the target's (here the same server's) own.
+    // Through the relay, the bearer token check is the target's (here the same server's)
+    // own; the relay itself asks for its relay token, not a bearer token.
+    let relay_token = server.relay_token().await;
     let relayed = discover(&client, &server.relay_url(&server.mcp_url()))
         .bearer_auth("secret-of-ada")
+        .header(RELAY_TOKEN_HEADER, &relay_token)
         .send()
         .await
         .expect("the server answers");
@@ -267,7 +276,9 @@ async fn a_body_over_the_limit_gets_a_jsonrpc_413_whether_sized_or_chunked() {
     assert_eq!(status, 413);
     assert!(message.contains("512 bytes"), "{message}");
 
+    let relay_token = server.relay_token().await;
     let relayed = support::with_mcp_headers(client.post(server.relay_url(&server.mcp_url())))
+        .header(RELAY_TOKEN_HEADER, &relay_token)
         .body(oversized)
         .send()
         .await

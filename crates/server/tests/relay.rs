@@ -1,12 +1,16 @@
-//! The relay of the real `holdbay` binary over real HTTP: its target policy, SSE passing
-//! through live, and what it does and does not carry.
+//! The relay of the real `holdbay` binary over real HTTP: its per-launch token, its target
+//! policy, SSE passing through live, and what it does and does not carry.
 
 mod support;
 
 use std::time::Duration;
 
+use holdbay_engine::relay::RELAY_TOKEN_HEADER;
+
 use support::upstream::{FIRST_EVENT, SECOND_EVENT, Upstream};
-use support::{TestServer, discover, header, http_client, jsonrpc_error, with_mcp_headers};
+use support::{
+    TestServer, discover, header, http_client, jsonrpc_error, with_mcp_headers, with_relay_token,
+};
 
 /// Long enough for any honest relay; a buffering one would wait forever.
 const LIVE_WITHIN: Duration = Duration::from_secs(10);
@@ -14,13 +18,14 @@ const LIVE_WITHIN: Duration = Duration::from_secs(10);
 #[tokio::test]
 async fn targets_off_this_machine_are_refused_with_how_to_allow_them() {
     let server = TestServer::start(&[]);
+    let token = server.relay_token().await;
     let client = http_client();
     for (target, host) in [
         ("http://10.1.2.3/mcp", "10.1.2.3"),
         ("http://example.com/mcp", "example.com"),
         ("http://0.0.0.0:9/mcp", "0.0.0.0"),
     ] {
-        let response = discover(&client, &server.relay_url(target))
+        let response = with_relay_token(discover(&client, &server.relay_url(target)), &token)
             .send()
             .await
             .expect("the server answers");
@@ -40,9 +45,13 @@ async fn targets_off_this_machine_are_refused_with_how_to_allow_them() {
 #[tokio::test]
 async fn a_target_allowed_by_relay_allow_is_not_refused_by_policy() {
     let server = TestServer::start(&["--relay-allow", "relay-target.invalid"]);
-    let response = discover(
-        &http_client(),
-        &server.relay_url("http://relay-target.invalid/mcp"),
+    let token = server.relay_token().await;
+    let response = with_relay_token(
+        discover(
+            &http_client(),
+            &server.relay_url("http://relay-target.invalid/mcp"),
+        ),
+        &token,
     )
     .send()
     .await
@@ -55,9 +64,11 @@ async fn a_target_allowed_by_relay_allow_is_not_refused_by_policy() {
 #[tokio::test]
 async fn unusable_targets_and_closed_ports_get_clear_errors() {
     let server = TestServer::start(&[]);
+    let token = server.relay_token().await;
     let client = http_client();
 
     let without_target = discover(&client, &format!("{}/relay", server.base()))
+        .header(RELAY_TOKEN_HEADER, &token)
         .send()
         .await
         .expect("the server answers");
@@ -66,6 +77,7 @@ async fn unusable_targets_and_closed_ports_get_clear_errors() {
     assert!(message.contains("?target="), "{message}");
 
     let not_http = discover(&client, &server.relay_url("file:///etc/passwd"))
+        .header(RELAY_TOKEN_HEADER, &token)
         .send()
         .await
         .expect("the server answers");
@@ -77,6 +89,7 @@ async fn unusable_targets_and_closed_ports_get_clear_errors() {
     };
     let target = format!("http://127.0.0.1:{closed_port}/mcp");
     let unreachable = discover(&client, &server.relay_url(&target))
+        .header(RELAY_TOKEN_HEADER, &token)
         .send()
         .await
         .expect("the server answers");
@@ -88,9 +101,12 @@ async fn unusable_targets_and_closed_ports_get_clear_errors() {
 #[tokio::test]
 async fn a_discover_through_the_relay_arrives_as_the_servers_answer() {
     let server = TestServer::start(&[]);
-    let origin = "http://localhost:5173";
+    // The app's own page calls it.
+    let origin = server.base();
+    let token = server.relay_token().await;
     let response = discover(&http_client(), &server.relay_url(&server.mcp_url()))
-        .header("Origin", origin)
+        .header("Origin", &origin)
+        .header(RELAY_TOKEN_HEADER, &token)
         .send()
         .await
         .expect("the server answers");
@@ -114,10 +130,12 @@ async fn a_discover_through_the_relay_arrives_as_the_servers_answer() {
 #[tokio::test]
 async fn events_are_relayed_as_they_come_not_when_the_stream_ends() {
     let server = TestServer::start(&[]);
+    let token = server.relay_token().await;
     let upstream = Upstream::start().await;
     let mut response = http_client()
         .get(server.relay_url(&upstream.url("/stream")))
         .header("Accept", "text/event-stream")
+        .header(RELAY_TOKEN_HEADER, &token)
         .send()
         .await
         .expect("the server answers");
@@ -142,11 +160,13 @@ async fn events_are_relayed_as_they_come_not_when_the_stream_ends() {
 #[tokio::test]
 async fn cookies_never_cross_and_authorization_only_when_sent() {
     let server = TestServer::start(&[]);
+    let token = server.relay_token().await;
     let upstream = Upstream::start().await;
     let client = http_client();
     let relay_url = server.relay_url(&upstream.url("/echo"));
 
     let with_auth = with_mcp_headers(client.post(&relay_url))
+        .header(RELAY_TOKEN_HEADER, &token)
         .header("Cookie", "holdbay-session=must-not-leak")
         .header("Authorization", "Bearer for-the-target")
         .header("Mcp-Param-Region", "eu-west")
@@ -169,6 +189,10 @@ async fn cookies_never_cross_and_authorization_only_when_sent() {
         "Cookie was forwarded: {received}"
     );
     assert!(received.get("x-not-mcp").is_none(), "{received}");
+    assert!(
+        received.get("x-holdbay-relay-token").is_none(),
+        "the relay token went on to the target: {received}"
+    );
     assert_eq!(received["authorization"], "Bearer for-the-target");
     assert_eq!(received["mcp-param-region"], "eu-west");
     assert_eq!(received["mcp-name"], "echo");
@@ -179,6 +203,7 @@ async fn cookies_never_cross_and_authorization_only_when_sent() {
 
     let without_auth = client
         .delete(&relay_url)
+        .header(RELAY_TOKEN_HEADER, &token)
         .send()
         .await
         .expect("the server answers");
@@ -194,10 +219,14 @@ async fn cookies_never_cross_and_authorization_only_when_sent() {
 #[tokio::test]
 async fn a_redirect_is_returned_not_followed() {
     let server = TestServer::start(&[]);
+    let token = server.relay_token().await;
     let upstream = Upstream::start().await;
-    let response = discover(
-        &http_client(),
-        &server.relay_url(&upstream.url("/redirect")),
+    let response = with_relay_token(
+        discover(
+            &http_client(),
+            &server.relay_url(&upstream.url("/redirect")),
+        ),
+        &token,
     )
     .send()
     .await
@@ -205,4 +234,63 @@ async fn a_redirect_is_returned_not_followed() {
     assert_eq!(response.status(), 302);
     assert_eq!(header(&response, "x-holdbay-relay"), "1");
     assert!(header(&response, "location").is_empty());
+}
+
+#[tokio::test]
+async fn without_this_launchs_token_the_relay_refuses_before_reaching_the_target() {
+    let server = TestServer::start(&[]);
+    let upstream = Upstream::start().await;
+    let client = http_client();
+    let relay_url = server.relay_url(&upstream.url("/echo"));
+
+    let missing = discover(&client, &relay_url)
+        .send()
+        .await
+        .expect("the server answers");
+    assert_eq!(header(&missing, "x-holdbay-relay"), "1");
+    let (status, content_type, code, message) = jsonrpc_error(missing).await;
+    assert_eq!(
+        (status, content_type.as_str(), code),
+        (403, "application/json", -32600)
+    );
+    assert!(message.contains("X-Holdbay-Relay-Token"), "{message}");
+    assert!(message.contains("--relay-token"), "{message}");
+
+    // Another launch's token, or a guess: refused the same way.
+    let another_launch = TestServer::start(&[]).relay_token().await;
+    let token = server.relay_token().await;
+    assert_ne!(another_launch, token, "each launch makes its own token");
+    for wrong in [another_launch.as_str(), &token[..token.len() - 1], "0"] {
+        let refused = with_relay_token(discover(&client, &relay_url), wrong)
+            .send()
+            .await
+            .expect("the server answers");
+        let (status, _, _, message) = jsonrpc_error(refused).await;
+        assert_eq!(status, 403, "{wrong}: {message}");
+        assert!(message.contains("Reload the page"), "{message}");
+    }
+
+    // The right one passes, to the target's own answer.
+    let passed = with_relay_token(discover(&client, &relay_url), &token)
+        .send()
+        .await
+        .expect("the server answers");
+    assert_eq!(passed.status(), 200);
+    let echoed: serde_json::Value = passed.json().await.expect("echo JSON");
+    assert_eq!(echoed["method"], "POST");
+}
+
+#[tokio::test]
+async fn relay_token_sets_the_token_for_tests_and_the_page_carries_it() {
+    let given = "a-relay-token-for-tests-0123456789";
+    let server = TestServer::start(&["--relay-token", given]);
+    assert_eq!(server.relay_token().await, given);
+    let response = with_relay_token(
+        discover(&http_client(), &server.relay_url(&server.mcp_url())),
+        given,
+    )
+    .send()
+    .await
+    .expect("the server answers");
+    assert_eq!(response.status(), 200);
 }

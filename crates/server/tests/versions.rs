@@ -19,7 +19,8 @@ async fn body(response: reqwest::Response) -> Value {
 
 #[tokio::test]
 async fn a_legacy_initialize_gets_400_and_the_modern_unsupported_version_body() {
-    let server = TestServer::start(&[]);
+    // The MCP Inspector's page is not this server's own: it is let in by name.
+    let server = TestServer::start(&["--allow-origin", "http://localhost:6274"]);
     let response = http_client()
         .post(server.mcp_url())
         .header("Content-Type", "application/json")

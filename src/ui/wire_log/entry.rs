@@ -4,6 +4,7 @@
 
 use std::collections::BTreeSet;
 
+use holdbay_engine::relay::RELAY_TOKEN_HEADER;
 use leptos::prelude::*;
 
 use super::clipboard::CopyButton;
@@ -214,10 +215,20 @@ fn WireDetails(entry: WireEntry, options: RowOptions) -> impl IntoView {
             .unwrap_or_default();
         let connection = session.link().connection_now();
         entry.with_value(|entry| {
+            // Opted in: the connection's own headers, and for a relayed exchange this page's
+            // relay token (the relay refuses a command without it).
             let own = (options.curl_credentials.get_untracked()
                 && connection.server == entry.server)
-                .then_some(connection.headers.as_slice());
-            curl_command(entry, &origin, own)
+                .then(|| {
+                    let mut headers = connection.headers.clone();
+                    if entry.relayed
+                        && let Some(token) = crate::link::relay_token::from_page()
+                    {
+                        headers.push((RELAY_TOKEN_HEADER.to_owned(), token));
+                    }
+                    headers
+                });
+            curl_command(entry, &origin, own.as_deref())
         })
     };
     let request_view = match request {

@@ -1,16 +1,20 @@
 //! The Origin guard and CORS for `/mcp` and `/relay`: a request from a browser origin
-//! that [`OriginPolicy`] does not allow is refused with 403; an allowed origin gets its
-//! preflight answered and may read the responses (including `WWW-Authenticate`).
-//! Requests without `Origin` (curl, native clients) pass untouched.
+//! that [`OriginPolicy`] does not allow (any page but the app's own and each
+//! `--allow-origin`) is refused with 403, its preflight included; an allowed origin gets its
+//! preflight answered and may read the responses (including `WWW-Authenticate`), and only
+//! there may the relay's preflight allow the relay token's header. Requests without
+//! `Origin` (curl, native clients) pass untouched.
 
 use std::sync::Arc;
 
 use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use holdbay_engine::relay::{RELAY_PATH, RELAY_TOKEN_HEADER};
 use http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 
 use super::error_body::{INVALID_REQUEST, jsonrpc_error};
+use super::host;
 use super::mcp_headers::{RELAY_MARKER, REQUEST_HEADERS, RESPONSE_HEADERS, is_request_header};
 use super::origin::OriginPolicy;
 
@@ -27,16 +31,20 @@ pub async fn guard(
     let Some(origin) = request.headers().get(header::ORIGIN).cloned() else {
         return with_vary_origin(next.run(request).await);
     };
-    let allowed = origin.to_str().is_ok_and(|value| policy.allows(value));
+    let host = host::named(&request);
+    let allowed = origin
+        .to_str()
+        .is_ok_and(|value| policy.allows(value, host.as_deref()));
     if !allowed {
-        return with_vary_origin(refusal(&origin));
+        return with_vary_origin(refusal(&origin, &policy.describe_own(host.as_deref())));
     }
     let is_preflight = request.method() == Method::OPTIONS
         && request
             .headers()
             .contains_key(header::ACCESS_CONTROL_REQUEST_METHOD);
     let mut response = if is_preflight {
-        preflight(request.headers())
+        let to_relay = request.uri().path() == RELAY_PATH;
+        preflight(request.headers(), to_relay)
     } else {
         next.run(request).await
     };
@@ -46,29 +54,29 @@ pub async fn guard(
     with_vary_origin(response)
 }
 
-fn refusal(origin: &HeaderValue) -> Response {
+fn refusal(origin: &HeaderValue, own: &str) -> Response {
     let shown = String::from_utf8_lossy(origin.as_bytes());
     jsonrpc_error(
         StatusCode::FORBIDDEN,
         INVALID_REQUEST,
         format!(
-            "Origin {shown} is not allowed to call this server. Allowed are http://localhost, \
-             http://127.0.0.1 and http://[::1] on any port, this server's own origin, and each \
-             origin given with --allow-origin (start holdbay with --allow-origin {shown} to \
-             allow this one)."
+            "Origin {shown} is not allowed to call this server: only the page it serves \
+             ({own}) and each origin given with --allow-origin may, even on this machine. \
+             To allow this one, start holdbay with --allow-origin {shown}."
         ),
     )
 }
 
-/// 204 with what the browser asked to use, as far as MCP needs it.
-fn preflight(request: &HeaderMap) -> Response {
+/// 204 with what the browser asked to use, as far as MCP needs it (and, `to_relay`, the
+/// relay token's header).
+fn preflight(request: &HeaderMap, to_relay: bool) -> Response {
     let mut response = StatusCode::NO_CONTENT.into_response();
     let headers = response.headers_mut();
     headers.insert(
         header::ACCESS_CONTROL_ALLOW_METHODS,
         HeaderValue::from_static(ALLOWED_METHODS),
     );
-    if let Ok(value) = HeaderValue::from_str(&allowed_request_headers(request)) {
+    if let Ok(value) = HeaderValue::from_str(&allowed_request_headers(request, to_relay)) {
         headers.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, value);
     }
     headers.insert(
@@ -83,9 +91,13 @@ fn preflight(request: &HeaderMap) -> Response {
 }
 
 /// The fixed MCP request headers, plus each requested `Mcp-Param-*` header: that family
-/// is open-ended, so it can only be allowed by echoing the names the browser asks for.
-fn allowed_request_headers(request: &HeaderMap) -> String {
+/// is open-ended, so it can only be allowed by echoing the names the browser asks for. The
+/// relay's preflight allows its token's header too.
+fn allowed_request_headers(request: &HeaderMap, to_relay: bool) -> String {
     let mut allowed: Vec<&str> = REQUEST_HEADERS.to_vec();
+    if to_relay {
+        allowed.push(RELAY_TOKEN_HEADER);
+    }
     let requested = request
         .get_all(header::ACCESS_CONTROL_REQUEST_HEADERS)
         .iter()
@@ -129,11 +141,27 @@ mod tests {
             header::ACCESS_CONTROL_REQUEST_HEADERS,
             HeaderValue::from_static("content-type, mcp-param-region, x-evil, authorization"),
         );
-        let allowed = allowed_request_headers(&request).to_ascii_lowercase();
+        let allowed = allowed_request_headers(&request, false).to_ascii_lowercase();
         assert!(allowed.contains("mcp-param-region"), "{allowed}");
         assert!(allowed.contains("authorization"), "{allowed}");
         assert!(allowed.contains("last-event-id"), "{allowed}");
         assert!(!allowed.contains("x-evil"), "{allowed}");
         assert_eq!(allowed.matches("content-type").count(), 1, "{allowed}");
+        assert!(!allowed.contains("x-holdbay-relay-token"), "{allowed}");
+    }
+
+    #[test]
+    fn only_the_relay_preflight_allows_the_relay_token() {
+        let mut request = HeaderMap::new();
+        request.insert(
+            header::ACCESS_CONTROL_REQUEST_HEADERS,
+            HeaderValue::from_static("content-type, x-holdbay-relay-token"),
+        );
+        let allowed = allowed_request_headers(&request, true).to_ascii_lowercase();
+        assert_eq!(
+            allowed.matches("x-holdbay-relay-token").count(),
+            1,
+            "{allowed}"
+        );
     }
 }

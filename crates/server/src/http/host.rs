@@ -48,20 +48,24 @@ impl HostPolicy {
     }
 }
 
+/// The name a request gave this server: its `Host`, or for HTTP/2, which carries the name
+/// in the URI's authority instead, that.
+pub fn named(request: &Request) -> Option<String> {
+    request
+        .headers()
+        .get(header::HOST)
+        .and_then(|value| value.to_str().ok())
+        .map(str::to_owned)
+        .or_else(|| request.uri().authority().map(|a| a.as_str().to_owned()))
+}
+
 /// Middleware: refuse a request whose Host is not one of this server's names.
 pub async fn guard(
     State(policy): State<Arc<HostPolicy>>,
     request: Request,
     next: Next,
 ) -> Response {
-    // HTTP/2 carries the name in the URI's authority instead of a Host header.
-    let named = request
-        .headers()
-        .get(header::HOST)
-        .and_then(|value| value.to_str().ok())
-        .map(str::to_owned)
-        .or_else(|| request.uri().authority().map(|a| a.as_str().to_owned()));
-    match named {
+    match named(&request) {
         Some(host) if policy.allows(&host) => next.run(request).await,
         named => jsonrpc_error(
             StatusCode::FORBIDDEN,

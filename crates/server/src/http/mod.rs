@@ -1,6 +1,7 @@
 //! The HTTP edge in front of `/mcp` and `/relay`: Host and Origin validation, CORS,
-//! bearer tokens, body limits, and the relay; the servers allowed beyond loopback; and the
-//! browser hardening headers on every response. `crate::routes` puts the pieces together.
+//! bearer tokens, body limits, the relay and its per-launch token; the servers allowed
+//! beyond loopback; and the browser hardening headers on every response. `crate::routes`
+//! puts the pieces together.
 //!
 //! Every refusal here is a JSON-RPC error body (`id: null`) with a message that says
 //! what to change, so the app's engine can show it like any other server error.
@@ -15,3 +16,4 @@ pub mod host;
 pub mod mcp_headers;
 pub mod origin;
 pub mod relay;
+pub mod relay_token;

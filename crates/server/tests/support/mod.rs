@@ -14,6 +14,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
+use holdbay_engine::relay::{RELAY_PATH, RELAY_TOKEN_HEADER, RELAY_TOKEN_META};
 use tempfile::TempDir;
 
 /// What `server/discover` needs in `MCP-Protocol-Version` and `_meta`.
@@ -126,8 +127,35 @@ impl TestServer {
         let query: String = url::form_urlencoded::Serializer::new(String::new())
             .append_pair("target", target)
             .finish();
-        format!("{}/relay?{query}", self.base())
+        format!("{}{RELAY_PATH}?{query}", self.base())
     }
+
+    /// The relay token of this launch, learnt the way the app learns it: from the page the
+    /// server serves.
+    pub async fn relay_token(&self) -> String {
+        let page = http_client()
+            .get(format!("{}/", self.base()))
+            .send()
+            .await
+            .expect("the page")
+            .text()
+            .await
+            .expect("the page's text");
+        token_in_page(&page).unwrap_or_else(|| panic!("no relay token in the page: {page}"))
+    }
+}
+
+/// The `content` of the page's `<meta name="holdbay-relay-token">`.
+pub fn token_in_page(page: &str) -> Option<String> {
+    let marker = format!("<meta name=\"{RELAY_TOKEN_META}\" content=\"");
+    let start = page.find(&marker)? + marker.len();
+    let end = start + page[start..].find('"')?;
+    Some(page[start..end].to_owned())
+}
+
+/// `request` with the relay token header.
+pub fn with_relay_token(request: reqwest::RequestBuilder, token: &str) -> reqwest::RequestBuilder {
+    request.header(RELAY_TOKEN_HEADER, token)
 }
 
 impl Drop for TestServer {

@@ -13,10 +13,12 @@
 //!   chunk by chunk, so SSE events arrive as the target sends them; plus
 //!   `X-Holdbay-Relay: 1` on every response of the relay, its own refusals included.
 //!
-//! Cookies never cross. Targets must resolve to loopback only, unless allowed with
-//! `--relay-allow` (see [`target`]). Refusals are JSON-RPC error bodies: 400 for an
-//! unusable target, 403 for one the policy refuses, 502 for one that cannot be reached.
-//! The Origin guard and the body limit sit in front (see `crate::routes`).
+//! Cookies never cross, and neither does the relay token. Targets must resolve to loopback
+//! only, unless allowed with `--relay-allow` (see [`target`]). Refusals are JSON-RPC error
+//! bodies: 400 for an unusable target, 403 for one the policy refuses, 502 for one that
+//! cannot be reached. In front (see `crate::routes`): the Origin guard (only the app's own
+//! page and each `--allow-origin`), this launch's relay token
+//! ([`super::relay_token`]: without it, 403), and the body limit.
 
 pub mod headers;
 pub mod target;

@@ -90,7 +90,8 @@ pub use names::{
 };
 pub use outgoing::OutgoingRequest;
 pub use pages::{
-    ListMethod, Listing, MAX_PAGES, MAX_TOOL_PAGES, Pages, PagesError, tool_display_name,
+    ListMethod, Listing, MAX_PAGES, MAX_TOOL_PAGES, Pages, PagesError, name_book,
+    tool_display_name, tool_title,
 };
 pub use refusal::refusal_for;
 pub use limits::{

@@ -173,7 +173,7 @@ fn spoofed_tool_names_are_drawn_with_markers_and_flagged() {
     let real = item(&host, "ok_echo");
     let badge = text(&real, ".name-flag");
     assert!(
-        badge.contains("looks like \"ok_⟨U+200B⟩echo\" and 2 more"),
+        badge.contains("looks like \"ok_echo⟨U+200D⟩\" and 2 more"),
         "{badge}"
     );
     // The badge's whole sentence is there for screen readers and on hover.

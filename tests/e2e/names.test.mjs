@@ -85,7 +85,7 @@ test('spoofed names are drawn with markers and flagged, and their findings are r
   assert.deepEqual(await flagsOf(await toolItem(page, DRAWN.override)), ['name-invisible-chars']);
   assert.deepEqual(await flagsOf(await toolItem(page, DRAWN.cyrillic)), ['name-look-alike', 'name-look-alike']);
   const realFlag = await (await toolItem(page, DRAWN.real)).locator('.name-flag').innerText();
-  assert.match(realFlag, /looks like "ok_⟨U\+200B⟩echo" and 2 more/);
+  assert.match(realFlag, /looks like "ok_echo⟨U\+200D⟩" and 2 more/);
   const mix = await (await toolItem(page, DRAWN.cyrillic)).locator('.name-flag').first().innerText();
   assert.match(mix, /mixes Latin and Cyrillic/);
 
@@ -97,7 +97,7 @@ test('spoofed names are drawn with markers and flagged, and their findings are r
   assert.equal(invisible.length, 3, invisible.join('\n'));
   assert.equal(lookAlike.length, 5, lookAlike.join('\n'));
   assert.ok(invisible.some((said) => said.startsWith('tool "⟨U+202E⟩evil_tool" has characters in its name') && said.includes('U+202E (a bidi control)')), invisible.join('\n'));
-  assert.ok(lookAlike.some((said) => said.startsWith('tool "ok_echo" looks like tools "ok_⟨U+200B⟩echo"')), lookAlike.join('\n'));
+  assert.ok(lookAlike.some((said) => said.startsWith('tool "ok_echo" looks like tools "ok_echo⟨U+200D⟩"')), lookAlike.join('\n'));
   assert.ok(lookAlike.some((said) => said.includes('mixes Latin and Cyrillic letters') && said.includes('U+0435')), lookAlike.join('\n'));
   assert.equal(await page.locator('#findings-panel .finding[data-rule^="name-"]').first().getAttribute('data-severity'), 'info');
   assert.ok(!HIDDEN.test(await page.locator('#findings-panel').textContent()), 'the findings quote names as drawn');

@@ -17,7 +17,6 @@ mod hidden;
 mod scripts;
 mod skeleton;
 
-use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 use rmcp::model::DiscoverResult;
@@ -332,8 +331,10 @@ fn own_warnings(field: NameField, raw: &str, shown: &Shown, warnings: &mut Vec<N
 pub struct NameBook {
     /// What one item of the list is called, for messages ("tool").
     item: &'static str,
-    /// Skeletons shared by two or more different names, with those names in list order.
-    alike: BTreeMap<String, Vec<String>>,
+    /// `(skeleton, name)` of every name that shares its skeleton with a different name,
+    /// sorted. (A sorted list, not a map: the first screen carries this code, and a map's
+    /// code costs the wasm about 11 KB more.)
+    alike: Vec<(String, String)>,
 }
 
 impl NameBook {
@@ -341,18 +342,19 @@ impl NameBook {
     /// name twice is one name (a duplicate hides nothing); different names that read the
     /// same look alike.
     pub fn new<'a>(item: &'static str, names: impl IntoIterator<Item = &'a str>) -> Self {
-        let mut by_skeleton: BTreeMap<String, Vec<String>> = BTreeMap::new();
-        for name in names {
-            let same = by_skeleton.entry(skeleton(name)).or_default();
-            if !same.iter().any(|known| known == name) {
-                same.push(name.to_owned());
-            }
-        }
-        by_skeleton.retain(|_, names| names.len() > 1);
-        Self {
-            item,
-            alike: by_skeleton,
-        }
+        let mut all: Vec<(String, String)> = names
+            .into_iter()
+            .map(|name| (skeleton(name), name.to_owned()))
+            .collect();
+        all.sort_unstable();
+        all.dedup();
+        let alike = all
+            .chunk_by(|a, b| a.0 == b.0)
+            .filter(|same| same.len() > 1)
+            .flatten()
+            .cloned()
+            .collect();
+        Self { item, alike }
     }
 
     /// What one item of the list is called.
@@ -371,8 +373,15 @@ impl NameBook {
             own_warnings(NameField::Title, title, &shown, &mut warnings);
             shown
         });
-        if let Some(same) = self.alike.get(&skeleton(name)) {
-            let others: Vec<String> = same.iter().filter(|n| *n != name).cloned().collect();
+        let key = skeleton(name);
+        let start = self.alike.partition_point(|(k, _)| *k < key);
+        let others: Vec<String> = self.alike[start..]
+            .iter()
+            .take_while(|(k, _)| *k == key)
+            .filter(|(_, other)| other != name)
+            .map(|(_, other)| other.clone())
+            .collect();
+        if !others.is_empty() {
             warnings.push(NameWarning::LooksLike { others });
         }
         NameMarks {
@@ -382,17 +391,14 @@ impl NameBook {
         }
     }
 
-    /// One finding per warning of each item (an item listed twice counts once).
+    /// One finding per warning of each item (an item listed twice gives its findings twice:
+    /// the app counts a repeat, ×2).
     pub fn findings<'a>(
         &self,
         items: impl IntoIterator<Item = (&'a str, Option<&'a str>)>,
     ) -> Vec<Finding> {
-        let mut seen = BTreeSet::new();
         let mut findings = Vec::new();
         for (name, title) in items {
-            if !seen.insert((name, title)) {
-                continue;
-            }
             for warning in self.marks(name, title).warnings {
                 let explanation = warning.explain(self.item, name);
                 findings.push(Finding::new(warning.rule(), explanation, None));

@@ -1,3 +1,5 @@
+use std::collections::BTreeMap;
+
 use super::*;
 use crate::findings::Severity;
 
@@ -377,7 +379,8 @@ fn a_book_flags_every_name_of_a_group_that_reads_alike() {
         assert!(others.iter().all(|o| o.as_str() != name));
     }
     let badge = book.marks("ok_echo", None).warnings[0].badge();
-    assert_eq!(badge, "looks like \"ok_⟨U+200B⟩echo\" and 2 more");
+    // The others in the order of their names (U+0065 `e`, then U+0435, then U+200B).
+    assert_eq!(badge, "looks like \"ok_echo⟨U+200D⟩\" and 2 more");
 }
 
 #[test]
@@ -426,6 +429,9 @@ fn findings_name_each_flagged_item_by_its_shown_form() {
             "[name-invisible-chars info] tool \"⟨U+202E⟩evil_tool\" has characters in its name \
              that do not show as themselves: U+202E (a bidi control); Holdbay draws each as \
              ⟨U+…⟩",
+            // Listed twice, found twice: the app counts the repeat.
+            "[name-look-alike info] tool \"ok_echo\" looks like tool \"ok_⟨U+200B⟩echo\": with \
+             hidden characters left out and look-alike letters read as one, they read the same",
         ]
     );
     // No message quotes a name as written: none carries an invisible character.

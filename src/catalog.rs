@@ -13,7 +13,7 @@ use std::pin::Pin;
 use holdbay_engine::model::{DiscoverResult, Prompt, Resource, ResourceTemplate, Tool};
 use holdbay_engine::{
     ListMethod, ListPrompts, ListResourceTemplates, ListResources, ListTools, Listing, McpMethod,
-    Pages, Reply,
+    NameBook, Pages, Reply, name_book,
 };
 use leptos::prelude::*;
 
@@ -52,6 +52,8 @@ pub struct Listed<T> {
     pub stopped: Option<String>,
     /// Why each item the client will not offer was left out (a name over the bound).
     pub left_out: Vec<String>,
+    /// The items' names as the engine shows them, and which pass for others.
+    pub names: NameBook,
 }
 
 /// The tools the app offers, and why any others were hidden.
@@ -102,12 +104,11 @@ impl Catalog {
     /// A catalog with these tools and nothing else (component tests, lessons' checks).
     pub fn with_tools(tools: Vec<Tool>) -> Self {
         let catalog = Self::new();
+        let Loaded::Ready(tools) = listed::<ListTools>(tools) else {
+            return catalog;
+        };
         catalog.tools.set(Loaded::Ready(Toolbox {
-            tools: Listed {
-                items: tools,
-                stopped: None,
-                left_out: Vec::new(),
-            },
+            tools,
             hidden: Vec::new(),
         }));
         catalog
@@ -162,6 +163,25 @@ impl Catalog {
         })
     }
 
+    /// The tools' names, to show one as the list does (untracked; an empty book before the
+    /// tools are listed).
+    pub fn tool_names(&self) -> NameBook {
+        self.tools.with_untracked(|tools| match tools.ready() {
+            Some(toolbox) => toolbox.tools.names.clone(),
+            None => name_book::<ListTools>(&[]),
+        })
+    }
+
+    /// The prompts' names (untracked), as [`Catalog::tool_names`].
+    pub fn prompt_names(&self) -> NameBook {
+        names_of::<ListPrompts>(self.prompts)
+    }
+
+    /// The resource templates' names (untracked), as [`Catalog::tool_names`].
+    pub fn template_names(&self) -> NameBook {
+        names_of::<ListResourceTemplates>(self.templates)
+    }
+
     /// A resource template of the current list, by its `uriTemplate` (untracked).
     pub fn template(&self, uri_template: &str) -> Option<ResourceTemplate> {
         self.templates.with_untracked(|templates| {
@@ -187,9 +207,10 @@ impl Catalog {
         resources: Vec<Resource>,
         templates: Vec<ResourceTemplate>,
     ) {
-        self.prompts.set(listed(prompts));
-        self.resources.set(listed(resources));
-        self.templates.set(listed(templates));
+        self.prompts.set(listed::<ListPrompts>(prompts));
+        self.resources.set(listed::<ListResources>(resources));
+        self.templates
+            .set(listed::<ListResourceTemplates>(templates));
     }
 
     /// Show this discovery (component tests).
@@ -238,6 +259,7 @@ impl Catalog {
                 return;
             }
         };
+        link.note_findings(holdbay_engine::server_name_findings(&discovered));
         self.discovery.try_set(Loaded::Ready(discovered.clone()));
         self.list_tools_of(link, &discovered, Some(early_tools))
             .await;
@@ -329,6 +351,8 @@ impl Catalog {
                         items: kept,
                         stopped: listed.stopped,
                         left_out: Vec::new(),
+                        // The names of every tool listed: a hidden one can still be a look-alike.
+                        names: listed.names,
                     },
                     hidden,
                 })
@@ -352,11 +376,23 @@ engine_work! {
 }
 
 /// A whole list, ready.
-fn listed<T>(items: Vec<T>) -> Loaded<Listed<T>> {
+fn listed<M: ListMethod>(items: Vec<M::Item>) -> Loaded<Listed<M::Item>> {
     Loaded::Ready(Listed {
+        names: name_book::<M>(&items),
         items,
         stopped: None,
         left_out: Vec::new(),
+    })
+}
+
+/// The names of one list (untracked; an empty book before it is listed).
+fn names_of<M: ListMethod>(list: RwSignal<Loaded<Listed<M::Item>>>) -> NameBook
+where
+    M::Item: Send + Sync + 'static,
+{
+    list.with_untracked(|list| match list.ready() {
+        Some(listed) => listed.names.clone(),
+        None => name_book::<M>(&[]),
     })
 }
 
@@ -415,11 +451,13 @@ async fn list_all<M: ListMethod>(
         findings,
         stopped,
         left_out,
+        names,
     } = pages.finish();
     link.note_findings(findings);
     Loaded::Ready(Listed {
         items,
         stopped: stopped.map(|why| why.to_string()),
         left_out,
+        names,
     })
 }

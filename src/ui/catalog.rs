@@ -82,7 +82,7 @@ fn tools_view(tools: Loaded<Toolbox>) -> AnyView {
     match tools {
         Loaded::Loading => view! { <p class="pending">"Listing tools…"</p> }.into_any(),
         Loaded::Ready(Toolbox { tools, hidden }) => view! {
-            <ToolsPanel tools=tools.items hidden=hidden />
+            <ToolsPanel tools=tools.items hidden=hidden names=tools.names />
             {stopped_note(tools.stopped)}
         }
         .into_any(),

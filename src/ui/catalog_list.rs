@@ -1,19 +1,49 @@
-//! The pieces every list of the catalog shares: the search, the frame of a searchable
-//! list, and what a list that is not ready says.
+//! The pieces every list of the catalog shares: items with their names as shown, the
+//! search, the frame of a searchable list, and what a list that is not ready says.
 
+use holdbay_engine::{ListMethod, NameBook, NameMarks, Shown};
 use leptos::prelude::*;
 
 use super::ErrorNotice;
 use crate::catalog::Loaded;
 
 /// Whether `query` (case-insensitive, ASCII folding keeps the wasm small) occurs in any field.
+/// Names and titles are matched as shown, so the query is read the same way: typing
+/// `ok_echo` never finds `ok_\u{200B}echo`, which shows as `ok_⟨U+200B⟩echo`, and pasting
+/// that name (or its shown text) does.
 pub fn matches<'a>(query: &str, fields: impl IntoIterator<Item = Option<&'a str>>) -> bool {
-    let query = query.trim().to_ascii_lowercase();
+    let query = Shown::of(query.trim()).text().to_ascii_lowercase();
     query.is_empty()
         || fields
             .into_iter()
             .flatten()
             .any(|field| field.to_ascii_lowercase().contains(&query))
+}
+
+/// A listed item with its name and title as shown, and the flags its list gives it.
+#[derive(Debug, Clone)]
+pub struct Named<T> {
+    pub item: T,
+    pub marks: NameMarks,
+    /// The shown name and title as text: what the list draws, and what search matches.
+    pub shown_name: String,
+    pub shown_title: Option<String>,
+}
+
+/// `items` of list `M`, each with its names as `book` shows them.
+pub fn named<M: ListMethod>(items: Vec<M::Item>, book: &NameBook) -> Vec<Named<M::Item>> {
+    items
+        .into_iter()
+        .map(|item| {
+            let marks = book.marks(M::name_of(&item), M::title_of(&item));
+            Named {
+                shown_name: marks.name.text(),
+                shown_title: marks.title.as_ref().map(Shown::text),
+                marks,
+                item,
+            }
+        })
+        .collect()
 }
 
 /// A search field that filters as you type.
@@ -54,13 +84,13 @@ pub fn left_out_note(left_out: Vec<String>) -> Option<impl IntoView> {
     })
 }
 
-/// The items whose name, title, description or detail (`fields`) match the query, as a
-/// derived list for a view.
+/// The items whose shown name and title, description or detail (`fields`) match the query,
+/// as a derived list for a view.
 pub fn searched<T: Clone + Send + Sync + 'static>(
-    items: StoredValue<Vec<T>>,
+    items: StoredValue<Vec<Named<T>>>,
     query: RwSignal<String>,
-    fields: for<'a> fn(&'a T) -> [Option<&'a str>; 4],
-) -> impl Fn() -> Vec<T> + Copy + Send + Sync + 'static {
+    fields: for<'a> fn(&'a Named<T>) -> [Option<&'a str>; 4],
+) -> impl Fn() -> Vec<Named<T>> + Copy + Send + Sync + 'static {
     move || {
         let query = query.get();
         items.with_value(|items| {

@@ -3,9 +3,13 @@
 
 use holdbay_engine::model::DiscoverResult;
 use holdbay_engine::protocol::PROTOCOL_VERSION;
-use holdbay_engine::{CLIENT_VERSIONS, LATEST_LEGACY_VERSION, VersionMismatch};
+use holdbay_engine::{
+    CLIENT_VERSIONS, LATEST_LEGACY_VERSION, NameMarks, Shown, VersionMismatch, server_name_marks,
+};
 use leptos::prelude::*;
 use serde_json::Value;
+
+use super::names::{ShownText, flags_of};
 
 /// One advertised capability, with the flags it sets to `true`.
 #[derive(Debug, Clone, PartialEq)]
@@ -61,17 +65,32 @@ fn human_duration(ms: u64) -> String {
 #[component]
 pub fn DiscoverPanel(result: DiscoverResult) -> impl IntoView {
     let info = result.server_info();
-    let name = info
+    // The title, else the name, as shown; the machine name too when a title hides it.
+    let (identity, flags) = match (&info, server_name_marks(&result)) {
+        (Some(info), Some(marks)) => {
+            let flags = flags_of(&marks, "server", &info.name);
+            let NameMarks { name, title, .. } = marks;
+            let titled = info.title.as_ref().is_some_and(|title| *title != info.name);
+            let (shown, id_name) = match title {
+                Some(title) if titled => (title, Some(name)),
+                _ => (name, None),
+            };
+            let identity = view! {
+                <span id="server-name" class="shown-name"><ShownText shown=shown /></span>
+                " "
+                <span class="server-id shown-name">{id_name.map(|id| view! { <ShownText shown=id /> })}</span>
+            };
+            (identity.into_any(), Some(flags))
+        }
+        _ => (
+            view! { <span id="server-name">"(the server did not name itself)"</span> }.into_any(),
+            None,
+        ),
+    };
+    let version = info
         .as_ref()
-        .map(|i| i.title.clone().unwrap_or_else(|| i.name.clone()))
-        .unwrap_or_else(|| "(the server did not name itself)".to_owned());
-    // The machine name too, when a title hides it.
-    let id_name = info
-        .as_ref()
-        .map(|i| i.name.clone())
-        .filter(|id| *id != name)
+        .map(|i| Shown::of(&i.version).text())
         .unwrap_or_default();
-    let version = info.as_ref().map(|i| i.version.clone()).unwrap_or_default();
     let versions: Vec<String> = result
         .supported_versions
         .iter()
@@ -91,11 +110,10 @@ pub fn DiscoverPanel(result: DiscoverResult) -> impl IntoView {
         <section class="panel" id="discover-panel">
             <h2>"Server"</h2>
             <p class="server-identity">
-                <span id="server-name">{name}</span>
-                " "
-                <span class="server-id">{id_name}</span>
+                {identity}
                 " "
                 <span id="server-version">{version}</span>
+                {flags}
             </p>
             <dl class="facts">
                 <dt>"Protocol versions"</dt>

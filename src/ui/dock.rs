@@ -88,8 +88,16 @@ pub fn Dock() -> impl IntoView {
                     {move || if collapsed.get() { "Show" } else { "Hide" }}
                 </button>
             </div>
-            // Both panels stay mounted so their filters survive a tab switch.
-            <div class="dock-body" id="dock-body" hidden=move || collapsed.get()>
+            // Both panels stay mounted so their filters survive a tab switch. Focusable: a
+            // findings list has nothing focusable in it, and a keyboard must still scroll it.
+            <div
+                class="dock-body"
+                id="dock-body"
+                tabindex="0"
+                role="region"
+                aria-label="Dock pane"
+                hidden=move || collapsed.get()
+            >
                 <div class="dock-pane" hidden=move || tab.get() != DockTab::Wire>
                     <WireLogPanel />
                 </div>

@@ -2,6 +2,7 @@
 //! arguments, when, outcome), newest first, with Re-run: the arguments go back into the
 //! tool's form (its draft) and the call starts again with them.
 
+use holdbay_engine::Shown;
 use leptos::prelude::*;
 use serde_json::Value;
 
@@ -65,7 +66,7 @@ fn HistoryRow(call: CallRecord, problem: RwSignal<Option<String>>) -> impl IntoV
     view! {
         <li class="history-row" data-tool=call.tool.clone()>
             <time class="history-when" title=when.clone()>{when.clone()}</time>
-            <code class="history-tool">{call.tool.clone()}</code>
+            <code class="history-tool shown-name">{Shown::of(&call.tool).text()}</code>
             <code class="history-arguments" title=arguments.clone()>{arguments.clone()}</code>
             <span class="history-outcome" class:bad=call.failed>{outcome}</span>
             <button type="button" class="history-rerun" on:click=rerun>"Re-run"</button>

@@ -20,6 +20,7 @@ pub mod history;
 mod later_styles;
 pub mod lessons;
 pub mod library_drafts;
+pub mod names;
 mod notice;
 mod on_demand;
 pub mod prompts;

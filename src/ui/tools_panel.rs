@@ -2,35 +2,49 @@
 //! call panel.
 
 use holdbay_engine::model::Tool;
-use holdbay_engine::tool_display_name;
+use holdbay_engine::{ListMethod, ListTools, NameBook, NameMarks, Shown, name_book};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::catalog_list::{SearchBox, matches};
+use super::names::{ShownText, flags_of};
 use super::state::UiState;
 
 /// What the list shows of one tool.
 #[derive(Debug, Clone)]
 struct ToolRow {
+    /// The name as the server wrote it: what is selected, and sent.
     name: String,
-    /// The display name, when it differs from the name.
-    title: Option<String>,
+    marks: NameMarks,
+    /// The name and display title as shown (the title when it differs from the name): what
+    /// search matches.
+    shown_name: String,
+    shown_title: Option<String>,
     description: Option<String>,
 }
 
-/// `hidden` explains each tool left out because the spec forbids offering it.
+/// `hidden` explains each tool left out because the spec forbids offering it; `names` is the
+/// listing's book (by default, one of `tools`).
 #[component]
-pub fn ToolsPanel(tools: Vec<Tool>, #[prop(optional)] hidden: Vec<String>) -> impl IntoView {
+pub fn ToolsPanel(
+    tools: Vec<Tool>,
+    #[prop(optional)] hidden: Vec<String>,
+    #[prop(optional)] names: Option<NameBook>,
+) -> impl IntoView {
     // Outside an app (in component tests) nothing shows the chosen tool's call.
     let selected = use_context::<UiState>().map(|ui| ui.selected_tool());
     let total = tools.len();
+    let book = names.unwrap_or_else(|| name_book::<ListTools>(&tools));
     let rows: Vec<ToolRow> = tools
         .iter()
         .map(|tool| {
             let name = tool.name.to_string();
-            let display = tool_display_name(tool).to_owned();
+            let title = ListTools::title_of(tool).filter(|title| *title != name);
+            let marks = book.marks(&name, title);
             ToolRow {
-                title: (display != name).then_some(display),
+                shown_name: marks.name.text(),
+                shown_title: marks.title.as_ref().map(Shown::text),
+                marks,
                 name,
                 description: tool.description.as_deref().map(str::to_owned),
             }
@@ -46,8 +60,8 @@ pub fn ToolsPanel(tools: Vec<Tool>, #[prop(optional)] hidden: Vec<String>) -> im
                     matches(
                         &query,
                         [
-                            Some(row.name.as_str()),
-                            row.title.as_deref(),
+                            Some(row.shown_name.as_str()),
+                            row.shown_title.as_deref(),
                             row.description.as_deref(),
                         ],
                     )
@@ -137,17 +151,23 @@ fn ToolItem(row: ToolRow, selected: Option<RwSignal<Option<String>>>) -> impl In
         }
     };
     let is_selected_too = is_selected.clone();
+    let flagged = row.marks.is_flagged();
+    let flags = flags_of(&row.marks, ListTools::ITEM, &name);
+    let NameMarks {
+        name: shown, title, ..
+    } = row.marks;
     view! {
-        <li class="tool" class:selected=is_selected>
+        <li class="tool" class:selected=is_selected class:flagged=flagged>
             <button
                 type="button"
                 class="select-tool"
                 aria-pressed=move || is_selected_too().to_string()
                 on:click=choose
             >
-                <code class="tool-name">{name}</code>
-                {row.title.map(|t| view! { <span class="tool-title">{t}</span> })}
+                <code class="tool-name shown-name"><ShownText shown=shown /></code>
+                {title.map(|t| view! { <span class="tool-title shown-name"><ShownText shown=t /></span> })}
             </button>
+            {flags}
             {row.description.map(|d| view! { <p class="tool-description">{d}</p> })}
         </li>
     }

@@ -79,6 +79,13 @@ pub enum Rule {
     /// A body whose `Content-Type` contradicts it (JSON labelled `text/event-stream`, or an
     /// event stream labelled `application/json`).
     ContentTypeMismatch,
+    /// A name or title with characters that do not show as themselves (zero-width, bidi
+    /// controls, other format or control characters, fillers, odd spaces): each is drawn as
+    /// a marker such as `⟨U+200B⟩` ([`crate::names::Shown`]).
+    NameInvisibleChars,
+    /// A name that can pass for another: it mixes scripts whose letters look alike, writes the
+    /// markers' brackets, or reads the same as another name of its list (both are flagged).
+    NameLookAlike,
 }
 
 impl Rule {
@@ -100,6 +107,8 @@ impl Rule {
             // The client's own bounds: no rule of the spec sets these numbers.
             Rule::TooManyInputRequests | Rule::TooManyNotifications => Severity::Info,
             Rule::IdTooLong | Rule::NameTooLong => Severity::Info,
+            // No rule of the spec forbids such names; they are a warning for people.
+            Rule::NameInvisibleChars | Rule::NameLookAlike => Severity::Info,
             _ => Severity::Must,
         }
     }

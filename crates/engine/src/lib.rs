@@ -17,6 +17,8 @@
 //!   `structuredContent` of its results ([`OutputContract`], with the small JSON Schema
 //!   checker [`schema_check`]);
 //! - a [`Finding`] records what the server did against the spec;
+//! - names and titles are shown as [`Shown`] (hidden characters as `⟨U+200B⟩`), and a
+//!   [`NameBook`] flags the ones that pass for others;
 //! - [`Client::negotiate`] retries once after `-32022`, and [`legacy_server`] tells a server
 //!   of an older revision apart (§10.6), each ending in a [`VersionMismatch`] when it fails.
 //!
@@ -43,6 +45,7 @@ mod listen;
 mod listen_schedule;
 mod method;
 mod mrtr;
+mod names;
 mod outgoing;
 mod pages;
 pub mod protocol;
@@ -86,9 +89,14 @@ pub use method::{
     ReadResource, RoundFields, UpdateTask,
 };
 pub use mrtr::{Bounds, ErrorStep, LogicalRequest, MrtrError, Round, Step};
+pub use names::{
+    HiddenChar, HiddenKind, NameBook, NameField, NameMarks, NameWarning, Script, Shown, ShownPiece,
+    confusable_mix, script_of, server_name_findings, server_name_marks, skeleton,
+};
 pub use outgoing::OutgoingRequest;
 pub use pages::{
-    ListMethod, Listing, MAX_PAGES, MAX_TOOL_PAGES, Pages, PagesError, tool_display_name,
+    ListMethod, Listing, MAX_PAGES, MAX_TOOL_PAGES, Pages, PagesError, name_book,
+    tool_display_name, tool_title,
 };
 pub use refusal::refusal_for;
 pub use response::{Decoded, Outcome, Reply, ResponseError, ResponseReader, TaskProblem};

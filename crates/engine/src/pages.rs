@@ -14,6 +14,7 @@ use crate::client::Client;
 use crate::findings::{Finding, Rule};
 use crate::limits::{Limits, excerpt, grouped};
 use crate::method::{ListPrompts, ListResourceTemplates, ListResources, ListTools, McpMethod};
+use crate::names::{NameBook, Shown};
 use crate::outgoing::OutgoingRequest;
 use crate::response::Reply;
 
@@ -37,6 +38,9 @@ pub trait ListMethod: McpMethod<Params = PaginatedRequestParams> {
     /// The item's `name`, which [`Limits::max_name_bytes`] bounds.
     fn name_of(item: &Self::Item) -> &str;
 
+    /// The item's display title, when it has one besides its name.
+    fn title_of(item: &Self::Item) -> Option<&str>;
+
     /// What the list calls one item, for messages.
     const ITEM: &'static str;
 }
@@ -54,6 +58,10 @@ impl ListMethod for ListTools {
 
     fn name_of(item: &Tool) -> &str {
         &item.name
+    }
+
+    fn title_of(item: &Tool) -> Option<&str> {
+        tool_title(item)
     }
 
     const ITEM: &'static str = "tool";
@@ -74,6 +82,10 @@ impl ListMethod for ListPrompts {
         &item.name
     }
 
+    fn title_of(item: &Prompt) -> Option<&str> {
+        item.title.as_deref()
+    }
+
     const ITEM: &'static str = "prompt";
 }
 
@@ -90,6 +102,10 @@ impl ListMethod for ListResources {
 
     fn name_of(item: &Resource) -> &str {
         &item.name
+    }
+
+    fn title_of(item: &Resource) -> Option<&str> {
+        item.title.as_deref()
     }
 
     const ITEM: &'static str = "resource";
@@ -109,6 +125,10 @@ impl ListMethod for ListResourceTemplates {
 
     fn name_of(item: &ResourceTemplate) -> &str {
         &item.name
+    }
+
+    fn title_of(item: &ResourceTemplate) -> Option<&str> {
+        item.title.as_deref()
     }
 
     const ITEM: &'static str = "resource template";
@@ -145,6 +165,9 @@ pub struct Listing<T> {
     /// Why each item the client will not offer was left out (its name is over
     /// [`Limits::max_name_bytes`]); each is one of `findings` too.
     pub left_out: Vec<String>,
+    /// The items' names, for showing them and flagging the ones that pass for others; each
+    /// flag is one of `findings` too.
+    pub names: NameBook,
 }
 
 impl<T> Listing<T> {
@@ -166,6 +189,7 @@ impl Listing<Tool> {
             findings,
             stopped: self.stopped,
             left_out: self.left_out,
+            names: self.names,
         }
     }
 }
@@ -310,11 +334,21 @@ impl<M: ListMethod> Pages<M> {
             }),
             (None, None) => None,
         };
+        let names = name_book::<M>(&self.items);
+        let mut findings = self.findings;
+        findings.extend(
+            names.findings(
+                self.items
+                    .iter()
+                    .map(|item| (M::name_of(item), M::title_of(item))),
+            ),
+        );
         Listing {
             items: self.items,
-            findings: self.findings,
+            findings,
             stopped,
             left_out: self.left_out,
+            names,
         }
     }
 }
@@ -333,7 +367,7 @@ fn overlong_name<M: ListMethod>(item: &M::Item, limits: &Limits) -> Option<Findi
                 "{} {:?} was left out: its name is {} bytes, over the bound of {} bytes \
                  (Limits::max_name_bytes)",
                 M::ITEM,
-                excerpt(name, NAME_EXCERPT_CHARS),
+                excerpt(&Shown::of(name).text(), NAME_EXCERPT_CHARS),
                 grouped(name.len()),
                 grouped(limits.max_name_bytes)
             ),
@@ -345,10 +379,19 @@ fn overlong_name<M: ListMethod>(item: &M::Item, limits: &Limits) -> Option<Findi
 /// The name to show for a tool: `title`, then `annotations.title`, then `name` (the spec's
 /// display order).
 pub fn tool_display_name(tool: &Tool) -> &str {
+    tool_title(tool).unwrap_or(&tool.name)
+}
+
+/// A tool's display title, when it has one: `title`, then `annotations.title`.
+pub fn tool_title(tool: &Tool) -> Option<&str> {
     tool.title
         .as_deref()
         .or_else(|| tool.annotations.as_ref()?.title.as_deref())
-        .unwrap_or(&tool.name)
+}
+
+/// The names of a list's items, as one book: how each is shown, and which look alike.
+pub fn name_book<M: ListMethod>(items: &[M::Item]) -> NameBook {
+    NameBook::new(M::ITEM, items.iter().map(M::name_of))
 }
 
 #[cfg(test)]

@@ -12,12 +12,13 @@ mod tamper;
 use std::sync::Arc;
 
 use holdbay_engine::model::{JsonObject, Tool};
-use holdbay_engine::tool_display_name;
+use holdbay_engine::{ListMethod, ListTools, NameMarks, tool_title};
 use leptos::prelude::*;
 use serde_json::Value;
 
 use super::chunks::{chunk, styled, when_loaded};
 use super::forms::ArgumentsEditor;
+use super::names::{ShownText, flags_of, warnings_of};
 use super::state::{CallDraft, UiState};
 use crate::calls::{CallRun, Phase};
 use crate::session::Session;
@@ -41,25 +42,43 @@ pub fn CallPanel() -> impl IntoView {
             }
             .into_any();
         };
-        let tool = session.catalog().tool(&name);
+        let catalog = session.catalog();
+        let tool = catalog.tool(&name);
+        let title = tool
+            .as_ref()
+            .and_then(tool_title)
+            .filter(|title| *title != name);
+        let marks = catalog.tool_names().marks(&name, title);
         let run = session.call(&name);
         let draft = ui.draft(&name);
-        when_loaded(styled(
-            async move { chunk!(tool_call(name, tool, run, draft)) },
-        ))
+        when_loaded(styled(async move {
+            chunk!(tool_call(name, tool, marks, run, draft))
+        }))
         .into_any()
     }
 }
 
 /// The call form and its call: a chunk of its own (the first screen only lists the tools).
 #[cfg_attr(holdbay_split, leptos::lazy)]
-fn tool_call(name: String, tool: Option<Tool>, run: CallRun, draft: CallDraft) -> AnyView {
-    view! { <ToolCall name=name tool=tool run=run draft=draft /> }.into_any()
+fn tool_call(
+    name: String,
+    tool: Option<Tool>,
+    marks: NameMarks,
+    run: CallRun,
+    draft: CallDraft,
+) -> AnyView {
+    view! { <ToolCall name=name tool=tool marks=marks run=run draft=draft /> }.into_any()
 }
 
 /// One tool's call form (as the user left it) and its call.
 #[component]
-fn ToolCall(name: String, tool: Option<Tool>, run: CallRun, draft: CallDraft) -> impl IntoView {
+fn ToolCall(
+    name: String,
+    tool: Option<Tool>,
+    marks: NameMarks,
+    run: CallRun,
+    draft: CallDraft,
+) -> impl IntoView {
     let schema = tool
         .as_ref()
         .map(|tool| tool.input_schema.clone())
@@ -96,7 +115,7 @@ fn ToolCall(name: String, tool: Option<Tool>, run: CallRun, draft: CallDraft) ->
     view! {
         <section class="panel" id="call-panel">
             <h2>"Call"</h2>
-            <ToolHeader name=name tool=tool.clone() />
+            <ToolHeader name=name tool=tool.clone() marks=marks />
             <ToolSchemas tool=tool />
             <ArgumentsEditor
                 schema=schema
@@ -148,18 +167,22 @@ fn ToolCall(name: String, tool: Option<Tool>, run: CallRun, draft: CallDraft) ->
     }
 }
 
-/// The tool's display name, its name and description.
+/// The tool's display name, its name (both as shown, with their flags) and description.
+/// The call itself sends the name as the server wrote it.
 #[component]
-fn ToolHeader(name: String, tool: Option<Tool>) -> impl IntoView {
-    let display = tool
-        .as_ref()
-        .map(|tool| tool_display_name(tool).to_owned())
-        .filter(|display| *display != name);
+fn ToolHeader(name: String, tool: Option<Tool>, marks: NameMarks) -> impl IntoView {
     let description = tool.and_then(|tool| tool.description.map(|d| d.to_string()));
+    let flags = flags_of(&marks, ListTools::ITEM, &name);
+    let warnings = warnings_of(&marks, ListTools::ITEM, &name);
+    let NameMarks {
+        name: shown, title, ..
+    } = marks;
     view! {
         <header class="call-header">
-            {display.map(|d| view! { <p class="call-title">{d}</p> })}
-            <code class="call-tool">{name}</code>
+            {title.map(|t| view! { <p class="call-title shown-name"><ShownText shown=t /></p> })}
+            <code class="call-tool shown-name"><ShownText shown=shown /></code>
+            {flags}
+            {warnings}
             {description.map(|d| view! { <p class="call-description">{d}</p> })}
         </header>
     }

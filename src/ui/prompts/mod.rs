@@ -6,8 +6,8 @@ mod field;
 
 use std::collections::BTreeMap;
 
-use holdbay_engine::CompletionTarget;
 use holdbay_engine::model::Prompt;
+use holdbay_engine::{CompletionTarget, ListMethod, ListPrompts, NameMarks};
 use leptos::prelude::*;
 
 pub use field::{ArgumentField, SUGGEST_DEBOUNCE_MS};
@@ -15,8 +15,9 @@ pub use field::{ArgumentField, SUGGEST_DEBOUNCE_MS};
 use crate::catalog::{Listed, Loaded};
 use crate::session::Session;
 use crate::ui::call::CallOutcome;
-use crate::ui::catalog_list::{CatalogSection, not_ready, searched};
+use crate::ui::catalog_list::{CatalogSection, Named, named, not_ready, searched};
 use crate::ui::library_drafts::FormOf;
+use crate::ui::names::{ShownText, flags_of, warnings_of};
 use crate::ui::state::UiState;
 
 /// The prompts, and the picked one's form and gets.
@@ -35,13 +36,13 @@ pub fn PromptsTab() -> impl IntoView {
 fn PromptList(listed: Listed<Prompt>) -> impl IntoView {
     let drafts = UiState::current().library();
     let total = listed.items.len();
-    let items = StoredValue::new(listed.items);
+    let items = StoredValue::new(named::<ListPrompts>(listed.items, &listed.names));
     let query = RwSignal::new(String::new());
     let shown = searched(items, query, |p| {
         [
-            Some(p.name.as_str()),
-            p.title.as_deref(),
-            p.description.as_deref(),
+            Some(p.shown_name.as_str()),
+            p.shown_title.as_deref(),
+            p.item.description.as_deref(),
             None,
         ]
     });
@@ -58,7 +59,7 @@ fn PromptList(listed: Listed<Prompt>) -> impl IntoView {
                 {move || {
                     shown()
                         .into_iter()
-                        .map(|prompt| {
+                        .map(|Named { item: prompt, marks, .. }| {
                             let name = prompt.name.clone();
                             let picked = {
                                 let name = name.clone();
@@ -79,6 +80,8 @@ fn PromptList(listed: Listed<Prompt>) -> impl IntoView {
                                 0 => "no arguments".to_owned(),
                                 n => format!("{n} argument{}, {required} required", if n == 1 { "" } else { "s" }),
                             };
+                            let flags = flags_of(&marks, ListPrompts::ITEM, &name);
+                            let NameMarks { name: shown, title, .. } = marks;
                             view! {
                                 <li class="catalog-item">
                                     <button
@@ -88,10 +91,11 @@ fn PromptList(listed: Listed<Prompt>) -> impl IntoView {
                                         aria-pressed=move || picked().to_string()
                                         on:click=pick
                                     >
-                                        <code class="item-name">{name.clone()}</code>
-                                        {prompt.title.map(|t| view! { <span class="tool-title">{t}</span> })}
+                                        <code class="item-name shown-name"><ShownText shown=shown /></code>
+                                        {title.map(|t| view! { <span class="tool-title shown-name"><ShownText shown=t /></span> })}
                                         <span class="quiet item-shape">{shape}</span>
                                     </button>
+                                    {flags}
                                     {prompt.description.map(|d| view! { <p class="tool-description">{d}</p> })}
                                 </li>
                             }
@@ -109,13 +113,15 @@ fn PromptPanel() -> impl IntoView {
     let drafts = UiState::current().library();
     move || {
         let name = drafts.prompt.get()?;
-        let prompt = session.catalog().prompt(&name)?;
-        Some(view! { <PromptForm prompt=prompt /> })
+        let catalog = session.catalog();
+        let prompt = catalog.prompt(&name)?;
+        let marks = catalog.prompt_names().marks(&name, prompt.title.as_deref());
+        Some(view! { <PromptForm prompt=prompt marks=marks /> })
     }
 }
 
 #[component]
-fn PromptForm(prompt: Prompt) -> impl IntoView {
+fn PromptForm(prompt: Prompt, marks: NameMarks) -> impl IntoView {
     let session = Session::current();
     let drafts = UiState::current().library();
     let name = prompt.name.clone();
@@ -171,13 +177,21 @@ fn PromptForm(prompt: Prompt) -> impl IntoView {
             .collect();
         note.set(run.get(sent).err());
     };
-    let title = prompt.title.clone().filter(|t| *t != name);
+    let flags = flags_of(&marks, ListPrompts::ITEM, &name);
+    let warnings = warnings_of(&marks, ListPrompts::ITEM, &name);
+    let title = prompt
+        .title
+        .as_ref()
+        .filter(|t| **t != name)
+        .and(marks.title);
     view! {
         <section class="panel" id="prompt-panel" data-prompt=name.clone()>
             <h2>"Get prompt"</h2>
             <header class="call-header">
-                {title.map(|t| view! { <p class="call-title">{t}</p> })}
-                <code class="call-tool">{name.clone()}</code>
+                {title.map(|t| view! { <p class="call-title shown-name"><ShownText shown=t /></p> })}
+                <code class="call-tool shown-name"><ShownText shown=marks.name /></code>
+                {flags}
+                {warnings}
                 {prompt.description.clone().map(|d| view! { <p class="call-description">{d}</p> })}
             </header>
             <form class="prompt-form" on:submit=|ev| ev.prevent_default()>

@@ -6,6 +6,7 @@
 mod template;
 
 use holdbay_engine::model::{Resource, ResourceTemplate};
+use holdbay_engine::{ListMethod, ListResourceTemplates, ListResources, NameMarks};
 use leptos::prelude::*;
 
 pub use template::TemplateForm;
@@ -13,8 +14,9 @@ pub use template::TemplateForm;
 use crate::catalog::{Listed, Loaded};
 use crate::session::Session;
 use crate::ui::call::CallOutcome;
-use crate::ui::catalog_list::{CatalogSection, not_ready, searched};
+use crate::ui::catalog_list::{CatalogSection, Named, named, not_ready, searched};
 use crate::ui::library_drafts::LibraryDrafts;
+use crate::ui::names::{ShownText, flags_of};
 use crate::ui::state::UiState;
 
 #[component]
@@ -54,14 +56,14 @@ fn ResourceList(listed: Listed<Resource>) -> impl IntoView {
     let session = Session::current();
     let drafts = UiState::current().library();
     let total = listed.items.len();
-    let items = StoredValue::new(listed.items);
+    let items = StoredValue::new(named::<ListResources>(listed.items, &listed.names));
     let query = RwSignal::new(String::new());
     let shown = searched(items, query, |r| {
         [
-            Some(r.name.as_str()),
-            r.title.as_deref(),
-            r.description.as_deref(),
-            Some(r.uri.as_str()),
+            Some(r.shown_name.as_str()),
+            r.shown_title.as_deref(),
+            r.item.description.as_deref(),
+            Some(r.item.uri.as_str()),
         ]
     });
     view! {
@@ -77,15 +79,17 @@ fn ResourceList(listed: Listed<Resource>) -> impl IntoView {
                 {move || {
                     shown()
                         .into_iter()
-                        .map(|resource| {
+                        .map(|Named { item: resource, marks, .. }| {
                             let uri = resource.uri.clone();
                             let data_uri = uri.clone();
                             let detail = detail(&resource.uri, resource.mime_type.as_deref());
                             let note = RwSignal::new(None::<String>);
+                            let flags = flags_of(&marks, ListResources::ITEM, &resource.name);
+                            let NameMarks { name: shown, title, .. } = marks;
                             view! {
                                 <li class="catalog-item resource-item" data-uri=data_uri>
-                                    <code class="item-name">{resource.name}</code>
-                                    {resource.title.map(|t| view! { <span class="tool-title">{t}</span> })}
+                                    <code class="item-name shown-name"><ShownText shown=shown /></code>
+                                    {title.map(|t| view! { <span class="tool-title shown-name"><ShownText shown=t /></span> })}
                                     <button
                                         type="button"
                                         class="read-resource"
@@ -93,6 +97,7 @@ fn ResourceList(listed: Listed<Resource>) -> impl IntoView {
                                     >
                                         "Read"
                                     </button>
+                                    {flags}
                                     <p class="item-detail">{detail}</p>
                                     {resource.description.map(|d| view! { <p class="tool-description">{d}</p> })}
                                     {move || note.get().map(|n| view! { <p class="call-blocked">{n}</p> })}
@@ -109,14 +114,14 @@ fn ResourceList(listed: Listed<Resource>) -> impl IntoView {
 fn TemplateList(listed: Listed<ResourceTemplate>) -> impl IntoView {
     let drafts = UiState::current().library();
     let total = listed.items.len();
-    let items = StoredValue::new(listed.items);
+    let items = StoredValue::new(named::<ListResourceTemplates>(listed.items, &listed.names));
     let query = RwSignal::new(String::new());
     let shown = searched(items, query, |t| {
         [
-            Some(t.name.as_str()),
-            t.title.as_deref(),
-            t.description.as_deref(),
-            Some(t.uri_template.as_str()),
+            Some(t.shown_name.as_str()),
+            t.shown_title.as_deref(),
+            t.item.description.as_deref(),
+            Some(t.item.uri_template.as_str()),
         ]
     });
     view! {
@@ -132,7 +137,7 @@ fn TemplateList(listed: Listed<ResourceTemplate>) -> impl IntoView {
                 {move || {
                     shown()
                         .into_iter()
-                        .map(|template| {
+                        .map(|Named { item: template, marks, .. }| {
                             let key = template.uri_template.clone();
                             let picked = {
                                 let key = key.clone();
@@ -143,6 +148,8 @@ fn TemplateList(listed: Listed<ResourceTemplate>) -> impl IntoView {
                                 move |_| drafts.template.set(Some(key.clone()))
                             };
                             let detail = detail(&template.uri_template, template.mime_type.as_deref());
+                            let flags = flags_of(&marks, ListResourceTemplates::ITEM, &template.name);
+                            let NameMarks { name: shown, title, .. } = marks;
                             view! {
                                 <li class="catalog-item">
                                     <button
@@ -152,9 +159,10 @@ fn TemplateList(listed: Listed<ResourceTemplate>) -> impl IntoView {
                                         aria-pressed=move || picked().to_string()
                                         on:click=pick
                                     >
-                                        <code class="item-name">{template.name}</code>
-                                        {template.title.map(|t| view! { <span class="tool-title">{t}</span> })}
+                                        <code class="item-name shown-name"><ShownText shown=shown /></code>
+                                        {title.map(|t| view! { <span class="tool-title shown-name"><ShownText shown=t /></span> })}
                                     </button>
+                                    {flags}
                                     <p class="item-detail">{detail}</p>
                                     {template.description.map(|d| view! { <p class="tool-description">{d}</p> })}
                                 </li>
@@ -173,8 +181,12 @@ fn TemplatePanel() -> impl IntoView {
     let drafts = UiState::current().library();
     move || {
         let key = drafts.template.get()?;
-        let template = session.catalog().template(&key)?;
-        Some(view! { <TemplateForm template=template /> })
+        let catalog = session.catalog();
+        let template = catalog.template(&key)?;
+        let marks = catalog
+            .template_names()
+            .marks(&template.name, template.title.as_deref());
+        Some(view! { <TemplateForm template=template marks=marks /> })
     }
 }
 

@@ -4,17 +4,19 @@
 use std::collections::BTreeMap;
 
 use holdbay_engine::model::ResourceTemplate;
-use holdbay_engine::{CompletionTarget, UriTemplate};
+use holdbay_engine::{CompletionTarget, ListMethod, ListResourceTemplates, NameMarks, UriTemplate};
 use leptos::prelude::*;
 
 use super::read;
 use crate::session::Session;
 use crate::ui::library_drafts::FormOf;
+use crate::ui::names::{ShownText, flags_of, warnings_of};
 use crate::ui::prompts::ArgumentField;
 use crate::ui::state::UiState;
 
+/// `marks`: the template's name and title as its list shows them.
 #[component]
-pub fn TemplateForm(template: ResourceTemplate) -> impl IntoView {
+pub fn TemplateForm(template: ResourceTemplate, marks: NameMarks) -> impl IntoView {
     let session = Session::current();
     let drafts = UiState::current().library();
     let key = template.uri_template.clone();
@@ -49,15 +51,16 @@ pub fn TemplateForm(template: ResourceTemplate) -> impl IntoView {
             note.set(read(session, drafts, &uri).err());
         }
     };
-    let title = template
-        .title
-        .clone()
-        .unwrap_or_else(|| template.name.clone());
+    let flags = flags_of(&marks, ListResourceTemplates::ITEM, &template.name);
+    let warnings = warnings_of(&marks, ListResourceTemplates::ITEM, &template.name);
+    let title = marks.title.unwrap_or(marks.name);
     view! {
         <section class="panel" id="template-panel" data-template=key.clone()>
             <h2>"Read from a template"</h2>
             <header class="call-header">
-                <p class="call-title">{title}</p>
+                <p class="call-title shown-name"><ShownText shown=title /></p>
+                {flags}
+                {warnings}
                 <code class="call-tool uri-template">{key.clone()}</code>
                 {template.description.clone().map(|d| view! { <p class="call-description">{d}</p> })}
             </header>

@@ -2,6 +2,7 @@
 //! request's arguments, tags hang on it for each pending input request, the latch is the
 //! sealed `requestState`, and the rounds stack up against the client's bound.
 
+use holdbay_engine::Shown;
 use holdbay_engine::traffic::{Part, Traffic, Tray, TrayProgress, TrayState};
 use leptos::prelude::*;
 
@@ -140,7 +141,7 @@ impl TrayView {
         Self {
             id: tray.id,
             title: match &tray.name {
-                Some(name) => format!("{} {name}", tray.method),
+                Some(name) => format!("{} {}", tray.method, Shown::of(name)),
                 None => tray.method.to_string(),
             },
             state: tray.state.name(),

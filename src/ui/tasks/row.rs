@@ -1,7 +1,7 @@
 //! One task on the board: its status, times, input requests, and how it ended.
 
 use holdbay_engine::model::{JsonObject, TaskStatus};
-use holdbay_engine::{InputAnswer, InputAsk, MethodId};
+use holdbay_engine::{InputAnswer, InputAsk, MethodId, Shown};
 use leptos::prelude::*;
 
 use super::clock::{seconds_until, span};
@@ -43,8 +43,12 @@ pub fn TaskRow(task_id: String, now: Signal<u64>) -> impl IntoView {
                 .unwrap_or_default()
         })
     };
-    let tool =
-        task.with_untracked(|task| task.as_ref().map(|t| t.tool.clone()).unwrap_or_default());
+    // The tool's name as the catalog shows it (hidden characters as markers).
+    let tool = task.with_untracked(|task| {
+        task.as_ref()
+            .map(|t| Shown::of(&t.tool).text())
+            .unwrap_or_default()
+    });
     let cancel_id = task_id.clone();
     let forget_id = task_id.clone();
     view! {

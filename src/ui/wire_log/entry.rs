@@ -4,6 +4,7 @@
 
 use std::collections::BTreeSet;
 
+use holdbay_engine::Shown;
 use holdbay_engine::relay::RELAY_TOKEN_HEADER;
 use leptos::prelude::*;
 
@@ -53,6 +54,8 @@ pub fn WireEntryRow(entry: WireEntry, options: RowOptions) -> impl IntoView {
     let id = entry.id;
     let open = options.open;
     let summary = ExchangeSummary::of(&entry);
+    // The name as the catalog shows it (hidden characters as markers).
+    let shown_name = summary.name.as_deref().map(|name| Shown::of(name).text());
     let status_text = match (entry.status, &entry.error) {
         (Some(status), _) => status.to_string(),
         (None, Some(_)) if entry.stopped => "stopped".to_owned(),
@@ -106,7 +109,7 @@ pub fn WireEntryRow(entry: WireEntry, options: RowOptions) -> impl IntoView {
                     {summary.rpc_id.clone().map(|id| format!("#{id}"))}
                 </span>
                 <code class="wire-method">{summary.method.clone()}</code>
-                <span class="wire-name" title=summary.name.clone()>{summary.name.clone()}</span>
+                <span class="wire-name shown-name" title=shown_name.clone()>{shown_name.clone()}</span>
                 <span class="wire-outcome" class:bad=summary.outcome_failed title=outcome_title>
                     {summary.outcome.clone()}
                 </span>

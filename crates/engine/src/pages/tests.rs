@@ -134,6 +134,58 @@ fn every_pages_findings_are_kept() {
 }
 
 #[test]
+fn a_listing_shows_its_names_and_flags_the_ones_that_pass_for_others() {
+    let mut client = Client::default();
+    let mut pages = tool_pages();
+    take_page(
+        &mut pages,
+        &mut client,
+        tools_page(&["ok_echo", "ok_\u{200B}echo"], Some("2")),
+    );
+    take_page(
+        &mut pages,
+        &mut client,
+        tools_page(&["\u{202E}evil_tool"], None),
+    );
+    let listing = pages.finish();
+    let flagged: Vec<(Rule, &str)> = listing
+        .findings
+        .iter()
+        .map(|f| (f.rule, f.explanation.split(':').next().unwrap_or_default()))
+        .collect();
+    assert_eq!(
+        flagged,
+        [
+            (
+                Rule::NameLookAlike,
+                "tool \"ok_echo\" looks like tool \"ok_⟨U+200B⟩echo\""
+            ),
+            (
+                Rule::NameInvisibleChars,
+                "tool \"ok_⟨U+200B⟩echo\" has characters in its name that do not show as themselves"
+            ),
+            (
+                Rule::NameLookAlike,
+                "tool \"ok_⟨U+200B⟩echo\" looks like tool \"ok_echo\""
+            ),
+            (
+                Rule::NameInvisibleChars,
+                "tool \"⟨U+202E⟩evil_tool\" has characters in its name that do not show as themselves"
+            ),
+        ]
+    );
+    // Across pages: the look-alike on page 1 and the bidi control on page 2, one book.
+    let evil = listing.names.marks("\u{202E}evil_tool", None);
+    assert_eq!(evil.name.text(), "⟨U+202E⟩evil_tool");
+    assert!(listing.names.marks("ok_echo", None).is_flagged());
+    // The items stay as the server wrote them: calls send the real name.
+    assert_eq!(
+        names(&listing.items),
+        ["ok_echo", "ok_\u{200B}echo", "\u{202E}evil_tool"]
+    );
+}
+
+#[test]
 fn a_repeated_cursor_stops_the_listing_and_says_so() {
     let mut client = Client::default();
     let mut pages = tool_pages();

@@ -2,6 +2,7 @@
 //! to read each one's tool, message and marks. Keyed by (task, version), so only a changed
 //! cartridge is redrawn.
 
+use holdbay_engine::Shown;
 use holdbay_engine::model::TaskStatus;
 use holdbay_engine::protocol::task_status_name;
 use holdbay_engine::traffic::{CancelAsk, Cartridge, Part};
@@ -284,7 +285,7 @@ fn CartridgeCell(cartridge: CartridgeView, grid: Grid, focusable: bool) -> impl 
         // The title gives way to the restored mark on the same row.
         let title_room = if restored { 12 } else { 20 };
         let title = match &cartridge.tool {
-            Some(tool) => truncate(tool, title_room),
+            Some(tool) => truncate(&Shown::of(tool).text(), title_room),
             None => truncate(&cartridge.task_id, title_room),
         };
         let status_line = match &cartridge.message {

@@ -133,7 +133,7 @@ enum State {
 }
 
 enum Body {
-    Stream(SseDecoder),
+    Stream(Box<SseDecoder>),
     /// Not an event stream: an error response, read as one.
     Other(Box<ResponseReader<Listen>>),
 }
@@ -208,7 +208,7 @@ impl Subscription {
                 status,
                 event_stream,
             });
-            Body::Stream(SseDecoder::new())
+            Body::Stream(Box::default())
         } else {
             let mut reader = ResponseReader::new(id.clone(), true, status, content_type, limits);
             events.extend(reader.take_events());
@@ -261,7 +261,7 @@ impl Subscription {
 
     /// The stream ended.
     pub fn handle_end(&mut self) -> Vec<ListenEvent> {
-        let body = std::mem::replace(&mut self.body, Body::Stream(SseDecoder::new()));
+        let body = std::mem::replace(&mut self.body, Body::Stream(Box::default()));
         let mut events = match body {
             Body::Other(reader) => {
                 self.state = State::Over;

@@ -4,6 +4,11 @@
 //! `Stream` of byte buffers, so [`SseDecoder`] hands it a stream backed by a queue it fills
 //! with each chunk, and polls it with a no-op waker until it wants more input: no executor,
 //! no IO, and the same result for any chunking of the body.
+//!
+//! The parser is handed whole lines only: a line still being received is held here as the
+//! pieces it arrived in. The parser's own buffer grows by doubling into one block, so a
+//! hostile 20 MB line, refused at the body limit, would otherwise leave an 8–16 MiB hole
+//! in the wasm heap that later small allocations split, and the memory would grow.
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
@@ -55,6 +60,8 @@ impl Stream for FeedStream {
 pub struct SseDecoder {
     feed: Arc<Mutex<Feed>>,
     events: SseByteStream<FeedStream>,
+    /// The pieces of the line not yet ended by `\n` or `\r`.
+    unended_line: Vec<Bytes>,
     done: bool,
 }
 
@@ -78,16 +85,30 @@ impl SseDecoder {
         Self {
             events: SseByteStream::new(FeedStream(feed.clone())),
             feed,
+            unended_line: Vec::new(),
             done: false,
         }
     }
 
     /// Feed the next chunk; returns the messages completed by it, in order.
     pub fn push(&mut self, chunk: &[u8]) -> Result<Vec<SseData>, SseError> {
-        if !chunk.is_empty() {
-            lock(&self.feed)
-                .chunks
-                .push_back(Bytes::copy_from_slice(chunk));
+        let Some(last_end) = chunk
+            .iter()
+            .rposition(|&byte| byte == b'\n' || byte == b'\r')
+        else {
+            if !chunk.is_empty() {
+                self.unended_line.push(Bytes::copy_from_slice(chunk));
+            }
+            return Ok(Vec::new());
+        };
+        let (ended, rest) = chunk.split_at(last_end + 1);
+        {
+            let mut feed = lock(&self.feed);
+            feed.chunks.extend(self.unended_line.drain(..));
+            feed.chunks.push_back(Bytes::copy_from_slice(ended));
+        }
+        if !rest.is_empty() {
+            self.unended_line.push(Bytes::copy_from_slice(rest));
         }
         self.drain()
     }
@@ -95,7 +116,11 @@ impl SseDecoder {
     /// The body has ended: returns any message still buffered. An event not terminated by a
     /// blank line is discarded, as the SSE standard requires.
     pub fn finish(&mut self) -> Result<Vec<SseData>, SseError> {
-        lock(&self.feed).ended = true;
+        {
+            let mut feed = lock(&self.feed);
+            feed.chunks.extend(self.unended_line.drain(..));
+            feed.ended = true;
+        }
         self.drain()
     }
 
@@ -161,6 +186,23 @@ mod tests {
                 "chunk size {size}"
             );
         }
+    }
+
+    #[test]
+    fn a_line_longer_than_many_chunks_is_held_until_it_ends() {
+        let long = "x".repeat(300_000);
+        let body = format!("data: {{\"a\":\"{long}\"}}\n\ndata: 2\r\n\r\n");
+        let mut decoder = SseDecoder::new();
+        let mut out = Vec::new();
+        for chunk in body.as_bytes().chunks(64 * 1024) {
+            out.extend(decoder.push(chunk).expect("valid stream"));
+            // Until the line ends, the parser is handed nothing of it.
+            if out.is_empty() {
+                assert!(lock(&decoder.feed).chunks.is_empty());
+            }
+        }
+        out.extend(decoder.finish().expect("valid stream"));
+        assert_eq!(out, vec![format!("{{\"a\":\"{long}\"}}"), "2".to_owned()]);
     }
 
     #[test]

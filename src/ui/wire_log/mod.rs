@@ -105,6 +105,9 @@ struct RowKey {
     chunks: usize,
     /// Decoded events (notifications arrive as events).
     events: usize,
+    /// Notifications past the engine's bound: counted, not stored, yet the chip's count
+    /// must still move during a flood.
+    not_kept: u64,
     finished: bool,
     failed: bool,
 }
@@ -117,6 +120,7 @@ impl RowKey {
             status: entry.status,
             chunks: entry.body.len(),
             events: entry.events.len(),
+            not_kept: entry.notifications_not_kept,
             finished: entry.finished_after.is_some(),
             failed: entry.error.is_some(),
         }

@@ -378,7 +378,10 @@ impl AuthFlow {
             }
             // Metadata that is found but wrong is not used, and not looked past.
             Err(
-                error @ (AuthError::PkceUnsupported { .. } | AuthError::EndpointNotHttps { .. }),
+                error @ (AuthError::PkceUnsupported { .. }
+                | AuthError::EndpointNotHttps { .. }
+                // An issuer mismatch may be an attacker's document: nothing else is tried.
+                | AuthError::AsIssuerMismatch { .. }),
             ) => Phase::Failed(error),
             Err(error) => {
                 let keep_last = !last.is_empty() && matches!(error, AuthError::FetchFailed { .. });
@@ -389,8 +392,6 @@ impl AuthFlow {
                         at: at + 1,
                         last,
                     }
-                } else if let AuthError::AsIssuerMismatch { .. } = error {
-                    Phase::Failed(error)
                 } else {
                     Phase::Failed(AuthError::NoAuthServerMetadata {
                         issuer: issuer_text,

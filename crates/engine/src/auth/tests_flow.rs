@@ -13,7 +13,6 @@ const REDIRECT: &str = "https://holdbay.example/callback";
 struct World {
     prm_at: String,
     prm: Value,
-    issuer: String,
     metadata_at: String,
     metadata: Value,
     iss_in_redirect: Option<String>,
@@ -26,9 +25,8 @@ struct World {
 impl World {
     fn new() -> World {
         World {
-            prm_at: format!("http://localhost:3000/.well-known/oauth-protected-resource/mcp"),
+            prm_at: "http://localhost:3000/.well-known/oauth-protected-resource/mcp".into(),
             prm: json!({"resource": MCP, "authorization_servers": [AS]}),
-            issuer: AS.into(),
             metadata_at: format!("{AS}/.well-known/oauth-authorization-server"),
             metadata: json!({
                 "issuer": AS,

@@ -177,10 +177,15 @@ impl AuthFlow {
             })
         };
         match &self.phase {
-            Phase::Prm { urls, at, .. } => get(&urls[*at], Purpose::ProtectedResourceMetadata),
-            Phase::AsMetadata { urls, at, .. } => {
-                get(&urls[*at], Purpose::AuthorizationServerMetadata)
-            }
+            // `.get`: a flow restored from storage may have been edited.
+            Phase::Prm { urls, at, .. } => match urls.get(*at) {
+                Some(url) => get(url, Purpose::ProtectedResourceMetadata),
+                None => Step::Failed(self.out_of_order("step")),
+            },
+            Phase::AsMetadata { urls, at, .. } => match urls.get(*at) {
+                Some(url) => get(url, Purpose::AuthorizationServerMetadata),
+                None => Step::Failed(self.out_of_order("step")),
+            },
             Phase::Refresh => match self.start.tokens.as_ref().and_then(refresh_request) {
                 Some(request) => Step::Fetch(request),
                 None => Step::Failed(self.out_of_order("step")),
@@ -243,7 +248,17 @@ impl AuthFlow {
     fn out_of_order(&self, call: &str) -> AuthError {
         AuthError::OutOfOrder {
             call: call.to_owned(),
-            state: format!("{:?}", std::mem::discriminant(&self.phase)),
+            state: match &self.phase {
+                Phase::Prm { .. } => "discovering the protected resource metadata",
+                Phase::AsMetadata { .. } => "discovering the authorization server metadata",
+                Phase::Refresh => "refreshing",
+                Phase::Register => "registering",
+                Phase::Authorize { .. } => "waiting for the authorization callback",
+                Phase::Token => "exchanging the code",
+                Phase::Done(_) => "done",
+                Phase::Failed(_) => "failed",
+            }
+            .to_owned(),
         }
     }
 
@@ -300,7 +315,9 @@ impl AuthFlow {
         last: String,
         response: &AuthResponse,
     ) -> Phase {
-        let url = urls[at].clone();
+        let Some(url) = urls.get(at).cloned() else {
+            return Phase::Failed(self.out_of_order("on_response"));
+        };
         let outcome = if (200..300).contains(&response.status) {
             read_protected_resource_metadata(
                 &url,
@@ -316,7 +333,12 @@ impl AuthFlow {
         };
         match outcome {
             Ok(prm) => {
-                let first = prm.authorization_servers[0].clone();
+                // The reader refuses an empty list.
+                let first = prm
+                    .authorization_servers
+                    .first()
+                    .cloned()
+                    .unwrap_or_default();
                 self.prm = Some(prm);
                 match Issuer::parse(&first) {
                     Ok(issuer) => {
@@ -358,7 +380,9 @@ impl AuthFlow {
         last: String,
         response: &AuthResponse,
     ) -> Phase {
-        let url = urls[at].clone();
+        let Some(url) = urls.get(at).cloned() else {
+            return Phase::Failed(self.out_of_order("on_response"));
+        };
         let issuer_text = self.issuer.clone().unwrap_or_default();
         let Ok(issuer) = Issuer::parse(&issuer_text) else {
             return Phase::Failed(self.out_of_order("on_response"));

@@ -566,3 +566,32 @@ fn a_failed_fetch_moves_to_the_next_candidate() {
     };
     assert!(error.to_string().contains("Failed to fetch"), "{error}");
 }
+
+#[test]
+fn an_edited_stored_flow_fails_without_panicking() {
+    let flow = AuthFlow::start(start(None, config()), &[1; 48]);
+    let mut stored: Value = serde_json::to_value(&flow).unwrap();
+    stored["phase"]["Prm"]["at"] = json!(99);
+    let restored: AuthFlow = serde_json::from_value(stored).unwrap();
+    assert!(matches!(
+        restored.step(),
+        Step::Failed(AuthError::OutOfOrder { .. })
+    ));
+    let mut restored = restored;
+    restored.on_response(&AuthResponse::default(), 0);
+    assert!(matches!(restored.step(), Step::Failed(_)));
+}
+
+#[test]
+fn a_pre_registered_client_of_another_issuer_is_not_used() {
+    let mut world = World::new();
+    let mut config = config();
+    config.pre_registered = Some(PreRegisteredClient {
+        issuer: Some("https://other-as.example.com".into()),
+        client_id: "pre".into(),
+        client_secret: None,
+    });
+    let (tokens, _) = drive(&mut world, start(None, config));
+    assert!(tokens.is_ok());
+    assert_eq!(world.param("client_id").as_deref(), Some("dcr-client"));
+}

@@ -49,7 +49,8 @@ pub struct FlowStart {
     pub config: AuthClientConfig,
     /// Tokens held for this server, if any: refreshed when their issuer still applies.
     pub tokens: Option<TokenSet>,
-    /// Step-ups already made for the request that got this 403 (0 for a 401).
+    /// Which step-up this is for the request: 0 for a 401, 1 for the first 403
+    /// `insufficient_scope`, 2 for the next; past [`MAX_STEP_UPS`] the flow fails at once.
     pub step_ups: u8,
 }
 

@@ -49,7 +49,7 @@ pub use oauth::{
     refresh_request, registration_request, scope_union, select_scope,
 };
 pub use request::{
-    AuthRequest, AuthResponse, HttpMethod, Purpose, RequestBody, redacted_json_body,
+    AuthRequest, AuthResponse, HttpMethod, Purpose, RequestBody, redacted_json_body, redacted_url,
 };
 pub use uri::{
     Issuer, canonical_resource, is_https_or_loopback, parse_http_url, prm_urls, resource_covers,

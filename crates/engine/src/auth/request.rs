@@ -129,3 +129,28 @@ pub fn redacted_json_body(body: &[u8]) -> Option<Value> {
     }
     Some(value)
 }
+
+/// A URL for the wire log: the values of `code`, `access_token` and `refresh_token` in its
+/// query (an authorization callback) redacted; a URL that does not parse is shown whole.
+pub fn redacted_url(text: &str) -> String {
+    let Ok(mut url) = url::Url::parse(text) else {
+        return text.to_owned();
+    };
+    if url.query().is_none() {
+        return text.to_owned();
+    }
+    let pairs: Vec<(String, String)> = url
+        .query_pairs()
+        .map(|(name, value)| {
+            let secret = SECRET_FIELDS.contains(&name.as_ref());
+            let value = if secret {
+                REDACTED.to_owned()
+            } else {
+                value.into_owned()
+            };
+            (name.into_owned(), value)
+        })
+        .collect();
+    url.query_pairs_mut().clear().extend_pairs(pairs);
+    url.into()
+}

@@ -301,6 +301,21 @@ fn token_requests_authenticate_as_chosen_and_redact() {
 }
 
 #[test]
+fn callback_urls_and_token_answers_are_redacted_for_the_log() {
+    let shown = redacted_url("https://app/cb?code=SECRET&state=s&iss=https%3A%2F%2Fas");
+    assert!(
+        !shown.contains("SECRET") && shown.contains("state=s"),
+        "{shown}"
+    );
+    let body =
+        redacted_json_body(br#"{"access_token":"T","refresh_token":"R","token_type":"Bearer"}"#)
+            .unwrap();
+    assert_eq!(body["access_token"], "‹redacted›");
+    assert_eq!(body["refresh_token"], "‹redacted›");
+    assert_eq!(body["token_type"], "Bearer");
+}
+
+#[test]
 fn auth_method_follows_registration_then_metadata() {
     let basic_only =
         metadata(json!({"token_endpoint_auth_methods_supported": ["client_secret_basic"]}));

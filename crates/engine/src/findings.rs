@@ -86,6 +86,22 @@ pub enum Rule {
     /// A name that can pass for another: it mixes scripts whose letters look alike, writes the
     /// markers' brackets, or reads the same as another name of its list (both are flagged).
     NameLookAlike,
+    /// Protected resource metadata whose `resource` is not the MCP server the client asked.
+    PrmResourceMismatch,
+    /// Protected resource metadata without `authorization_servers`.
+    PrmNoAuthorizationServers,
+    /// Authorization server metadata whose `issuer` is not the issuer it was fetched for.
+    AsIssuerMismatch,
+    /// Authorization server metadata without `S256` in `code_challenge_methods_supported`.
+    PkceS256Unsupported,
+    /// An authorization server endpoint that is not HTTPS (nor loopback).
+    AuthEndpointNotHttps,
+    /// A token response whose `token_type` is not `Bearer`.
+    TokenTypeNotBearer,
+    /// An authorization response whose `iss` is not the recorded issuer.
+    AuthorizationIssMismatch,
+    /// An authorization response without `iss` from a server that advertised it.
+    AuthorizationIssMissing,
 }
 
 impl Rule {

@@ -31,6 +31,7 @@
 //! ([`decode_recorded`]) read those events, never the bytes again.
 
 mod answer;
+pub mod auth;
 mod bounds;
 mod cache;
 mod client;
@@ -76,8 +77,8 @@ pub use events::{
 pub use findings::{Finding, Rule, Severity};
 pub use headers::{MergedHeaders, is_reserved_header, merge_extra_headers};
 pub use limits::{
-    Limits, MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_ID_BYTES, MAX_INPUT_REQUESTS, MAX_NAME_BYTES,
-    MAX_NOTIFICATIONS_KEPT,
+    Limits, MAX_AUTH_DOCUMENT_BYTES, MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_ID_BYTES,
+    MAX_INPUT_REQUESTS, MAX_NAME_BYTES, MAX_NOTIFICATIONS_KEPT,
 };
 pub use listen::{Listen, ListenEvent, ListenFilter, ListenParams, Subscription};
 pub use listen_schedule::{

@@ -29,6 +29,9 @@ pub const MAX_INPUT_REQUESTS: usize = 64;
 pub const MAX_NOTIFICATIONS_KEPT: usize = 1_000;
 pub const MAX_ID_BYTES: usize = 1024;
 pub const MAX_NAME_BYTES: usize = 1024;
+/// Bytes of one OAuth document (protected resource metadata, authorization server metadata,
+/// a registration or token response): real ones are a few KiB.
+pub const MAX_AUTH_DOCUMENT_BYTES: usize = 256 * 1024;
 /// nginx and Apache refuse a request header line over 8 KiB by default; Node.js answers 431
 /// past 16 KiB of headers in all. The browser adds its own (User-Agent, Origin, …), so the
 /// client keeps what it sends within the smaller.

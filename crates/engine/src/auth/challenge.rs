@@ -1,0 +1,138 @@
+//! `WWW-Authenticate` (RFC 9110 §11.6.1, RFC 6750 §3): challenges with token68 or
+//! auth-params, quoted strings with escapes, several challenges in one header.
+
+use serde::{Deserialize, Serialize};
+
+/// One challenge: its scheme and its parameters (names lower-cased, values unquoted).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Challenge {
+    pub scheme: String,
+    pub params: Vec<(String, String)>,
+}
+
+impl Challenge {
+    pub fn param(&self, name: &str) -> Option<&str> {
+        self.params
+            .iter()
+            .find(|(key, _)| key.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value.as_str())
+    }
+}
+
+/// What a `Bearer` challenge tells the client.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BearerChallenge {
+    pub resource_metadata: Option<String>,
+    pub scope: Option<String>,
+    pub error: Option<String>,
+    pub error_description: Option<String>,
+}
+
+impl BearerChallenge {
+    /// `error="insufficient_scope"`: the token is valid but lacks scope (step-up).
+    pub fn is_insufficient_scope(&self) -> bool {
+        self.error.as_deref() == Some("insufficient_scope")
+    }
+}
+
+/// The `Bearer` challenge among all `WWW-Authenticate` values of a response (header names
+/// compared without case), or `None` when there is none.
+pub fn bearer_challenge(headers: &[(String, String)]) -> Option<BearerChallenge> {
+    headers
+        .iter()
+        .filter(|(name, _)| name.eq_ignore_ascii_case("www-authenticate"))
+        .flat_map(|(_, value)| parse_www_authenticate(value))
+        .find(|challenge| challenge.scheme.eq_ignore_ascii_case("bearer"))
+        .map(|challenge| BearerChallenge {
+            resource_metadata: challenge.param("resource_metadata").map(str::to_owned),
+            scope: challenge
+                .param("scope")
+                .map(str::trim)
+                .filter(|scope| !scope.is_empty())
+                .map(str::to_owned),
+            error: challenge.param("error").map(str::to_owned),
+            error_description: challenge.param("error_description").map(str::to_owned),
+        })
+}
+
+fn is_tchar(c: char) -> bool {
+    c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c)
+}
+
+/// Every challenge of one header value. Malformed pieces are skipped, never a panic.
+pub fn parse_www_authenticate(value: &str) -> Vec<Challenge> {
+    let chars: Vec<char> = value.chars().collect();
+    let mut at = 0;
+    let mut challenges: Vec<Challenge> = Vec::new();
+    let skip_ws = |at: &mut usize| {
+        while *at < chars.len() && (chars[*at] == ' ' || chars[*at] == '\t') {
+            *at += 1;
+        }
+    };
+    let token = |at: &mut usize| -> String {
+        let start = *at;
+        while *at < chars.len() && is_tchar(chars[*at]) {
+            *at += 1;
+        }
+        chars[start..*at].iter().collect()
+    };
+    while at < chars.len() {
+        skip_ws(&mut at);
+        if at < chars.len() && chars[at] == ',' {
+            at += 1;
+            continue;
+        }
+        let name = token(&mut at);
+        if name.is_empty() {
+            at += 1; // a stray character: step over it
+            continue;
+        }
+        skip_ws(&mut at);
+        if at < chars.len() && chars[at] == '=' {
+            // An auth-param of the current challenge.
+            at += 1;
+            skip_ws(&mut at);
+            let value = if at < chars.len() && chars[at] == '"' {
+                at += 1;
+                let mut out = String::new();
+                while at < chars.len() && chars[at] != '"' {
+                    if chars[at] == '\\' && at + 1 < chars.len() {
+                        at += 1;
+                    }
+                    out.push(chars[at]);
+                    at += 1;
+                }
+                at += 1; // the closing quote
+                out
+            } else {
+                let start = at;
+                while at < chars.len() && chars[at] != ',' && chars[at] != ' ' {
+                    at += 1;
+                }
+                chars[start..at].iter().collect()
+            };
+            if let Some(current) = challenges.last_mut() {
+                current.params.push((name.to_ascii_lowercase(), value));
+            }
+            continue;
+        }
+        // A new challenge's scheme; a token68 may follow.
+        challenges.push(Challenge {
+            scheme: name,
+            params: Vec::new(),
+        });
+        let save = at;
+        let word = token(&mut at);
+        skip_ws(&mut at);
+        let followed_by_eq = at < chars.len() && chars[at] == '=';
+        if word.is_empty() || followed_by_eq {
+            at = save; // an auth-param (or nothing): read it in the loop
+        } else {
+            // token68: skip it, with its trailing '='s
+            while at < chars.len() && chars[at] == '=' {
+                at += 1;
+            }
+        }
+    }
+    challenges
+}

@@ -1,0 +1,57 @@
+//! MCP authorization (2026-07-28 `basic/authorization/*`), sans-IO: the engine decides, the
+//! app fetches and redirects.
+//!
+//! Floors, as in the rest of the engine: vocabulary ([`AuthError`], [`Purpose`]) → readers
+//! ([`bearer_challenge`], [`read_protected_resource_metadata`], [`read_auth_server_metadata`],
+//! [`read_callback`], [`read_registration_response`], [`read_token_response`],
+//! [`read_refresh_response`]) → builders ([`prm_urls`], [`Issuer::metadata_urls`],
+//! [`authorization_url`], [`code_token_request`], [`refresh_request`],
+//! [`registration_request`], [`select_scope`]) → the machine [`AuthFlow`].
+//!
+//! Driving a sign-in: on a 401 (or a 403 with `error="insufficient_scope"`), read the
+//! challenge with [`bearer_challenge`], build a [`FlowStart`] and call [`AuthFlow::start`]
+//! with 48 bytes from `crypto.getRandomValues`. Then loop on [`AuthFlow::step`]:
+//! `Fetch` → perform it, hand the answer to [`AuthFlow::on_response`] (or
+//! [`AuthFlow::fetch_failed`]); `Authorize` → save the flow (serde) and open the URL; on
+//! return to the redirect URI, restore it and call [`AuthFlow::on_callback`]; `Done` → keep
+//! the [`TokenSet`] and [`AuthFlow::new_registration`]; `Failed` → show the error. Log
+//! requests with [`AuthRequest::redacted`] only.
+//!
+//! Dependencies: `url` (already in the app's wasm through Leptos) parses and form-encodes;
+//! `sha2` (already in the tree through rmcp) hashes the PKCE verifier. The `oauth2` crate
+//! was not taken: it brings an HTTP client abstraction, `chrono`, `rand` and its own
+//! flow types, while the engine needs only these few rules and must stay sans-IO.
+
+mod challenge;
+mod error;
+mod flow;
+mod metadata;
+mod oauth;
+mod request;
+mod uri;
+
+#[cfg(test)]
+mod tests;
+#[cfg(test)]
+mod tests_flow;
+
+pub use challenge::{BearerChallenge, Challenge, bearer_challenge, parse_www_authenticate};
+pub use error::AuthError;
+pub use flow::{AuthClientConfig, AuthFlow, FlowStart, MAX_STEP_UPS, Step};
+pub use metadata::{
+    AuthServerMetadata, ProtectedResourceMetadata, read_auth_server_metadata,
+    read_protected_resource_metadata,
+};
+pub use oauth::{
+    ApplicationType, ClientAuthMethod, ClientCredentials, PreRegisteredClient, RegistrationKind,
+    TokenContext, TokenSet, authorization_url, choose_auth_method, code_token_request, pkce_pair,
+    read_callback, read_refresh_response, read_registration_response, read_token_response,
+    refresh_request, registration_request, scope_union, select_scope,
+};
+pub use request::{
+    AuthRequest, AuthResponse, HttpMethod, Purpose, RequestBody, redacted_json_body, redacted_url,
+};
+pub use uri::{
+    Issuer, canonical_resource, is_https_or_loopback, parse_http_url, prm_urls, resource_covers,
+    server_resource,
+};

@@ -31,7 +31,7 @@ pub async fn exchange(
 ) -> Response {
     let client = match authenticate(&server, &origin, &headers, &params) {
         Ok(client) => client,
-        Err(response) => return response,
+        Err(error) => return error.into_response(),
     };
     let grant = match params.get("grant_type").map(String::as_str) {
         Some("authorization_code") => redeem_code(&server, &client, &params),
@@ -46,7 +46,7 @@ pub async fn exchange(
     };
     match grant {
         Ok(grant) => issue(&server, grant),
-        Err(response) => response,
+        Err(error) => error.into_response(),
     }
 }
 
@@ -56,7 +56,7 @@ fn authenticate(
     origin: &str,
     headers: &HeaderMap,
     params: &Params,
-) -> Result<Client, Response> {
+) -> Result<Client, TokenError> {
     let basic = headers
         .get(header::AUTHORIZATION)
         .and_then(|value| value.to_str().ok())
@@ -116,7 +116,7 @@ fn basic_credentials(authorization: &str) -> Option<(String, String)> {
     Some((unescape(id), unescape(secret)))
 }
 
-fn redeem_code(server: &AuthServer, client: &Client, params: &Params) -> Result<Grant, Response> {
+fn redeem_code(server: &AuthServer, client: &Client, params: &Params) -> Result<Grant, TokenError> {
     let Some(code) = params.get("code") else {
         return Err(failure("invalid_request", "code is missing"));
     };
@@ -157,7 +157,7 @@ fn redeem_refresh(
     server: &AuthServer,
     client: &Client,
     params: &Params,
-) -> Result<Grant, Response> {
+) -> Result<Grant, TokenError> {
     let Some(token) = params.get("refresh_token") else {
         return Err(failure("invalid_request", "refresh_token is missing"));
     };
@@ -193,7 +193,7 @@ fn redeem_refresh(
 }
 
 /// RFC 8707: a `resource` in the token request must be the one the grant is for.
-fn check_resource(params: &Params, grant: &Grant) -> Result<(), Response> {
+fn check_resource(params: &Params, grant: &Grant) -> Result<(), TokenError> {
     match params.get("resource") {
         Some(resource) if *resource != grant.resource => Err(failure(
             "invalid_target",
@@ -250,20 +250,46 @@ fn issue(server: &AuthServer, grant: Grant) -> Response {
     no_store(StatusCode::OK, body)
 }
 
-fn failure(error: &str, description: &str) -> Response {
-    failure_with(StatusCode::BAD_REQUEST, error, description)
+/// An RFC 6749 §5.2 error answer, before it is sent.
+#[derive(Debug)]
+struct TokenError {
+    status: StatusCode,
+    error: &'static str,
+    description: String,
+    /// `invalid_client` after a Basic attempt: answered with a Basic challenge.
+    basic_challenge: bool,
+}
+
+impl IntoResponse for TokenError {
+    fn into_response(self) -> Response {
+        let mut response = failure_with(self.status, self.error, &self.description);
+        if self.basic_challenge {
+            response.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Basic realm=\"holdbay\""),
+            );
+        }
+        response
+    }
+}
+
+fn failure(error: &'static str, description: &str) -> TokenError {
+    TokenError {
+        status: StatusCode::BAD_REQUEST,
+        error,
+        description: description.to_owned(),
+        basic_challenge: false,
+    }
 }
 
 /// `invalid_client`: 401, with a Basic challenge when the client tried Basic.
-fn client_failure(description: &str, used_basic: bool) -> Response {
-    let mut response = failure_with(StatusCode::UNAUTHORIZED, "invalid_client", description);
-    if used_basic {
-        response.headers_mut().insert(
-            header::WWW_AUTHENTICATE,
-            HeaderValue::from_static("Basic realm=\"holdbay\""),
-        );
+fn client_failure(description: &str, used_basic: bool) -> TokenError {
+    TokenError {
+        status: StatusCode::UNAUTHORIZED,
+        error: "invalid_client",
+        description: description.to_owned(),
+        basic_challenge: used_basic,
     }
-    response
 }
 
 fn failure_with(status: StatusCode, error: &str, description: &str) -> Response {

@@ -148,11 +148,19 @@ async fn sign_in(server: &TestServer, scope: &str) -> Value {
     body
 }
 
+/// Arguments each called tool accepts.
+fn arguments_for(name: &str) -> Value {
+    match name {
+        "echo" => json!({"message": "hi"}),
+        _ => json!({}),
+    }
+}
+
 fn tool_call(name: &str) -> String {
     json!({
         "jsonrpc": "2.0", "id": 2, "method": "tools/call",
         "params": {
-            "name": name, "arguments": {},
+            "name": name, "arguments": arguments_for(name),
             "_meta": {
                 "io.modelcontextprotocol/protocolVersion": support::PROTOCOL_VERSION,
                 "io.modelcontextprotocol/clientInfo": {"name": "t", "version": "0"},
@@ -299,6 +307,17 @@ async fn both_metadata_documents_describe_this_origin() {
                 .contains(&json!("offline_access"))
         );
     }
+    // The app's page may call the token endpoint: its preflight is answered.
+    let preflight = client
+        .request(reqwest::Method::OPTIONS, format!("{base}/oauth/token"))
+        .header("Origin", &base)
+        .header("Access-Control-Request-Method", "POST")
+        .header("Access-Control-Request-Headers", "content-type")
+        .send()
+        .await
+        .expect("preflight");
+    assert_eq!(preflight.status(), 204);
+    assert_eq!(header(&preflight, "access-control-allow-origin"), base);
     // A foreign page may not read them.
     let response = client
         .get(format!("{base}/.well-known/oauth-authorization-server"))
@@ -570,6 +589,8 @@ async fn the_admin_tool_needs_a_step_up() {
     // Other tools need only the base scope.
     let response = call_tool(&server, access, "echo").await;
     assert_eq!(response.status(), 200);
+    let text = response.text().await.expect("body");
+    assert!(text.contains("\"result\""), "{text}");
 
     let bigger = sign_in(&server, "mcp:tools mcp:admin").await;
     let response = call_tool(
@@ -580,6 +601,7 @@ async fn the_admin_tool_needs_a_step_up() {
     .await;
     assert_eq!(response.status(), 200);
     let text = response.text().await.expect("body");
+    assert!(text.contains("\"result\""), "{text}");
     assert!(!text.contains("insufficient"), "{text}");
 }
 

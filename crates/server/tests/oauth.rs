@@ -458,6 +458,36 @@ async fn deny_and_bad_requests_are_answered_where_they_safely_can_be() {
     assert_eq!(answer["state"], "st-42");
     assert!(!answer.contains_key("code"));
 
+    // A decision needs the page's one-time id, and another site's page cannot post one.
+    let page = http_client()
+        .get(authorize_url(&server, &request))
+        .send()
+        .await
+        .expect("page")
+        .text()
+        .await
+        .expect("text");
+    let id = request_id(&page);
+    let post = |origin: &'static str| {
+        http_client()
+            .post(format!("{}/oauth/authorize", server.base()))
+            .header("Origin", origin)
+            .form(&[("request_id", id.as_str()), ("decision", "allow")])
+            .send()
+    };
+    assert_eq!(
+        post("https://evil.example").await.expect("post").status(),
+        403
+    );
+    let forged = http_client()
+        .post(format!("{}/oauth/authorize", server.base()))
+        .form(&[("request_id", "guessed"), ("decision", "allow")])
+        .send()
+        .await
+        .expect("post");
+    assert_eq!(forged.status(), 400);
+    assert!(header(&forged, "location").is_empty());
+
     // An unregistered redirect target is explained on the page, not redirected to.
     let bad = Authorization {
         redirect_uri: "http://127.0.0.1:9/elsewhere",

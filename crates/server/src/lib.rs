@@ -8,6 +8,7 @@ pub mod demo;
 pub mod durable;
 pub mod http;
 pub mod mcp;
+pub mod oauth;
 pub mod options;
 pub mod precompress;
 pub mod principal;

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::{Parser, Subcommand};
+use holdbay_server::oauth::{AuthMode, OAuthOptions};
 use holdbay_server::options::{
     FixtureSet, Limits, RelayToken, ServeOptions, Token, default_data_dir,
 };
@@ -46,7 +47,18 @@ Who may use /mcp and /relay:
     pages on other loopback addresses or ports included.
   - /relay: the same callers, and only with this launch's relay token in X-Holdbay-Relay-Token.
     The token is random per launch and written into the page this server serves; tests and
-    scripts can fix it with --relay-token.")]
+    scripts can fix it with --relay-token.
+
+With --auth oauth, /mcp is an OAuth 2.1 protected resource of a demo authorization server
+on this same origin (tokens live in memory and end with the process):
+  /.well-known/oauth-protected-resource/mcp   RFC 9728 resource metadata
+  /.well-known/oauth-authorization-server     RFC 8414 metadata (also openid-configuration)
+  /oauth/authorize   consent page (Allow / Deny), PKCE S256 and resource required
+  /oauth/token       authorization_code and refresh_token (rotated)
+  /oauth/register    dynamic client registration (loopback or own-origin redirect URIs)
+  /oauth/client-metadata.json  the app's Client ID Metadata Document (always served)
+Scopes: mcp:tools for every tool, mcp:admin also for deploy (403 insufficient_scope
+otherwise), offline_access for a refresh token.")]
 struct ServeArgs {
     /// TCP port; 0 picks a free one.
     #[arg(long, default_value_t = 8080)]
@@ -81,6 +93,19 @@ struct ServeArgs {
     /// it directly (its Content-Security-Policy connect-src). Repeatable.
     #[arg(long = "relay-allow", value_name = "HOST[:PORT]")]
     relay_allow: Vec<String>,
+    /// Protect /mcp with the demo OAuth 2.1 authorization server this binary runs beside it
+    /// (oauth), or not at all (none; --token still applies). See "With --auth oauth" below.
+    #[arg(long, value_enum, default_value_t = AuthMode::None)]
+    auth: AuthMode,
+    /// With --auth oauth: seconds an access token stays valid (short ones show refreshing).
+    #[arg(long, value_name = "SECS", default_value_t = OAuthOptions::default().token_lifetime.as_secs())]
+    auth_token_lifetime: u64,
+    /// With --auth oauth: seconds an authorization code may wait to be exchanged.
+    #[arg(long, value_name = "SECS", default_value_t = OAuthOptions::default().code_lifetime.as_secs())]
+    auth_code_lifetime: u64,
+    /// With --auth oauth: seconds a refresh token stays valid (each works once: rotation).
+    #[arg(long, value_name = "SECS", default_value_t = OAuthOptions::default().refresh_lifetime.as_secs())]
+    auth_refresh_lifetime: u64,
     /// Expose extra fixture tools next to the teaching scenarios, or make the server refuse
     /// protocol versions (to show a client's version negotiation). Repeatable.
     #[arg(long, value_enum)]
@@ -106,7 +131,7 @@ struct ServeArgs {
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
-        Command::Serve(args) => serve(args.into_options()).await,
+        Command::Serve(args) => serve(args.into_options()?).await,
         Command::Precompress(args) => precompress(&args.dist),
     }
 }
@@ -133,7 +158,12 @@ fn precompress(dist: &Path) -> anyhow::Result<()> {
 }
 
 impl ServeArgs {
-    fn into_options(self) -> ServeOptions {
+    fn into_options(self) -> anyhow::Result<ServeOptions> {
+        if self.auth == AuthMode::Oauth && !self.tokens.is_empty() {
+            anyhow::bail!(
+                "--token and --auth oauth are two ways to protect /mcp; start holdbay with one of them"
+            );
+        }
         let mut options = ServeOptions::new(
             self.port,
             self.dist,
@@ -151,6 +181,10 @@ impl ServeArgs {
         options.limits.max_live_tasks_per_user = self.max_live_tasks;
         options.limits.state_ttl = Duration::from_secs(self.state_ttl_seconds);
         options.limits.task_ttl = Duration::from_secs(self.task_ttl_seconds);
-        options
+        options.auth = self.auth;
+        options.oauth.token_lifetime = Duration::from_secs(self.auth_token_lifetime);
+        options.oauth.code_lifetime = Duration::from_secs(self.auth_code_lifetime);
+        options.oauth.refresh_lifetime = Duration::from_secs(self.auth_refresh_lifetime);
+        Ok(options)
     }
 }

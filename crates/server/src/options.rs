@@ -29,6 +29,10 @@ pub struct ServeOptions {
     /// Non-loopback servers allowed explicitly (`host` or `host:port`): relay targets, and
     /// sources in the app page's `connect-src` (`crate::http::allowed_servers`).
     pub relay_allow: Vec<String>,
+    /// `--auth oauth`: `/mcp` needs access tokens of the demo authorization server.
+    pub auth: crate::oauth::AuthMode,
+    /// The demo authorization server's lifetimes.
+    pub oauth: crate::oauth::OAuthOptions,
     /// Extra fixture sets to expose next to the teaching scenarios.
     pub fixtures: Vec<FixtureSet>,
     pub limits: Limits,
@@ -114,6 +118,8 @@ impl ServeOptions {
             extra_origins: Vec::new(),
             relay_token: None,
             relay_allow: Vec::new(),
+            auth: crate::oauth::AuthMode::None,
+            oauth: crate::oauth::OAuthOptions::default(),
             fixtures: Vec::new(),
             limits: Limits::default(),
         }

@@ -1,7 +1,10 @@
 //! URL layout: the demo MCP endpoint at `/mcp` and the relay at `/relay`, both behind the
 //! HTTP edge (the relay also behind this launch's relay token); the consent page of
 //! `connect_account` at `/consent/…` (Host guard only); the app's page and files everywhere
-//! else (no CORS, no token).
+//! else (no CORS, no token). With `--auth oauth`, the demo authorization server's metadata,
+//! authorize, token and registration endpoints (`crate::oauth`) sit behind the same Host
+//! and Origin guards; the app's Client ID Metadata Document is always served, and its
+//! callback (`/oauth/callback`) is a deep link: the app's page.
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -22,6 +25,7 @@ use crate::http::host::{self, HostPolicy};
 use crate::http::origin::OriginPolicy;
 use crate::http::relay::{self, Relay};
 use crate::http::relay_token::{self, RelayToken};
+use crate::oauth::{self, AuthMode};
 use crate::options::ServeOptions;
 use crate::shared::Shared;
 use crate::{app_files, demo, mcp};
@@ -44,20 +48,34 @@ pub fn router(
     let app_policy = app_policy(&page, &allowed_servers);
     let relay = Arc::new(Relay::new(allowed_servers));
     let relay_token = Arc::new(relay_token);
+    let auth_server =
+        (options.auth == AuthMode::Oauth).then(|| oauth::AuthServer::new(options.oauth.clone()));
 
     // Layers run outside-in in reverse order of `.layer` calls: the Host guard first, then
     // the Origin guard (it answers preflights), then the token check (the bearer token on
-    // /mcp, the relay token on /relay: before any body is read), then the limit.
+    // /mcp, the relay token on /relay: before any body is read), then the limit. With
+    // `--auth oauth`, the access token is checked with the bearer tokens, and a tool call's
+    // extra scope once the body is read.
     let mcp = mcp::service(Arc::clone(&shared))
+        .layer(from_fn_with_state(body_limit, oauth::require_tool_scope))
         .layer(from_fn_with_state(body_limit, body_limit::enforce))
+        .layer(from_fn_with_state(
+            auth_server.clone(),
+            oauth::require_token,
+        ))
         .layer(from_fn_with_state(tokens, bearer::require));
     let relay = any(relay::handle)
         .with_state(relay)
         .layer(from_fn_with_state(body_limit, body_limit::enforce))
         .layer(from_fn_with_state(relay_token, relay_token::require));
-    let edge = Router::new()
+    let mut edge = Router::new()
         .nest_service("/mcp", mcp)
         .route(RELAY_PATH, relay)
+        .route(oauth::CLIENT_METADATA_PATH, get(oauth::client_metadata));
+    if let Some(auth_server) = auth_server {
+        edge = edge.merge(oauth::routes(auth_server));
+    }
+    let edge = edge
         .layer(from_fn_with_state(origins, cors::guard))
         .layer(from_fn_with_state(Arc::clone(&hosts), host::guard));
 

@@ -6,6 +6,7 @@ pub mod app_page;
 pub mod conformance;
 pub mod demo;
 pub mod durable;
+pub mod html;
 pub mod http;
 pub mod mcp;
 pub mod oauth;

@@ -14,6 +14,7 @@ use rmcp::ErrorData;
 use serde::Deserialize;
 use tower_http::set_header::SetResponseHeaderLayer;
 
+use crate::html::escape;
 use crate::http::hardening;
 use crate::shared::Shared;
 
@@ -188,20 +189,4 @@ fn page(title: &str, body: &str) -> String {
          <meta name=\"viewport\" content=\"width=device-width\"><title>{title}</title>\
          <style>{STYLE}</style></head><body><h1>{title}</h1>{body}</body></html>"
     )
-}
-
-/// Text into HTML: the provider name comes from the caller's arguments.
-fn escape(text: &str) -> String {
-    let mut escaped = String::with_capacity(text.len());
-    for character in text.chars() {
-        match character {
-            '&' => escaped.push_str("&amp;"),
-            '<' => escaped.push_str("&lt;"),
-            '>' => escaped.push_str("&gt;"),
-            '"' => escaped.push_str("&quot;"),
-            '\'' => escaped.push_str("&#39;"),
-            other => escaped.push(other),
-        }
-    }
-    escaped
 }

@@ -6,6 +6,7 @@ use axum::response::{Html, IntoResponse, Response};
 use http::{HeaderValue, StatusCode, header};
 
 use super::scopes;
+use crate::html::escape;
 use crate::http::hardening;
 
 const STYLE: &str = ":root{color-scheme:light dark;--ink:#1d2430;--muted:#5d6878;--paper:#f6f4ef;\
@@ -102,25 +103,9 @@ fn page(title: &str, body: &str) -> String {
     )
 }
 
-/// Text into HTML: client names, URLs and scopes come from the client.
-pub fn escape(text: &str) -> String {
-    let mut escaped = String::with_capacity(text.len());
-    for character in text.chars() {
-        match character {
-            '&' => escaped.push_str("&amp;"),
-            '<' => escaped.push_str("&lt;"),
-            '>' => escaped.push_str("&gt;"),
-            '"' => escaped.push_str("&quot;"),
-            '\'' => escaped.push_str("&#39;"),
-            other => escaped.push(other),
-        }
-    }
-    escaped
-}
-
 #[cfg(test)]
 mod tests {
-    use super::escape;
+    use crate::html::escape;
 
     #[test]
     fn markup_in_values_is_escaped() {

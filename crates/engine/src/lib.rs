@@ -100,7 +100,9 @@ pub use pages::{
     tool_display_name, tool_title,
 };
 pub use refusal::refusal_for;
-pub use response::{Decoded, Outcome, Reply, ResponseError, ResponseReader, TaskProblem};
+pub use response::{
+    Decoded, Outcome, Reply, ResponseError, ResponseReader, SignInNeeded, TaskProblem,
+};
 pub use sendable::{Unsendable, check_sendable};
 pub use sse::{SseDecoder, SseError};
 pub use structured::OutputContract;

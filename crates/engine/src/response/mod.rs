@@ -15,7 +15,7 @@ use rmcp::model::{CreateTaskResult, InputRequiredResult, JsonObject, RequestId};
 use serde_json::Value;
 
 pub(crate) use body::BodyReader;
-pub use error::{ResponseError, TaskProblem};
+pub use error::{ResponseError, SignInNeeded, TaskProblem};
 use result_type::ResultKind;
 pub(crate) use result_type::ResultRules;
 

@@ -238,6 +238,56 @@ fn unauthorized_surfaces_the_challenge() {
     );
 }
 
+/// The failure of a `server/discover` answered `status` with this `WWW-Authenticate`.
+fn refused_with(status: u16, challenge: &str) -> ResponseError {
+    let mut reader = discover().reader(status, None);
+    reader.set_www_authenticate(Some(challenge));
+    reader.finish().expect_err("refused")
+}
+
+#[test]
+fn a_bearer_401_asks_for_a_sign_in_from_its_challenge() {
+    let needed = refused_with(
+        401,
+        r#"Bearer error="invalid_token", resource_metadata="http://127.0.0.1:7420/.well-known/oauth-protected-resource/mcp", scope="mcp:tools""#,
+    )
+    .sign_in_needed()
+    .expect("a sign-in");
+    assert_eq!(needed.status, 401);
+    assert!(!needed.step_up);
+    assert_eq!(needed.challenge.scope.as_deref(), Some("mcp:tools"));
+    assert_eq!(
+        needed.challenge.resource_metadata.as_deref(),
+        Some("http://127.0.0.1:7420/.well-known/oauth-protected-resource/mcp")
+    );
+}
+
+#[test]
+fn a_403_for_insufficient_scope_is_a_step_up_and_other_refusals_are_not_sign_ins() {
+    let step_up = refused_with(
+        403,
+        r#"Bearer error="insufficient_scope", scope="mcp:tools mcp:admin""#,
+    )
+    .sign_in_needed()
+    .expect("a step-up");
+    assert!(step_up.step_up);
+    assert_eq!(
+        step_up.challenge.scope.as_deref(),
+        Some("mcp:tools mcp:admin")
+    );
+    // A valid token that is simply refused, another scheme, or no Bearer challenge at all.
+    for (status, challenge) in [
+        (403, r#"Bearer error="invalid_token""#),
+        (401, r#"Basic realm="proxy""#),
+        (401, "garbage ,,, ="),
+    ] {
+        let error = refused_with(status, challenge);
+        assert_eq!(error.sign_in_needed(), None, "{status} {challenge}");
+    }
+    // Not a refusal at all.
+    assert_eq!(read(500, "", b"").expect_err("500").sign_in_needed(), None);
+}
+
 #[test]
 fn forbidden_without_a_challenge_is_a_status_error() {
     assert_eq!(

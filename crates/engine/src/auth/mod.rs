@@ -46,12 +46,13 @@ pub use oauth::{
     ApplicationType, ClientAuthMethod, ClientCredentials, PreRegisteredClient, RegistrationKind,
     TokenContext, TokenSet, authorization_url, choose_auth_method, code_token_request, pkce_pair,
     read_callback, read_refresh_response, read_registration_response, read_token_response,
-    refresh_request, registration_request, scope_union, select_scope,
+    refresh_request, registration_request, s256_challenge, scope_union, select_scope,
 };
 pub use request::{
     AuthRequest, AuthResponse, HttpMethod, Purpose, RequestBody, redacted_json_body, redacted_url,
 };
 pub use uri::{
-    Issuer, canonical_resource, is_https_or_loopback, parse_http_url, prm_urls, resource_covers,
-    server_resource,
+    AUTHORIZATION_SERVER_WELL_KNOWN, Issuer, OPENID_CONFIGURATION_WELL_KNOWN,
+    PROTECTED_RESOURCE_WELL_KNOWN, canonical_resource, is_https_or_loopback, parse_http_url,
+    prm_urls, resource_covers, server_resource,
 };

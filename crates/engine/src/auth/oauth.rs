@@ -17,8 +17,14 @@ use crate::findings::{Finding, Rule};
 /// challenge.
 pub fn pkce_pair(random: &[u8; 32]) -> (String, String) {
     let verifier = URL_SAFE_NO_PAD.encode(random);
-    let challenge = URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()));
+    let challenge = s256_challenge(&verifier);
     (verifier, challenge)
+}
+
+/// The S256 challenge of a PKCE verifier (RFC 7636 §4.2): what the client sends and what
+/// an authorization server recomputes from the verifier.
+pub fn s256_challenge(verifier: &str) -> String {
+    URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()))
 }
 
 /// Space-separated scopes, each once, in first-seen order.

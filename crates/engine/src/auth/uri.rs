@@ -6,6 +6,13 @@ use url::Url;
 
 use super::AuthError;
 
+/// The well-known paths of RFC 9728 (protected resource metadata), RFC 8414 (authorization
+/// server metadata) and OpenID Connect Discovery: the client probes them, the demo
+/// authorization server serves them.
+pub const PROTECTED_RESOURCE_WELL_KNOWN: &str = "/.well-known/oauth-protected-resource";
+pub const AUTHORIZATION_SERVER_WELL_KNOWN: &str = "/.well-known/oauth-authorization-server";
+pub const OPENID_CONFIGURATION_WELL_KNOWN: &str = "/.well-known/openid-configuration";
+
 /// An absolute http(s) URL without fragment, or why not.
 pub fn parse_http_url(text: &str) -> Result<Url, String> {
     let url = Url::parse(text).map_err(|error| error.to_string())?;
@@ -94,11 +101,9 @@ pub fn prm_urls(
     }
     let path = server.path().trim_end_matches('/');
     if !path.is_empty() {
-        urls.push(format!(
-            "{origin}/.well-known/oauth-protected-resource{path}"
-        ));
+        urls.push(format!("{origin}{PROTECTED_RESOURCE_WELL_KNOWN}{path}"));
     }
-    urls.push(format!("{origin}/.well-known/oauth-protected-resource"));
+    urls.push(format!("{origin}{PROTECTED_RESOURCE_WELL_KNOWN}"));
     urls.dedup();
     Ok(urls)
 }
@@ -142,14 +147,14 @@ impl Issuer {
         let (origin, path) = (&self.origin, &self.path);
         if path.is_empty() {
             vec![
-                format!("{origin}/.well-known/oauth-authorization-server"),
-                format!("{origin}/.well-known/openid-configuration"),
+                format!("{origin}{AUTHORIZATION_SERVER_WELL_KNOWN}"),
+                format!("{origin}{OPENID_CONFIGURATION_WELL_KNOWN}"),
             ]
         } else {
             vec![
-                format!("{origin}/.well-known/oauth-authorization-server{path}"),
-                format!("{origin}/.well-known/openid-configuration{path}"),
-                format!("{origin}{path}/.well-known/openid-configuration"),
+                format!("{origin}{AUTHORIZATION_SERVER_WELL_KNOWN}{path}"),
+                format!("{origin}{OPENID_CONFIGURATION_WELL_KNOWN}{path}"),
+                format!("{origin}{path}{OPENID_CONFIGURATION_WELL_KNOWN}"),
             ]
         }
     }

@@ -42,8 +42,11 @@ pub const TOKEN_PATH: &str = "/oauth/token";
 pub const REGISTER_PATH: &str = "/oauth/register";
 /// The MCP endpoint this server protects.
 pub const RESOURCE_PATH: &str = "/mcp";
-pub const PROTECTED_RESOURCE_METADATA_PATH: &str = "/.well-known/oauth-protected-resource";
-pub const AUTHORIZATION_SERVER_METADATA_PATH: &str = "/.well-known/oauth-authorization-server";
+pub use holdbay_engine::auth::{
+    AUTHORIZATION_SERVER_WELL_KNOWN as AUTHORIZATION_SERVER_METADATA_PATH,
+    OPENID_CONFIGURATION_WELL_KNOWN,
+    PROTECTED_RESOURCE_WELL_KNOWN as PROTECTED_RESOURCE_METADATA_PATH,
+};
 
 /// How `/mcp` is protected besides `--token`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -159,7 +162,7 @@ pub fn routes(server: Arc<AuthServer>) -> Router {
             get(metadata::authorization_server),
         )
         .route(
-            "/.well-known/openid-configuration",
+            OPENID_CONFIGURATION_WELL_KNOWN,
             get(metadata::authorization_server),
         )
         .route(AUTHORIZE_PATH, get(authorize::show).post(authorize::decide))

@@ -1,8 +1,6 @@
 //! The server's side of PKCE (RFC 7636): S256 only, as OAuth 2.1 and MCP require.
 
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use sha2::{Digest, Sha256};
+use holdbay_engine::auth::s256_challenge;
 use subtle::ConstantTimeEq;
 
 /// Whether `challenge` is shaped like an S256 challenge (43 base64url characters).
@@ -22,7 +20,7 @@ pub fn verifies(verifier: &str, challenge: &str) -> bool {
     if !well_formed {
         return false;
     }
-    let computed = URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()));
+    let computed = s256_challenge(verifier);
     computed.as_bytes().ct_eq(challenge.as_bytes()).into()
 }
 

@@ -61,6 +61,11 @@ pub struct WireEntry {
     /// it was sent (the wire does not carry it, so the log keeps it for a replay).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub round: Option<u32>,
+    /// An authorization exchange (discovery, registration, token, the browser's trip to
+    /// the authorization server and back) rather than an MCP request: `method` is then the
+    /// purpose's label.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub auth: Option<holdbay_engine::auth::Purpose>,
     /// What the engine decoded from this exchange, in order, as it arrived. Not exported or
     /// kept: an imported or restored exchange is decoded from its bytes by the same engine.
     #[serde(skip)]

@@ -49,7 +49,8 @@ pub use oauth::{
     refresh_request, registration_request, s256_challenge, scope_union, select_scope,
 };
 pub use request::{
-    AuthRequest, AuthResponse, HttpMethod, Purpose, RequestBody, redacted_json_body, redacted_url,
+    AuthParty, AuthRequest, AuthResponse, HttpMethod, Purpose, RequestBody, redacted_json_body,
+    redacted_url,
 };
 pub use uri::{
     AUTHORIZATION_SERVER_WELL_KNOWN, Issuer, OPENID_CONFIGURATION_WELL_KNOWN,

@@ -13,6 +13,44 @@ pub enum Purpose {
     Registration,
     Token,
     Refresh,
+    /// The browser sent to the authorization endpoint (no fetch: the app records it).
+    Authorization,
+    /// The authorization server sent the browser back to the redirect URI.
+    Callback,
+}
+
+/// Who answers an authorization exchange (the Scene draws each as its own station).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum AuthParty {
+    ResourceServer,
+    AuthorizationServer,
+    /// The app itself (the redirect back lands on its own callback route).
+    Browser,
+}
+
+impl Purpose {
+    /// What the wire log calls the exchange, in place of an MCP method.
+    pub fn label(self) -> &'static str {
+        match self {
+            Purpose::ProtectedResourceMetadata => "oauth: resource metadata",
+            Purpose::AuthorizationServerMetadata => "oauth: server metadata",
+            Purpose::Registration => "oauth: register",
+            Purpose::Token => "oauth: token",
+            Purpose::Refresh => "oauth: refresh",
+            Purpose::Authorization => "oauth: authorize",
+            Purpose::Callback => "oauth: callback",
+        }
+    }
+
+    /// Who answers it.
+    pub fn party(self) -> AuthParty {
+        match self {
+            Purpose::ProtectedResourceMetadata => AuthParty::ResourceServer,
+            Purpose::Callback => AuthParty::Browser,
+            _ => AuthParty::AuthorizationServer,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

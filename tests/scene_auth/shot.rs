@@ -67,11 +67,7 @@ async fn scene_with_the_authorization_lane_for_a_screenshot() {
         .append_child(&frame)
         .expect("append");
     sleep_ms(1500).await;
-    if let Some(part) = host
-        .query_selector(".auth-part[data-purpose=\"token\"]")
-        .ok()
-        .flatten()
-    {
+    if let Some(part) = host.query_selector(".auth-token").ok().flatten() {
         part.unchecked_into::<HtmlElement>().click();
     }
     sleep_ms(500).await;

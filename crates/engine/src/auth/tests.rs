@@ -539,6 +539,10 @@ fn a_sign_in_is_needed_for_a_bearer_401_or_an_insufficient_scope_403_only() {
         (200, header("Bearer")),
         (500, header("Bearer")),
     ] {
-        assert_eq!(sign_in_needed(status, &headers), None, "{status} {headers:?}");
+        assert_eq!(
+            sign_in_needed(status, &headers),
+            None,
+            "{status} {headers:?}"
+        );
     }
 }

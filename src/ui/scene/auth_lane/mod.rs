@@ -232,7 +232,7 @@ fn TokenStation() -> impl IntoView {
                     {if is_jwt { "access token (JWT)" } else { "access token" }}
                 </span>
                 <span class="auth-token-expiry">
-                    {move || expires.expiry_text(scene.tick.get(), clock_time)}
+                    {move || expires.expiry_short(scene.tick.get())}
                 </span>
             </button>
         }

@@ -37,16 +37,21 @@ impl TokenView {
             return "no expiry given".to_owned();
         };
         let at = at as f64;
-        let left_s = ((at - now_ms) / 1000.0).round();
-        if left_s <= 0.0 {
-            return format!("expired at {}", clock(at));
+        match left(at - now_ms) {
+            Some(left) => format!("expires {} (in {left})", clock(at)),
+            None => format!("expired at {}", clock(at)),
         }
-        let left = if left_s < 120.0 {
-            format!("{left_s} s")
-        } else {
-            format!("{} min", (left_s / 60.0).round())
+    }
+
+    /// The lane's short form: `expires in 58 min`, `expired`, or `no expiry given`.
+    pub fn expiry_short(&self, now_ms: f64) -> String {
+        let Some(at) = self.expires_at_ms else {
+            return "no expiry given".to_owned();
         };
-        format!("expires {} (in {left})", clock(at))
+        match left(at as f64 - now_ms) {
+            Some(left) => format!("expires in {left}"),
+            None => "expired".to_owned(),
+        }
     }
 
     /// The inspector's JSON: `issuer`, `scope`, `resource`, `expiresAtMs`, and `jwt` (its
@@ -63,4 +68,17 @@ impl TokenView {
             })),
         })
     }
+}
+
+/// `42 s` or `58 min` for a time still ahead (ms); `None` once it has passed.
+fn left(ms: f64) -> Option<String> {
+    let seconds = (ms / 1000.0).round();
+    if seconds <= 0.0 {
+        return None;
+    }
+    Some(if seconds < 120.0 {
+        format!("{seconds} s")
+    } else {
+        format!("{} min", (seconds / 60.0).round())
+    })
 }

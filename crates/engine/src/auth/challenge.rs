@@ -57,7 +57,7 @@ pub fn bearer_challenge(headers: &[(String, String)]) -> Option<BearerChallenge>
 
 /// A refusal the client can answer by authorizing: which challenge to start from, and
 /// whether it is a step-up (the token is valid but lacks scope).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SignInNeeded {
     pub status: u16,
     pub challenge: BearerChallenge,

@@ -102,9 +102,8 @@ fn is_activation(event: &leptos::ev::KeyboardEvent) -> bool {
     matches!(event.key().as_str(), "Enter" | " ")
 }
 
-/// The Scene. `token`: the client's current access token (the sign-in's
-/// `Session::current().auth().signed_in()`), drawn as a part of the authorization lane;
-/// without it the lane shows no token.
+/// The Scene. `token`: the access token to draw as the authorization lane's token part;
+/// by default the one the session holds for the connected server.
 #[component]
 pub fn Scene(#[prop(optional, into)] token: Option<Signal<Option<TokenSet>>>) -> impl IntoView {
     let session = Session::current();
@@ -124,7 +123,7 @@ pub fn Scene(#[prop(optional, into)] token: Option<Signal<Option<TokenSet>>>) ->
         tick,
         selected,
         auth_selected,
-        token: token.unwrap_or_else(|| Signal::stored(None)),
+        token: token.unwrap_or_else(|| held_token(session)),
     };
     provide_context(context);
     // A part chosen elsewhere (the timeline, a lesson, the scene's own) takes the inspector
@@ -184,6 +183,15 @@ pub fn Scene(#[prop(optional, into)] token: Option<Signal<Option<TokenSet>>>) ->
             </div>
         </section>
     }
+}
+
+/// The tokens the session holds for the server it is connected to (tracked).
+fn held_token(session: Session) -> Signal<Option<TokenSet>> {
+    let auth = session.auth();
+    Signal::derive(move || {
+        let server = session.connection().with(|c| c.server.clone());
+        auth.tokens_for(&server)
+    })
 }
 
 /// `14:03:22` for a wall-clock time in ms.

@@ -80,9 +80,17 @@ pub fn auth_exchange(
 }
 
 /// A whole first sign-in: the challenge, discovery, registration, the browser's trip and
-/// the token, as the log holds it.
-pub fn record_sign_in(wire: &WireLog) {
-    record_exchange(wire, refused(401, CHALLENGE));
+/// the token, as the log holds it; one exchange a second, the first at `SIGN_IN_START` ms
+/// before now.
+pub fn record_sign_in(wire: &WireLog) -> f64 {
+    let start = js_sys::Date::now() - SIGN_IN_START;
+    record_exchange(
+        wire,
+        WireEntry {
+            started_at: start,
+            ..refused(401, CHALLENGE)
+        },
+    );
     let exchanges = [
         auth_exchange(
             Purpose::ProtectedResourceMetadata,
@@ -134,19 +142,31 @@ pub fn record_sign_in(wire: &WireLog) {
             Some("the authorization server could not be reached"),
         ),
     ];
-    for entry in exchanges {
-        wire.begin(entry);
+    for (second, entry) in (1..).zip(exchanges) {
+        wire.begin(WireEntry {
+            started_at: start + 1000.0 * f64::from(second),
+            ..entry
+        });
     }
+    start
 }
 
+/// How long before now [`record_sign_in`]'s first exchange started, ms.
+pub const SIGN_IN_START: f64 = 10_000.0;
+
 pub fn mount_scene(id: &str, token: Signal<Option<TokenSet>>) -> (HtmlElement, WireLog) {
+    let (host, session) = mount_scene_in_session(id, token);
+    (host, session.wire())
+}
+
+fn mount_scene_in_session(id: &str, token: Signal<Option<TokenSet>>) -> (HtmlElement, Session) {
     let host = fresh_host(id);
     let (session, _) = mount_with_session(
         &host,
         || Session::new(Connection::default()),
         move || view! { <Scene token=token /> },
     );
-    (host, session.wire())
+    (host, session)
 }
 
 fn attrs(host: &Element, selector: &str, name: &str) -> Vec<String> {
@@ -415,4 +435,40 @@ async fn an_opaque_token_is_shown_without_claims_and_never_whole() {
     assert_eq!(shown["jwt"], serde_json::Value::Null);
     assert_eq!(shown["issuer"], AS);
     assert_no_secret(&host, &access_token);
+}
+
+#[wasm_bindgen_test]
+async fn a_scrub_shows_the_lane_as_it_stood_then_without_the_live_token() {
+    let (host, session) = mount_scene_in_session(
+        "scene-auth-scrub",
+        Signal::stored(Some(tokens("hb_at_live-token".into()))),
+    );
+    let start = record_sign_in(&session.wire());
+    wait_for(&host, "#auth-lane .auth-part[data-purpose=\"refresh\"]").await;
+    assert!(find(&host, ".auth-token").is_some());
+
+    let traffic = session.traffic();
+    // Half a second after the registration went out: the challenge, discovery, register.
+    traffic.scrub_to(Some(start + 3_500.0));
+    settled().await;
+    assert_eq!(
+        attrs(&host, "#auth-lane .auth-part[data-entry]", "data-purpose"),
+        [
+            "challenge",
+            "resource-metadata",
+            "server-metadata",
+            "register"
+        ]
+    );
+    assert!(
+        find(&host, ".auth-token").is_none(),
+        "a replay does not show today's token"
+    );
+    traffic.scrub_to(None);
+    settled().await;
+    assert_eq!(
+        attrs(&host, "#auth-lane .auth-part[data-entry]", "data-purpose").len(),
+        8
+    );
+    assert!(find(&host, ".auth-token").is_some());
 }

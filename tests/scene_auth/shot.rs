@@ -18,6 +18,21 @@ const STYLES: [&str; 2] = [
 #[wasm_bindgen_test]
 #[ignore = "a screenshot fixture, not a check"]
 async fn scene_with_the_authorization_lane_for_a_screenshot() {
+    show_scene_with_token_inspected().await;
+}
+
+/// The same, scrolled to the inspector: the token's decoded header and claims.
+#[wasm_bindgen_test]
+#[ignore = "a screenshot fixture, not a check"]
+async fn inspected_token_for_a_screenshot() {
+    let host = show_scene_with_token_inspected().await;
+    if let Some(inspector) = host.query_selector("#inspect").ok().flatten() {
+        inspector.scroll_into_view();
+    }
+    sleep_ms(300).await;
+}
+
+async fn show_scene_with_token_inspected() -> HtmlElement {
     let style = document().create_element("style").expect("style");
     style.set_text_content(Some(&STYLES.join("\n")));
     document()
@@ -71,4 +86,5 @@ async fn scene_with_the_authorization_lane_for_a_screenshot() {
         part.unchecked_into::<HtmlElement>().click();
     }
     sleep_ms(500).await;
+    host
 }

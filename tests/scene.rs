@@ -12,6 +12,7 @@ use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement};
 
 mod dom;
+mod scene_auth;
 
 use dom::{
     answered_json, begin_exchange, find, finish_exchange, fresh_host, mount_with_session, sleep_ms,

@@ -2,6 +2,7 @@
 //! (MRTR) beside the job magazine (tasks), an inspector and a narrated text alternative.
 //! Everything drawn comes from the session's [`TrafficView`](crate::traffic::TrafficView).
 
+mod auth_lane;
 mod bay;
 mod conveyor;
 mod inspect;
@@ -11,12 +12,15 @@ mod parts;
 
 use std::time::Duration;
 
+use holdbay_engine::auth::TokenSet;
 use holdbay_engine::traffic::Part;
 use leptos::prelude::*;
 
 use super::UiState;
 use crate::session::Session;
 use crate::traffic::TrafficView;
+use crate::wire::WireLog;
+use auth_lane::AuthPart;
 
 pub use parts::{describe, fingerprint};
 
@@ -26,21 +30,30 @@ pub(crate) const TRAVEL_MS: f64 = 600.0;
 pub(crate) const LINGER_MS: f64 = 1_500.0;
 
 /// Shared by the scene's parts: the model, and a clock that ticks while the scene is shown
-/// (it drops finished flights; nothing else depends on it).
+/// (it drops finished flights and counts down the token's expiry).
 #[derive(Clone, Copy)]
 struct SceneContext {
     traffic: TrafficView,
+    /// The log the authorization lane is drawn from (the traffic fold holds only MCP).
+    wire: WireLog,
     tick: RwSignal<f64>,
     /// The inspected part (the page's, shared with the timeline and the lessons).
     selected: RwSignal<Option<Part>>,
+    /// The inspected part of the authorization lane; never set together with `selected`.
+    auth_selected: RwSignal<Option<AuthPart>>,
+    /// The client's current access token, if signed in.
+    token: Signal<Option<TokenSet>>,
 }
 
 impl SceneContext {
     fn current() -> Self {
         use_context::<Self>().unwrap_or_else(|| Self {
             traffic: Session::current().traffic(),
+            wire: Session::current().wire(),
             tick: RwSignal::new(js_sys::Date::now()),
             selected: UiState::current().inspected(),
+            auth_selected: RwSignal::new(None),
+            token: Signal::stored(None),
         })
     }
 
@@ -66,6 +79,21 @@ impl SceneContext {
     fn is_selected(&self, part: &Part) -> bool {
         self.selected.with(|s| s.as_ref() == Some(part))
     }
+
+    /// Make the authorization lane's `part` the inspected one.
+    fn select_auth(&self, part: AuthPart) {
+        if self.selected.with_untracked(Option::is_some) {
+            self.selected.set(None);
+        }
+        if self.auth_selected.get_untracked() != Some(part) {
+            self.auth_selected.set(Some(part));
+        }
+    }
+
+    /// Whether the lane's `part` is the inspected one (tracked).
+    fn is_auth_selected(&self, part: AuthPart) -> bool {
+        self.auth_selected.get() == Some(part)
+    }
 }
 
 /// Enter or Space on a focused part selects it (focus already does; this re-selects after
@@ -74,10 +102,14 @@ fn is_activation(event: &leptos::ev::KeyboardEvent) -> bool {
     matches!(event.key().as_str(), "Enter" | " ")
 }
 
+/// The Scene. `token`: the access token to draw as the authorization lane's token part;
+/// by default the one the session holds for the connected server.
 #[component]
-pub fn Scene() -> impl IntoView {
-    let traffic = Session::current().traffic();
+pub fn Scene(#[prop(optional, into)] token: Option<Signal<Option<TokenSet>>>) -> impl IntoView {
+    let session = Session::current();
+    let traffic = session.traffic();
     let selected = UiState::current().inspected();
+    let auth_selected = RwSignal::new(None);
     let tick = RwSignal::new(js_sys::Date::now());
     if let Ok(handle) = set_interval_with_handle(
         move || tick.set(js_sys::Date::now()),
@@ -87,10 +119,20 @@ pub fn Scene() -> impl IntoView {
     }
     let context = SceneContext {
         traffic,
+        wire: session.wire(),
         tick,
         selected,
+        auth_selected,
+        token: token.unwrap_or_else(|| held_token(session)),
     };
     provide_context(context);
+    // A part chosen elsewhere (the timeline, a lesson, the scene's own) takes the inspector
+    // from the authorization lane's.
+    Effect::new(move |_| {
+        if selected.with(Option::is_some) {
+            auth_selected.set(None);
+        }
+    });
 
     let replay = move || {
         traffic.track();
@@ -109,6 +151,7 @@ pub fn Scene() -> impl IntoView {
     let on_keydown = move |event: leptos::ev::KeyboardEvent| {
         if event.key() == "Escape" {
             selected.set(None);
+            auth_selected.set(None);
         }
     };
 
@@ -129,6 +172,7 @@ pub fn Scene() -> impl IntoView {
                 </p>
             </header>
             <conveyor::Conveyor />
+            <auth_lane::AuthLane />
             <div class="scene-floor">
                 <bay::Bay />
                 <magazine::Magazine />
@@ -139,6 +183,15 @@ pub fn Scene() -> impl IntoView {
             </div>
         </section>
     }
+}
+
+/// The tokens the session holds for the server it is connected to (tracked).
+fn held_token(session: Session) -> Signal<Option<TokenSet>> {
+    let auth = session.auth();
+    Signal::derive(move || {
+        let server = session.connection().with(|c| c.server.clone());
+        auth.tokens_for(&server)
+    })
 }
 
 /// `14:03:22` for a wall-clock time in ms.

@@ -55,6 +55,32 @@ pub fn bearer_challenge(headers: &[(String, String)]) -> Option<BearerChallenge>
         })
 }
 
+/// A refusal the client can answer by authorizing: which challenge to start from, and
+/// whether it is a step-up (the token is valid but lacks scope).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SignInNeeded {
+    pub status: u16,
+    pub challenge: BearerChallenge,
+    pub step_up: bool,
+}
+
+/// Whether a response with `status` and `headers` asks for an authorization the client can
+/// obtain: a 401 with a `Bearer` challenge, or a 403 whose challenge says
+/// `insufficient_scope`. Any other scheme, and any other 403 (the token is valid, the
+/// answer is no), is not. The one rule for the page's sign-in and the Scene's challenge.
+pub fn sign_in_needed(status: u16, headers: &[(String, String)]) -> Option<SignInNeeded> {
+    if !matches!(status, 401 | 403) {
+        return None;
+    }
+    let challenge = bearer_challenge(headers)?;
+    let step_up = challenge.is_insufficient_scope();
+    (status == 401 || step_up).then_some(SignInNeeded {
+        status,
+        challenge,
+        step_up,
+    })
+}
+
 fn is_tchar(c: char) -> bool {
     c.is_ascii_alphanumeric() || "!#$%&'*+-.^_`|~".contains(c)
 }

@@ -2,7 +2,7 @@
 //! app fetches and redirects.
 //!
 //! Floors, as in the rest of the engine: vocabulary ([`AuthError`], [`Purpose`]) → readers
-//! ([`bearer_challenge`], [`read_protected_resource_metadata`], [`read_auth_server_metadata`],
+//! ([`bearer_challenge`], [`sign_in_needed`], [`jwt_parts`], [`read_protected_resource_metadata`], [`read_auth_server_metadata`],
 //! [`read_callback`], [`read_registration_response`], [`read_token_response`],
 //! [`read_refresh_response`]) → builders ([`prm_urls`], [`Issuer::metadata_urls`],
 //! [`authorization_url`], [`code_token_request`], [`refresh_request`],
@@ -25,6 +25,7 @@
 mod challenge;
 mod error;
 mod flow;
+mod jwt;
 mod metadata;
 mod oauth;
 mod request;
@@ -35,9 +36,13 @@ mod tests;
 #[cfg(test)]
 mod tests_flow;
 
-pub use challenge::{BearerChallenge, Challenge, bearer_challenge, parse_www_authenticate};
+pub use challenge::{
+    BearerChallenge, Challenge, SignInNeeded, bearer_challenge, parse_www_authenticate,
+    sign_in_needed,
+};
 pub use error::AuthError;
 pub use flow::{AuthClientConfig, AuthFlow, FlowStart, MAX_STEP_UPS, Step};
+pub use jwt::{JwtParts, MAX_JWT_BYTES, jwt_parts};
 pub use metadata::{
     AuthServerMetadata, ProtectedResourceMetadata, read_auth_server_metadata,
     read_protected_resource_metadata,

@@ -522,3 +522,27 @@ proptest! {
         prop_assert!(resource_covers(&once, &once));
     }
 }
+
+#[test]
+fn a_sign_in_is_needed_for_a_bearer_401_or_an_insufficient_scope_403_only() {
+    let header = |value: &str| vec![("WWW-Authenticate".to_owned(), value.to_owned())];
+    let asked = sign_in_needed(401, &header(r#"Bearer scope="mcp:tools""#)).unwrap();
+    assert_eq!((asked.status, asked.step_up), (401, false));
+    assert_eq!(asked.challenge.scope.as_deref(), Some("mcp:tools"));
+    let step_up = sign_in_needed(403, &header(r#"Bearer error="insufficient_scope""#)).unwrap();
+    assert!(step_up.step_up);
+    for (status, headers) in [
+        (403, header(r#"Bearer error="invalid_token""#)),
+        (401, header(r#"Basic realm="proxy""#)),
+        (401, Vec::new()),
+        // A challenge on a status that is no refusal asks for nothing.
+        (200, header("Bearer")),
+        (500, header("Bearer")),
+    ] {
+        assert_eq!(
+            sign_in_needed(status, &headers),
+            None,
+            "{status} {headers:?}"
+        );
+    }
+}

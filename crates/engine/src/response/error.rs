@@ -2,7 +2,8 @@
 
 use rmcp::model::{ErrorData, RequestId};
 
-use crate::auth::{BearerChallenge, bearer_challenge};
+pub use crate::auth::SignInNeeded;
+use crate::auth::sign_in_needed;
 use crate::findings::{Finding, Rule};
 use crate::limits::{excerpt, grouped};
 use crate::protocol::reason_phrase;
@@ -223,31 +224,18 @@ impl ResponseError {
     }
 }
 
-/// A refusal the client can answer by authorizing: which challenge to start from, and
-/// whether it is a step-up (the token is valid but lacks scope).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct SignInNeeded {
-    pub status: u16,
-    pub challenge: BearerChallenge,
-    pub step_up: bool,
-}
-
 impl ResponseError {
-    /// Whether this failure asks for an authorization the client can obtain: a 401 with a
-    /// `Bearer` challenge, or a 403 whose challenge says `insufficient_scope`. Any other
-    /// scheme, and any other 403 (the token is valid, the answer is no), is not.
+    /// Whether this failure asks for an authorization the client can obtain (the rule is
+    /// [`sign_in_needed`]'s: a 401 with a `Bearer` challenge, or a 403 whose challenge says
+    /// `insufficient_scope`).
     pub fn sign_in_needed(&self) -> Option<SignInNeeded> {
         let Self::Unauthorized { status, challenge } = self else {
             return None;
         };
-        let headers = [("www-authenticate".to_owned(), challenge.clone())];
-        let challenge = bearer_challenge(&headers)?;
-        let step_up = challenge.is_insufficient_scope();
-        (*status == 401 || step_up).then_some(SignInNeeded {
-            status: *status,
-            challenge,
-            step_up,
-        })
+        sign_in_needed(
+            *status,
+            &[("www-authenticate".to_owned(), challenge.clone())],
+        )
     }
 }
 

@@ -112,14 +112,14 @@ impl Link {
     /// A refusal that asks for a sign-in (401 with a Bearer challenge, 403
     /// `insufficient_scope`) waits for one: `true` when the request may go again, now
     /// carrying the token. Any other answer lets step-ups count from zero again.
-    async fn signed_in_after<T>(&self, answer: &Result<T, ExchangeError>) -> bool {
-        let needed = match answer {
-            Err(ExchangeError::Response(error)) => error.sign_in_needed(),
-            Ok(_) => {
+    async fn signed_in_after(&self, failure: Option<&ExchangeError>) -> bool {
+        let needed = match failure {
+            Some(ExchangeError::Response(error)) => error.sign_in_needed(),
+            None => {
                 self.auth.note_accepted();
                 None
             }
-            Err(_) => None,
+            Some(_) => None,
         };
         let Some(needed) = needed else {
             return false;
@@ -186,14 +186,15 @@ impl Link {
         &self,
         request: &OutgoingRequest<M>,
     ) -> Result<Reply<M::Output>, ExchangeError> {
-        let mut answer = self.exchange_once(request).await;
-        for _ in 0..=MAX_STEP_UPS {
-            if !self.signed_in_after(&answer).await {
-                break;
+        // One call site, so the exchange's code is not repeated per method in the wasm.
+        let mut signed_in = 0;
+        loop {
+            let answer = self.exchange_once(request).await;
+            if signed_in > MAX_STEP_UPS || !self.signed_in_after(answer.as_ref().err()).await {
+                return answer;
             }
-            answer = self.exchange_once(request).await;
+            signed_in += 1;
         }
-        answer
     }
 
     async fn exchange_once<M: McpMethod>(
@@ -260,14 +261,14 @@ impl Link {
         abort: Option<&AbortSignal>,
         on_event: Option<&dyn Fn(&ExchangeEvent)>,
     ) -> Result<Reply<Outcome<M::Output>>, ExchangeError> {
-        let mut answer = self.exchange_outcome_once(request, abort, on_event).await;
-        for _ in 0..=MAX_STEP_UPS {
-            if !self.signed_in_after(&answer).await {
-                break;
+        let mut signed_in = 0;
+        loop {
+            let answer = self.exchange_outcome_once(request, abort, on_event).await;
+            if signed_in > MAX_STEP_UPS || !self.signed_in_after(answer.as_ref().err()).await {
+                return answer;
             }
-            answer = self.exchange_outcome_once(request, abort, on_event).await;
+            signed_in += 1;
         }
-        answer
     }
 
     async fn exchange_outcome_once<M: McpMethod>(

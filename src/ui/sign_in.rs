@@ -2,17 +2,63 @@
 //! asked, what Holdbay will do, Sign in / Not now, the flow's progress or why it failed),
 //! the signed-in line of the connection bar with Sign out, and the client settings under
 //! "Headers and limits". The flow itself is `crate::auth`'s.
+//!
+//! The card and the settings come with the flow, in the `auth` chunk: fetched when a server
+//! first asks for a sign-in (or "Headers and limits" is opened), never for the first screen.
 
 use holdbay_engine::auth::{RegistrationKind, TokenSet};
 use leptos::prelude::*;
 
+use super::ErrorNotice;
+use super::chunks::when_loaded;
 use crate::auth::flow::open_sign_in_window;
 use crate::auth::{Progress, SignInAsk};
 use crate::session::Session;
+use crate::split::{ChunkMissing, chunk, split_off};
+
+split_off! {
+    auth:
+    fn sign_in_card() -> Result<AnyView, ChunkMissing> {
+        Ok(view! { <Card /> }.into_any())
+    }
+}
+
+split_off! {
+    auth:
+    fn sign_in_settings() -> Result<AnyView, ChunkMissing> {
+        Ok(view! { <Settings /> }.into_any())
+    }
+}
 
 /// Shown while a server asks for a sign-in.
 #[component]
 pub fn SignInCard() -> impl IntoView {
+    let ask = Session::current().auth().ask();
+    let asked = Memo::new(move |_| ask.with(Option::is_some));
+    move || {
+        asked.get().then(|| {
+            when_loaded(async {
+                chunk!(sign_in_card()).unwrap_or_else(|missing| {
+                    view! { <ErrorNotice title="Sign-in" message=missing.to_string() /> }.into_any()
+                })
+            })
+        })
+    }
+}
+
+/// The client settings under "Headers and limits".
+#[component]
+pub fn SignInSettingsFields() -> impl IntoView {
+    when_loaded(async {
+        chunk!(sign_in_settings()).unwrap_or_else(|missing| {
+            view! { <ErrorNotice title="Sign-in settings" message=missing.to_string() /> }
+                .into_any()
+        })
+    })
+}
+
+#[component]
+fn Card() -> impl IntoView {
     let session = Session::current();
     let auth = session.auth();
     let ask = auth.ask();
@@ -170,9 +216,8 @@ fn signed_in_text(tokens: &TokenSet) -> String {
     format!("Signed in at {} · {scope} · {registration}", tokens.issuer)
 }
 
-/// The client settings under "Headers and limits".
 #[component]
-pub fn SignInSettingsFields() -> impl IntoView {
+fn Settings() -> impl IntoView {
     let auth = Session::current().auth();
     let settings = auth.settings();
     let field = move |id: &'static str,

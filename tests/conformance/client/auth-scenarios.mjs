@@ -37,7 +37,9 @@ async function presentAs(ui, { clientId, clientSecret, metadataUrl }) {
   const toggle = ui.page.locator('button.toggle-headers');
   if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
   const settings = ui.page.locator('#header-editor .sign-in-settings');
-  await settings.waitFor({ timeout: 10000 });
+  await settings.waitFor({ timeout: 10000 }).catch(() => {
+    throw new Error('"Headers and limits" (#header-editor) has no .sign-in-settings fieldset');
+  });
   for (const [selector, value] of fields) {
     const field = settings.locator(selector);
     await field.fill(value);
@@ -88,7 +90,7 @@ async function askedToSignIn(ui, what = 'the sign-in card') {
       return state;
     }
     if (state.error || state.connectError) return state;
-    if (Date.now() > deadline) throw new Error(`${what} did not appear: ${JSON.stringify(state)}`);
+    if (Date.now() > deadline) throw new Error(`${what} (#sign-in button.sign-in) did not appear: ${JSON.stringify(state)}`);
     await ui.page.waitForTimeout(150);
   }
 }

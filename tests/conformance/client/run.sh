@@ -12,7 +12,8 @@
 # Needs: the suite and Node 22 (npm ci in tests/conformance), playwright-core (npm ci in
 # tests/e2e), Debian's chromium, the release app in dist/ (scripts/build-app.sh) and the
 # binary (HOLDBAY_BIN, default target/debug/holdbay). HOLDBAY_SHOTS=DIR keeps a screenshot
-# of each run's end state. HOLDBAY_AUTH_EXTENSIONS=1 is --extensions. Prints one line per
+# of each run's end state, HOLDBAY_RESULTS=DIR the suite's results and logs of each run.
+# HOLDBAY_AUTH_EXTENSIONS=1 is --extensions. Prints one line per
 # run, then exactly "client conformance: N passed, M failed" (the required scenarios; one
 # with several runs, SCENARIO:VARIANT, passes only when all its runs pass). The extension
 # scenarios (not scored at 2026-07-28) get their own line before it and never count.
@@ -108,6 +109,7 @@ work=$(mktemp -d)
 server_pid=
 cleanup() {
   if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  if [ -n "${HOLDBAY_RESULTS:-}" ]; then mkdir -p "$HOLDBAY_RESULTS" && cp -r "$work/results/." "$HOLDBAY_RESULTS/"; fi
   rm -rf "$work"
 }
 trap cleanup EXIT

@@ -196,13 +196,27 @@ function issuerOf(request) {
   return `${url.origin}${url.pathname.replace(/\/authorize$/, '')}`;
 }
 
-/** After signing in: the connection bar says so, with the issuer. */
-async function checkSignedIn(ui, issuer) {
+/** How the connection bar words each way the client is known to the AS. */
+const REGISTRATION = {
+  dynamic: /registered dynamically/i,
+  metadata: /metadata document/i,
+  preRegistered: /pre-registered/i,
+};
+
+/**
+ * After signing in: the connection bar says so, with the issuer and, when `registration`
+ * names one (a key of REGISTRATION), how the client was registered.
+ */
+async function checkSignedIn(ui, issuer, registration) {
   const status = ui.page.locator('.auth-status[data-state="signed-in"]');
   await status.waitFor({ timeout: 10000 });
   const text = (await status.innerText()).replace(/\s+/g, ' ').trim();
   ui.check('the connection bar shows the issuer signed in with', text.includes(issuer),
     `"${text}" does not name ${issuer}`);
+  if (registration) {
+    ui.check(`the connection bar says how the client is known (${registration})`,
+      REGISTRATION[registration].test(text), text);
+  }
   ui.check('the connection bar offers Sign out', (await ui.page.locator('button.sign-out').count()) > 0);
 }
 
@@ -278,16 +292,17 @@ async function checkNoSecretsShown(ui, context = {}) {
 /**
  * The common scenario: sign in once (presenting as `present` says), then list the tools and
  * call test-tool with no further sign-in. `why`: what the card must say the server asked;
- * `register`: whether the app must register dynamically; `authorize(request)`: checks of
- * the authorization request's query.
+ * `register`: whether the app must register dynamically; `registration`: how the connection
+ * bar must say the client is known (default: dynamically when it registers);
+ * `authorize(query, ui, env)`: checks of the authorization request's query.
  */
-function signInAndCall({ present = () => ({ metadataUrl: CIMD_URL }), why, register = true, authorize } = {}) {
+function signInAndCall({ present = () => ({ metadataUrl: CIMD_URL }), why, register = true, registration, authorize } = {}) {
   return async (ui, env) => {
     await presentAs(ui, present(env));
     const ask = await askedToSignIn(ui);
     if (!ask.asking) throw new Error(`the page did not ask to sign in: ${ask.error ?? ask.connectError}`);
     ui.check('the card is a first sign-in, not a step-up', !ask.stepUp);
-    ui.check('the card says the server answered 401', /401/.test(ask.why ?? ''), ask.why);
+    ui.check('the card says the server answered 401', /\b401\b/.test(ask.why ?? ''), ask.why);
     if (why) ui.check(`the card says what the server asked (${why})`, why.test(ask.why ?? ''), ask.why);
     const round = await signInRound(ui);
     if (round.outcome !== 'signed-in') {
@@ -297,7 +312,7 @@ function signInAndCall({ present = () => ({ metadataUrl: CIMD_URL }), why, regis
     ui.check('one authorization request', round.authorize.length === 1, `${round.authorize.length}`);
     const [request] = round.authorize;
     if (request && authorize) authorize(request.query, ui, env);
-    if (request) await checkSignedIn(ui, issuerOf(request));
+    if (request) await checkSignedIn(ui, issuerOf(request), registration ?? (register ? 'dynamic' : undefined));
     await listAndCall(ui);
     ui.check('one token request was granted', tokensGranted(ui).length === 1, `${tokensGranted(ui).length}`);
     await checkWireLog(ui, { register });
@@ -345,7 +360,7 @@ function refusal({ why, what, authorizeReached, noRegistration = false, serverMe
     const notice = ui.page.locator('.error-notice').first();
     await notice.waitFor({ timeout: 10000 }).catch(() => {});
     const shown = (await notice.count()) > 0 ? (await notice.innerText()).replace(/\s+/g, ' ') : '';
-    ui.check('after "Not now" the page shows the 401', /401/.test(shown), shown || 'no error shown');
+    ui.check('after "Not now" the page shows the 401', /\b401\b/.test(shown), shown || 'no error shown');
   };
 }
 
@@ -361,6 +376,7 @@ export const authScenarios = {
   /** The AS supports CIMD: the typed metadata URL is the client_id, no registration. */
   'auth/basic-cimd': signInAndCall({
     register: false,
+    registration: 'metadata',
     authorize(query, ui) {
       ui.check('client_id at /authorize is the metadata document URL', query.client_id === CIMD_URL, query.client_id);
     },
@@ -402,7 +418,7 @@ export const authScenarios = {
       max: 1,
       check(state) {
         ui.check('the second card is a step-up', state.stepUp);
-        ui.check('the step-up card says 403 and mcp:write', /403/.test(state.why ?? '') && /mcp:write/.test(state.why ?? ''), state.why);
+        ui.check('the step-up card says 403 and mcp:write', /\b403\b/.test(state.why ?? '') && /mcp:write/.test(state.why ?? ''), state.why);
       },
     });
     ui.check('one step-up was asked', rounds.length === 1, `${rounds.length}`);
@@ -411,7 +427,7 @@ export const authScenarios = {
     const calls = ui.callsOf('test-tool');
     ui.check('the refused call was sent again, the same', calls.length === 2
       && JSON.stringify(calls[0].params) === JSON.stringify(calls[1].params), `${calls.length} calls`);
-    await checkSignedIn(ui, issuerOf(first.authorize[0]));
+    await checkSignedIn(ui, issuerOf(first.authorize[0]), 'dynamic');
     await checkNoSecretsShown(ui, env.context);
   },
 
@@ -458,6 +474,7 @@ export const authScenarios = {
   'auth/pre-registration': signInAndCall({
     present: ({ context }) => ({ clientId: context.client_id, clientSecret: context.client_secret }),
     register: false,
+    registration: 'preRegistered',
     authorize(query, ui, { context }) {
       ui.check('client_id at /authorize is the pre-registered one', query.client_id === context.client_id, query.client_id);
     },
@@ -480,6 +497,7 @@ export const authScenarios = {
     return signInAndCall({
       present: () => (cimd ? { metadataUrl: CIMD_URL } : {}),
       register: !cimd,
+      registration: cimd ? 'metadata' : 'dynamic',
       authorize(query, on) {
         on.check('scope has offline_access', (query.scope ?? '').split(' ').includes('offline_access'), query.scope);
         if (cimd) on.check('client_id is the metadata document URL', query.client_id === CIMD_URL, query.client_id);
@@ -519,7 +537,7 @@ export const authScenarios = {
     ui.check('the app registered at both', registeredAt.includes(new URL(as1.target).origin)
       && registeredAt.includes(new URL(as2.target).origin), registeredAt.join(', '));
     ui.check('the first AS client id is not presented at the second', as2.query.client_id !== as1.query.client_id, as2.query.client_id);
-    await checkSignedIn(ui, issuerOf(as2));
+    await checkSignedIn(ui, issuerOf(as2), 'dynamic');
     await checkNoSecretsShown(ui, env.context);
   },
 

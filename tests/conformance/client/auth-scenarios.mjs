@@ -334,6 +334,7 @@ function refusal({ why, what, authorizeReached, noRegistration = false, serverMe
   return async (ui, env) => {
     ui.expectError(why, what);
     ui.expectError(/401|sign[- ]?in|authori[sz]/i, 'the connect request keeps its 401 after "Not now"');
+    ui.expectError(DISCOVER_REFUSED, 'so the tools are not listed');
     await presentAs(ui, { metadataUrl: CIMD_URL });
     const ask = await askedToSignIn(ui);
     let error = ask.error;
@@ -365,6 +366,8 @@ function refusal({ why, what, authorizeReached, noRegistration = false, serverMe
 }
 
 const issMismatch = /\biss\b|issuer/i;
+/** The tools panel's word when the connection's discover was refused (a refusal's aftermath). */
+const DISCOVER_REFUSED = /not listed: server\/discover failed/i;
 
 /** The required auth scenarios at 2026-07-28 (25). */
 export const authScenarios = {
@@ -440,6 +443,7 @@ export const authScenarios = {
     const why = /scope|step-up/i;
     ui.expectError(why, 'the server never grants mcp:admin: the app stops asking');
     ui.expectError(/403|410|insufficient|Test is over/i, 'the refused requests keep their 403 (410 once the mock is done)');
+    ui.expectError(DISCOVER_REFUSED, 'so the tools are not listed');
     await presentAs(ui, { metadataUrl: CIMD_URL });
     let state = await askedToSignIn(ui);
     ui.check('the card says the server asked mcp:admin', /mcp:admin/.test(state.why ?? ''), state.why);

@@ -200,10 +200,13 @@ async fn run(auth: Auth, link: Link, ask: SignInAsk, mut flow: AuthFlow, trip: T
             Step::Authorize { url } => {
                 let window = match &trip {
                     Trip::NotAsked => {
-                        // The refresh did not do: ask the user, from the start.
+                        // The refresh did not do: ask the user, saying why.
                         link.note_findings(flow.findings().iter().cloned());
-                        auth.failed(ask, String::new());
-                        auth.set_progress(Progress::Idle);
+                        let reason = flow
+                            .refresh_refusal()
+                            .map(ToString::to_string)
+                            .unwrap_or_default();
+                        auth.failed(ask, reason);
                         return;
                     }
                     Trip::Window(window) => window,

@@ -147,28 +147,41 @@ impl Auth {
     /// ends. `true`: signed in, send it again; `false`: it stays refused (the user said not
     /// now, the flow failed, or the server asked for more scope too often).
     pub async fn wait_for_sign_in(&self, link: Link, server: &str, needed: SignInNeeded) -> bool {
-        let step_ups = if needed.step_up {
-            let next = self.step_ups.get_value().saturating_add(1);
-            self.step_ups.set_value(next);
-            next
-        } else {
-            0
-        };
-        if step_ups > MAX_STEP_UPS {
-            self.set_progress(Progress::Failed(format!(
-                "the server asked for more scope {step_ups} times in a row: Holdbay stops \
-                 after {MAX_STEP_UPS} step-ups, so one request cannot open a sign-in page \
-                 again and again"
-            )));
-            return false;
-        }
         let (tell, told) = oneshot::channel();
         self.waiters.update_value(|waiters| waiters.push(tell));
-        let asking = self.ask.with_untracked(|ask| {
-            ask.as_ref()
-                .is_some_and(|ask| ask.server == server && ask.needed.step_up == needed.step_up)
-        });
-        if !asking && !matches!(self.progress.get_untracked(), Progress::Running(_)) {
+        // Requests refused together (discovery and the tool list go out side by side) wait
+        // for one sign-in, and count as one step-up.
+        let progress = self.progress.get_untracked();
+        let joining = matches!(progress, Progress::Running(_))
+            || !matches!(progress, Progress::Failed(_))
+                && self.ask.with_untracked(|ask| {
+                    ask.as_ref().is_some_and(|ask| {
+                        ask.server == server && ask.needed.step_up == needed.step_up
+                    })
+                });
+        if !joining {
+            let step_ups = if needed.step_up {
+                let next = self.step_ups.get_value().saturating_add(1);
+                self.step_ups.set_value(next);
+                next
+            } else {
+                0
+            };
+            if step_ups > MAX_STEP_UPS {
+                // The card stays, saying why this request gave up.
+                self.ask.try_set(Some(SignInAsk {
+                    server: server.to_owned(),
+                    needed,
+                    step_ups,
+                }));
+                self.set_progress(Progress::Failed(format!(
+                    "the server asked for more scope {step_ups} times in a row: Holdbay stops \
+                     after {MAX_STEP_UPS} step-ups, so one request cannot open a sign-in page \
+                     again and again"
+                )));
+                self.release(false);
+                return false;
+            }
             let held = self.tokens_now(server);
             let ask = SignInAsk {
                 server: server.to_owned(),

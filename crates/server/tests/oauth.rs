@@ -86,6 +86,9 @@ async fn consent(
         .expect("consent page");
     assert_eq!(page.status(), 200);
     assert!(header(&page, "content-security-policy").contains("form-action 'self'"));
+    // A browser posts the form with its Origin (under no-referrer it would say `null`,
+    // which the Origin guard refuses).
+    assert_eq!(header(&page, "referrer-policy"), "same-origin");
     let page = page.text().await.expect("page text");
     assert!(page.contains("Allow") && page.contains("Deny"), "{page}");
     let answer = client

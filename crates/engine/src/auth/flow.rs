@@ -102,6 +102,9 @@ pub struct AuthFlow {
     pending_code: Option<String>,
     phase: Phase,
     findings: Vec<Finding>,
+    /// Why the held refresh token was refused, when it was (the flow then signs in anew).
+    #[serde(default)]
+    refresh_refusal: Option<AuthError>,
 }
 
 impl AuthFlow {
@@ -128,6 +131,7 @@ impl AuthFlow {
                 reason: "not started".into(),
             }),
             findings: Vec::new(),
+            refresh_refusal: None,
             start,
         };
         flow.phase = flow.first_phase();
@@ -219,6 +223,12 @@ impl AuthFlow {
             Phase::Done(tokens) => Step::Done(tokens.clone()),
             Phase::Failed(error) => Step::Failed(error.clone()),
         }
+    }
+
+    /// Why the authorization server refused to renew the held tokens, when it did: the
+    /// flow then goes on to a new sign-in, which needs the user.
+    pub fn refresh_refusal(&self) -> Option<&AuthError> {
+        self.refresh_refusal.as_ref()
     }
 
     /// What the flow observed of the server and its AS breaking rules.
@@ -557,7 +567,8 @@ impl AuthFlow {
         match super::oauth::read_refresh_response(response, &tokens, now_ms, &mut self.findings) {
             Ok(tokens) => Phase::Done(tokens),
             // The refresh token is spent: sign in again, in this same flow.
-            Err(AuthError::RefreshRejected { .. }) => {
+            Err(refusal @ AuthError::RefreshRejected { .. }) => {
+                self.refresh_refusal = Some(refusal);
                 self.start.tokens = self.start.tokens.take().map(|mut t| {
                     t.refresh_token = None;
                     t

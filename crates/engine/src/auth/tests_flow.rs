@@ -522,13 +522,19 @@ fn a_rejected_refresh_falls_back_to_sign_in() {
     world.token_answer = json!({"error": "invalid_grant"});
     let mut again = start(None, config());
     again.tokens = first.ok();
-    let (result, _) = drive(&mut world, again);
+    let (result, flow) = drive(&mut world, again);
     // The refresh failed, a new authorization followed, and its token answer failed too.
     assert!(
         matches!(result, Err(AuthError::TokenRefused { .. })),
         "{result:?}"
     );
     assert_eq!(world.authorize_urls.len(), 1);
+    // The flow says why it needed a new sign-in (survives the save across the redirect).
+    assert!(
+        matches!(flow.refresh_refusal(), Some(AuthError::RefreshRejected { error, .. }) if error == "invalid_grant"),
+        "{:?}",
+        flow.refresh_refusal()
+    );
 }
 
 #[test]

@@ -1,18 +1,23 @@
 // The client command for `@modelcontextprotocol/conformance` in client mode: it drives the
 // real Holdbay app, in headless Chromium, against the suite's mock server, through the UI
-// only (clicks, typing into forms and the Raw JSON editor), as a developer would.
+// only (clicks, typing into forms and the Raw JSON editor, the sign-in card and its
+// popup), as a developer would.
 //
-//   node browser-client.mjs [--arguments=form|raw] <mock server URL>
+//   node browser-client.mjs [--variant=NAME] <mock server URL>
 //
-// The suite appends the URL and sets MCP_CONFORMANCE_SCENARIO (and MCP_CONFORMANCE_CONTEXT,
-// the calls to make, for http-custom-headers). HOLDBAY_URL names a running `holdbay serve`
-// (run.sh starts one); the app is opened at `/?server=<mock>&relay=1`, because the mock
-// servers send no CORS headers. `--arguments` chooses how http-custom-headers' arguments are
-// entered: through the form (default) or the Raw JSON editor.
+// The suite appends the URL and sets MCP_CONFORMANCE_SCENARIO (and MCP_CONFORMANCE_CONTEXT:
+// the calls to make for http-custom-headers, the pre-registered client for
+// auth/pre-registration). HOLDBAY_URL names a running `holdbay serve` (run.sh starts one);
+// the app is opened at `/?server=<mock>&relay=1`, because the mock servers send no CORS
+// headers. `--variant` picks one way of running a scenario that has several: form or raw
+// for http-custom-headers (how the arguments are entered; `--arguments=` is the old name),
+// cimd or dcr for auth/offline-access-scope (how the app registers).
 //
-// Exits non-zero on anything the UI shows as an error, any page or console error, a call
-// whose arguments on the wire differ from the ones asked for, or a step that does not
-// happen. HOLDBAY_SHOTS=DIR keeps a screenshot of the end state.
+// Exits non-zero on anything the UI shows as an error (`.error-notice`, `.call-error`,
+// `.sign-in-error`) other than the refusal the scenario asks for and its driver declared
+// with `ui.expectError`, any page or console error (in the page or a sign-in popup), a
+// sign-in popup left open, a call whose arguments on the wire differ from the ones asked
+// for, or a step that does not happen. HOLDBAY_SHOTS=DIR keeps a screenshot of the end state.
 import { createRequire } from 'node:module';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,7 +31,7 @@ const root = resolve(import.meta.dirname, '..', '..', '..');
 const require = createRequire(join(root, 'tests', 'e2e', 'package.json'));
 
 const serverUrl = process.argv.at(-1);
-const mode = process.argv.find((arg) => arg.startsWith('--arguments='))?.split('=')[1] ?? 'form';
+const variant = process.argv.find((arg) => /^--(variant|arguments)=/.test(arg))?.split('=')[1];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO;
 const holdbay = process.env.HOLDBAY_URL;
 
@@ -37,9 +42,12 @@ function log(...parts) {
 async function main() {
   if (!holdbay) throw new Error('HOLDBAY_URL is not set: start holdbay serve (run.sh does)');
   if (!serverUrl?.startsWith('http')) throw new Error(`no server URL as last argument: ${serverUrl}`);
-  if (!['form', 'raw'].includes(mode)) throw new Error(`--arguments must be form or raw, not ${mode}`);
   const drive = scenarios[scenario];
   if (!drive) throw new Error(`no driver for scenario ${scenario}`);
+  const variants = drive.variants ?? [];
+  if (variant !== undefined && !variants.includes(variant)) {
+    throw new Error(`${scenario} has ${variants.length ? `the variants ${variants.join(', ')}` : 'no variants'}, not ${variant}`);
+  }
   let chromium;
   try {
     ({ chromium } = require('playwright-core'));
@@ -56,44 +64,45 @@ async function main() {
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
   const problems = [];
+  const expected = [];
+  const popups = [];
+  let ui;
   try {
     const page = context.pages()[0] ?? (await context.newPage());
-    page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
-    page.on('console', (message) => {
-      // Chromium's own line for an HTTP error status (a scenario may answer 400 on purpose).
-      if (message.type() === 'error' && !/^Failed to load resource/.test(message.text())) {
-        problems.push(`console error: ${message.text()}`);
-      }
+    watchForErrors(page, 'the page', problems);
+    // A sign-in opens a popup at the authorization server; its errors count as the page's.
+    context.on('page', (popup) => {
+      popups.push(popup);
+      watchForErrors(popup, 'a sign-in popup', problems);
     });
-    // What the app sent, read off the network (never to drive it): every JSON-RPC body.
-    const sent = [];
-    page.on('request', (request) => {
-      const url = new URL(request.url());
-      if (url.pathname.includes('/canary/')) problems.push(`the page fetched ${url.href}`);
-      if (request.method() !== 'POST' || url.pathname !== '/relay') return;
-      try {
-        sent.push(request.postDataJSON());
-      } catch {
-        problems.push(`a request body that is not JSON: ${request.postData()}`);
-      }
-    });
+    const traffic = watchTraffic(context, problems);
 
     const address = `${holdbay}/?server=${encodeURIComponent(serverUrl)}&relay=1`;
-    log(`scenario ${scenario} (${mode}): opening ${address}`);
+    log(`scenario ${scenario}${variant ? ` (${variant})` : ''}: opening ${address}`);
     await page.goto(address);
-    const ui = makeUi(page, sent, problems);
-    await drive(ui, { context: readContext(), mode, serverUrl });
+    ui = makeUi(page, traffic, problems, expected, popups);
+    await drive(ui, { context: readContext(), variant, mode: variant ?? 'form', serverUrl });
     await ui.settle();
-    const shownErrors = await page.locator('.error-notice, .call-error').allInnerTexts();
-    for (const text of shownErrors) problems.push(`the page shows an error: ${text.replace(/\s+/g, ' ')}`);
+    const shownErrors = await page.locator('.error-notice, .call-error, .sign-in-error').allInnerTexts();
+    for (const raw of shownErrors) {
+      const text = raw.replace(/\s+/g, ' ').trim();
+      const allowed = expected.find(({ pattern }) => pattern.test(text));
+      if (allowed) log(`the page shows the error the scenario asks for (${allowed.why}): ${text}`);
+      else problems.push(`the page shows an error: ${text}`);
+    }
+    for (const popup of popups) {
+      if (!popup.isClosed()) await popup.waitForEvent('close', { timeout: 5000 }).catch(() => {});
+      if (!popup.isClosed()) problems.push(`a sign-in popup stayed open at ${popup.url()}`);
+    }
     const findings = await page.locator('#findings li, .finding').allInnerTexts().catch(() => []);
     if (findings.length > 0) log(`findings shown (not failures): ${findings.join(' | ').replace(/\s+/g, ' ')}`);
     if (process.env.HOLDBAY_SHOTS) {
       mkdirSync(process.env.HOLDBAY_SHOTS, { recursive: true });
-      const name = `${scenario}${scenario === 'http-custom-headers' ? `-${mode}` : ''}.png`;
+      const name = `${scenario.replace(/\//g, '_')}${variant ? `-${variant}` : ''}.png`;
       await page.screenshot({ path: join(process.env.HOLDBAY_SHOTS, name) });
     }
-    log(`sent ${sent.length} requests: ${sent.map(describe).join(', ')}`);
+    log(`sent ${traffic.sent.length} MCP requests: ${traffic.sent.map(describe).join(', ')}`);
+    if (traffic.auth.length > 0) log(`authorization exchanges: ${traffic.auth.map(describeAuth).join(', ')}`);
   } catch (error) {
     problems.push(`driver: ${error.stack ?? error}`);
   } finally {
@@ -108,6 +117,93 @@ async function main() {
   }
 }
 
+/** Page errors and console errors of `page` (the app, or a sign-in popup) are problems. */
+function watchForErrors(page, who, problems) {
+  page.on('pageerror', (error) => problems.push(`${who}: page error: ${error.message}`));
+  page.on('console', (message) => {
+    // Chromium's own line for an HTTP error status (a scenario may answer 400 or 401 on purpose).
+    if (message.type() === 'error' && !/^Failed to load resource/.test(message.text())) {
+      problems.push(`${who}: console error: ${message.text()}`);
+    }
+  });
+}
+
+/**
+ * What the app sent, read off the network (never to drive it), in every page of the
+ * context (the app and its sign-in popups):
+ * - `sent`: the JSON-RPC body of every MCP request, i.e. every POST to `/relay` whose
+ *   `target` is the MCP server; such a body that is not JSON is a problem;
+ * - `auth`: every other exchange with the mock's servers, the authorization ones (PRM and
+ *   AS metadata, registration, token requests through the relay, whatever their body; the
+ *   popup's trip to `/authorize`): `{ method, target, path, leg, body, status, answer }`,
+ *   `leg` the last path segment for the AS endpoints (authorize, token, register).
+ * Secrets in these records stay in memory; the log prints methods and paths only.
+ */
+function watchTraffic(context, problems) {
+  const sent = [];
+  const auth = [];
+  const byRequest = new Map();
+  const mcp = new URL(serverUrl).href;
+  const own = new URL(holdbay).origin;
+  context.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.includes('/canary/')) problems.push(`the page fetched ${url.href}`);
+    let target;
+    if (url.origin === own) {
+      if (url.pathname !== '/relay') return;
+      target = url.searchParams.get('target') ?? '';
+    } else if (url.protocol === 'http:' || url.protocol === 'https:') {
+      target = url.href; // the popup at the authorization server, or a direct fetch
+    } else {
+      return;
+    }
+    let targetUrl;
+    try {
+      targetUrl = new URL(target);
+    } catch {
+      problems.push(`a relay request whose target is not a URL: ${target}`);
+      return;
+    }
+    if (targetUrl.href === mcp && request.method() === 'POST') {
+      try {
+        sent.push(request.postDataJSON());
+      } catch {
+        problems.push(`an MCP request body that is not JSON: ${request.postData()}`);
+      }
+      return;
+    }
+    if (targetUrl.href === mcp) return;
+    const record = {
+      method: request.method(),
+      target: targetUrl.href,
+      path: targetUrl.pathname,
+      leg: legOf(targetUrl.pathname),
+      via: url.origin === own ? 'relay' : 'browser',
+      body: request.postData() ?? undefined,
+      query: Object.fromEntries(targetUrl.searchParams),
+      status: undefined,
+      answer: undefined,
+    };
+    auth.push(record);
+    byRequest.set(request, record);
+  });
+  context.on('response', async (response) => {
+    const record = byRequest.get(response.request());
+    if (!record) return;
+    record.status = response.status();
+    if (record.leg === 'token' || record.leg === 'register') {
+      record.answer = await response.text().catch(() => undefined);
+    }
+  });
+  return { sent, auth };
+}
+
+/** authorize, token or register for an AS endpoint (any route prefix), else undefined. */
+function legOf(path) {
+  const last = path.split('/').at(-1);
+  return ['authorize', 'token', 'register'].includes(last) && !path.includes('/.well-known/') ? last : undefined;
+}
+
 function readContext() {
   const text = process.env.MCP_CONFORMANCE_CONTEXT;
   return text ? JSON.parse(text) : {};
@@ -118,14 +214,33 @@ function describe(body) {
   return `${body?.method}${name ? `(${name})` : ''}#${body?.id}`;
 }
 
+/** An authorization exchange without its secrets: method, path and status. */
+function describeAuth(record) {
+  const grant = record.leg === 'token' ? new URLSearchParams(record.body ?? '').get('grant_type') : null;
+  return `${record.method} ${record.path}${grant ? `(${grant})` : ''} ${record.status ?? '-'}`;
+}
+
 /** The operations a scenario driver uses, all through the page's UI. */
-function makeUi(page, sent, problems) {
+function makeUi(page, traffic, problems, expected, popups) {
   const panel = page.locator('#call-panel');
+  const { sent, auth } = traffic;
   const ui = {
     page,
     sent,
+    /** The authorization exchanges so far (see watchTraffic). */
+    auth,
+    /** Every sign-in popup opened so far. */
+    popups,
     problems,
     log,
+    /**
+     * The scenario asks the app to refuse: an error shown on the page that matches
+     * `pattern` is what it asks for, not a failure (`why` says which refusal). Every other
+     * error shown still fails the run; the driver checks itself that the page said why.
+     */
+    expectError(pattern, why) {
+      expected.push({ pattern, why });
+    },
     /** Wait until discovery and the tool list have settled; the listed tool names. */
     async tools() {
       await page.waitForSelector('.select-tool, #no-tools, .error-notice, #tools-panel', { timeout: 20000 });

@@ -9,16 +9,22 @@ const dir = process.argv[2];
 const counts = { SUCCESS: 0, FAILURE: 0, WARNING: 0, SKIPPED: 0, INFO: 0 };
 const bad = [];
 let recorded = 0;
-let runs = [];
-try {
-  runs = readdirSync(dir).filter((name) => statSync(join(dir, name)).isDirectory());
-} catch {
-  // No results: the suite failed before the scenario ran.
+// The suite writes <dir>/<scenario>-<time>/checks.json; an auth/* scenario's name makes
+// that <dir>/auth/<name>-<time>/, so look at every depth.
+function runDirs(at) {
+  let names = [];
+  try {
+    names = readdirSync(at);
+  } catch {
+    return []; // No results: the suite failed before the scenario ran.
+  }
+  const dirs = names.map((name) => join(at, name)).filter((path) => statSync(path).isDirectory());
+  return [...dirs, ...dirs.flatMap(runDirs)];
 }
-for (const run of runs) {
+for (const run of runDirs(dir)) {
   let checks = [];
   try {
-    checks = JSON.parse(readFileSync(join(dir, run, 'checks.json'), 'utf8'));
+    checks = JSON.parse(readFileSync(join(run, 'checks.json'), 'utf8'));
   } catch {
     continue;
   }

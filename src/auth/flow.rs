@@ -1,5 +1,8 @@
-//! One sign-in, driven step by step as the engine's [`AuthFlow`] decides: in the `auth`
-//! chunk, fetched when a server first challenges (the first screen never needs it).
+//! One sign-in, driven step by step as the engine's [`AuthFlow`] decides: in the engine-work
+//! chunk (`crate::split`), fetched when a server first challenges if no call fetched it
+//! before (the first screen never needs it). Its own chunk would be smaller to fetch, but
+//! each chunk more pads the data segment the splitter lays out; past its length the
+//! splitter leaves every chunk's data in the first-screen module (+130 KB there).
 //!
 //! The trip to the authorization server goes in the window the user's click opened
 //! ([`open_sign_in_window`]): the page stays as it was, and the waiting requests go again
@@ -21,7 +24,7 @@ use super::callback::{CHANNEL, PENDING_KEY};
 use super::{Auth, Progress, SignInAsk, fetch};
 use crate::connection::Connection;
 use crate::link::Link;
-use crate::split::{ChunkMissing, chunk, split_off};
+use crate::split::{ChunkMissing, chunk, engine_work};
 use crate::wire::{WireEntry, WireLog};
 
 /// A sign-in under way.
@@ -48,8 +51,7 @@ pub fn open_sign_in_window() -> Option<web_sys::Window> {
         .flatten()
 }
 
-split_off! {
-    auth:
+engine_work! {
     /// The sign-in the user asked for, in `window` (`None`: blocked, the page goes).
     pub fn sign_in_with(
         auth: Auth,
@@ -61,8 +63,7 @@ split_off! {
     }
 }
 
-split_off! {
-    auth:
+engine_work! {
     /// Renew the held tokens without asking (their refresh token); the user is asked only
     /// if the authorization server wants a new sign-in.
     pub fn renew_with(auth: Auth, link: Link, ask: SignInAsk) -> Result<Running, ChunkMissing> {
@@ -70,8 +71,7 @@ split_off! {
     }
 }
 
-split_off! {
-    auth:
+engine_work! {
     /// Go on with the flow that left the page, now that the authorization server sent the
     /// page back to `callback_url`.
     /// `pending` is the [`Pending`] as this tab kept it (JSON): read here, in the chunk.

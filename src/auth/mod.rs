@@ -5,7 +5,7 @@
 //!   request carries, the sign-in the page asks for, and the requests waiting for it
 //!   ([`Auth::wait_for_sign_in`]): a refused request is sent again once signed in, so a
 //!   call keeps its place and its arguments.
-//! - [`flow`] (the `auth` chunk, fetched when a server first challenges): drives the
+//! - [`flow`] (in the engine-work chunk, fetched when a server first challenges): drives the
 //!   engine's `AuthFlow`: its fetches (directly, or through the relay), the trip to the
 //!   authorization server in a popup (or the whole page when popups are blocked).
 //! - [`callback`]: the page at the redirect URI, `/oauth/callback`.

@@ -362,7 +362,7 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
                         "How long the client waits for a request's whole answer, and how long a listen stream stays open before it is closed and opened again. When a deadline passes, the call ends with a message that says so."
                     </p>
                 </fieldset>
-                // In the auth chunk: fetched when the editor is first opened.
+                // In the engine-work chunk: fetched when the editor is first opened.
                 <Show when=move || show_headers.get()>
                     <SignInSettingsFields />
                 </Show>

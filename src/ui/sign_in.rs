@@ -3,7 +3,7 @@
 //! the signed-in line of the connection bar with Sign out, and the client settings under
 //! "Headers and limits". The flow itself is `crate::auth`'s.
 //!
-//! The card and the settings come with the flow, in the `auth` chunk: fetched when a server
+//! The card and the settings come with the flow, in the engine-work chunk: fetched when a server
 //! first asks for a sign-in (or "Headers and limits" is opened), never for the first screen.
 
 use holdbay_engine::auth::{RegistrationKind, TokenSet};
@@ -14,17 +14,15 @@ use super::chunks::when_loaded;
 use crate::auth::flow::open_sign_in_window;
 use crate::auth::{Progress, SignInAsk};
 use crate::session::Session;
-use crate::split::{ChunkMissing, chunk, split_off};
+use crate::split::{ChunkMissing, chunk, engine_work};
 
-split_off! {
-    auth:
+engine_work! {
     fn sign_in_card() -> Result<AnyView, ChunkMissing> {
         Ok(view! { <Card /> }.into_any())
     }
 }
 
-split_off! {
-    auth:
+engine_work! {
     fn sign_in_settings() -> Result<AnyView, ChunkMissing> {
         Ok(view! { <Settings /> }.into_any())
     }

@@ -2,6 +2,7 @@
 //! this crate moves bytes and keeps state (`link`, `wire`, `catalog`, `calls`, `tasks`,
 //! `traffic`, `history`, gathered by `session`) and draws it (`ui`).
 
+pub mod auth;
 pub mod calls;
 pub mod catalog;
 pub mod completions;
@@ -28,8 +29,21 @@ use leptos::prelude::*;
 /// connect's first requests (queued before it) go out first and travel while the page is
 /// laid out, instead of after it.
 pub fn mount_app_to_body() {
+    // At the redirect URI: a sign-in window hands back and is done; a page that went to
+    // the authorization server is back at its own address before that address is read.
+    let resume = match auth::callback::take_over() {
+        auth::callback::AtCallback::HandedBack => return,
+        auth::callback::AtCallback::No => None,
+        auth::callback::AtCallback::Resume {
+            pending,
+            callback_url,
+        } => Some((pending, callback_url)),
+    };
     let endpoint = endpoint::from_page();
     let session = ui::start_session(&endpoint, Some(wire::keep::DATABASE));
+    if let Some((pending, callback_url)) = resume {
+        auth::flow::resume(session.auth(), session.link(), pending, callback_url);
+    }
     leptos::task::spawn_local(async move {
         leptos::mount::mount_to_body(
             move || view! { <ui::App endpoint=endpoint session=session /> },

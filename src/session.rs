@@ -135,6 +135,11 @@ impl Session {
         self.link.wire()
     }
 
+    /// Sign-ins: the tokens held and the sign-in the page asks for.
+    pub fn auth(&self) -> crate::auth::Auth {
+        self.link.auth()
+    }
+
     pub fn connection(&self) -> Signal<Connection> {
         self.link.connection()
     }

@@ -65,3 +65,15 @@ pub fn take_for_tab<T: DeserializeOwned>(key: &str) -> Option<T> {
     let _ = storage.remove_item(key);
     serde_json::from_str(&text).ok()
 }
+
+/// Forget what this tab kept under `key`.
+pub fn remove_for_tab(key: &str) {
+    if let Ok(storage) = tab_storage() {
+        let _ = storage.remove_item(key);
+    }
+}
+
+/// Whether this tab keeps anything under `key` (without reading it).
+pub fn has_for_tab(key: &str) -> bool {
+    tab_storage().is_ok_and(|storage| matches!(storage.get_item(key), Ok(Some(_))))
+}

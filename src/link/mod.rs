@@ -7,6 +7,7 @@ pub mod transport;
 
 use std::collections::HashMap;
 
+use holdbay_engine::auth::MAX_STEP_UPS;
 use holdbay_engine::{
     Client, ExchangeEvent, Finding, Listen, ListenEvent, McpMethod, Negotiation, Outcome,
     OutgoingRequest, Reply, Rule, legacy_server,
@@ -14,6 +15,7 @@ use holdbay_engine::{
 use leptos::prelude::*;
 use web_sys::AbortSignal;
 
+use crate::auth::Auth;
 use crate::connection::Connection;
 use crate::wire::WireLog;
 pub use transport::{Carry, ExchangeError};
@@ -29,6 +31,8 @@ pub struct Link {
     /// How often each finding in `findings` was seen (the same rule broken the same way is
     /// listed once and counted), and how many distinct ones found no room.
     repeats: RwSignal<FindingCounts>,
+    /// Sign-ins: the bearer every request carries, and the waits for a sign-in.
+    auth: Auth,
 }
 
 /// How often each distinct finding was seen, by rule and explanation.
@@ -69,6 +73,7 @@ impl Link {
             wire,
             findings: RwSignal::new(Vec::new()),
             repeats: RwSignal::new(FindingCounts::default()),
+            auth: Auth::new(),
         };
         wire.listen(move |_, added| {
             link.note_findings(added.iter().filter_map(|timed| match &timed.event {
@@ -98,6 +103,29 @@ impl Link {
 
     pub fn wire(&self) -> WireLog {
         self.wire
+    }
+
+    pub fn auth(&self) -> Auth {
+        self.auth
+    }
+
+    /// A refusal that asks for a sign-in (401 with a Bearer challenge, 403
+    /// `insufficient_scope`) waits for one: `true` when the request may go again, now
+    /// carrying the token. Any other answer lets step-ups count from zero again.
+    async fn signed_in_after<T>(&self, answer: &Result<T, ExchangeError>) -> bool {
+        let needed = match answer {
+            Err(ExchangeError::Response(error)) => error.sign_in_needed(),
+            Ok(_) => {
+                self.auth.note_accepted();
+                None
+            }
+            Err(_) => None,
+        };
+        let Some(needed) = needed else {
+            return false;
+        };
+        let server = self.connection_now().server;
+        self.auth.wait_for_sign_in(*self, &server, needed).await
     }
 
     /// What the engine found about the server so far.
@@ -152,7 +180,23 @@ impl Link {
     /// Send `request` over the current connection; its answer must be `complete`. After a
     /// `-32022` the engine decides: one retry (its own exchange in the wire log, with the
     /// version later requests keep), or why the versions do not meet.
+    /// A refusal that asks for a sign-in waits for one and goes again (at most a first
+    /// sign-in and [`MAX_STEP_UPS`] step-ups).
     pub async fn exchange<M: McpMethod>(
+        &self,
+        request: &OutgoingRequest<M>,
+    ) -> Result<Reply<M::Output>, ExchangeError> {
+        let mut answer = self.exchange_once(request).await;
+        for _ in 0..=MAX_STEP_UPS {
+            if !self.signed_in_after(&answer).await {
+                break;
+            }
+            answer = self.exchange_once(request).await;
+        }
+        answer
+    }
+
+    async fn exchange_once<M: McpMethod>(
         &self,
         request: &OutgoingRequest<M>,
     ) -> Result<Reply<M::Output>, ExchangeError> {
@@ -216,6 +260,22 @@ impl Link {
         abort: Option<&AbortSignal>,
         on_event: Option<&dyn Fn(&ExchangeEvent)>,
     ) -> Result<Reply<Outcome<M::Output>>, ExchangeError> {
+        let mut answer = self.exchange_outcome_once(request, abort, on_event).await;
+        for _ in 0..=MAX_STEP_UPS {
+            if !self.signed_in_after(&answer).await {
+                break;
+            }
+            answer = self.exchange_outcome_once(request, abort, on_event).await;
+        }
+        answer
+    }
+
+    async fn exchange_outcome_once<M: McpMethod>(
+        &self,
+        request: &OutgoingRequest<M>,
+        abort: Option<&AbortSignal>,
+        on_event: Option<&dyn Fn(&ExchangeEvent)>,
+    ) -> Result<Reply<Outcome<M::Output>>, ExchangeError> {
         let connection = self.connection_now();
         let mut how = self.carry(&connection);
         how.abort = abort;
@@ -242,6 +302,7 @@ impl Link {
             log: self.wire,
             abort: None,
             on_event: None,
+            bearer: self.auth.bearer_for(&connection.server),
         }
     }
 }

@@ -85,13 +85,15 @@ fn deadline_text(url: &str, secs: u32, stream: bool) -> String {
 pub type EventObserver<'a> = &'a dyn Fn(&ExchangeEvent);
 
 /// How to carry one exchange.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 pub struct Carry<'a> {
     pub connection: &'a Connection,
     pub log: WireLog,
     /// Aborting it stops the fetch (the Stop button, a listen stream closed on purpose).
     pub abort: Option<&'a AbortSignal>,
     pub on_event: Option<EventObserver<'a>>,
+    /// `Authorization` from a sign-in, in place of any the user typed.
+    pub bearer: Option<String>,
 }
 
 /// One exchange's bound on its whole wait: the fetch is aborted when it passes (or when
@@ -169,7 +171,7 @@ async fn read_to_end<M: McpMethod>(
     how: &Carry<'_>,
     request: &OutgoingRequest<M>,
 ) -> Result<(Record, Decoded<M>), ExchangeError> {
-    let wire = Wire::of(request, how.connection);
+    let wire = Wire::of(request, how);
     let record = Record::begin(how, request.sent_event(), &wire);
     let deadline = Deadline::start(how, false);
     let response = send(how, record, &wire, &deadline).await?;
@@ -201,7 +203,7 @@ pub async fn listen(
     request: &OutgoingRequest<Listen>,
     on_event: &mut dyn FnMut(ListenEvent) -> bool,
 ) -> Result<(), ExchangeError> {
-    let wire = Wire::of(request, how.connection);
+    let wire = Wire::of(request, how);
     let record = Record::begin(how, request.sent_event(), &wire);
     let deadline = Deadline::start(how, true);
     let response = send(how, record, &wire, &deadline).await?;
@@ -237,9 +239,15 @@ struct Wire<'r> {
 }
 
 impl<'r> Wire<'r> {
-    fn of<M: McpMethod>(request: &'r OutgoingRequest<M>, connection: &Connection) -> Self {
-        let mut headers =
-            merge_extra_headers(request.headers(), connection.extra_headers()).headers;
+    fn of<M: McpMethod>(request: &'r OutgoingRequest<M>, how: &Carry<'_>) -> Self {
+        let connection = how.connection;
+        // A sign-in's token goes with the protocol's headers: a typed Authorization then
+        // gives way to it.
+        let mut protocol = request.headers().to_vec();
+        if let Some(bearer) = &how.bearer {
+            protocol.push(("Authorization".to_owned(), bearer.clone()));
+        }
+        let mut headers = merge_extra_headers(&protocol, connection.extra_headers()).headers;
         if connection.via_relay {
             with_relay_token(&mut headers, relay_token::from_page());
         }

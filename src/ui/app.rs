@@ -8,7 +8,9 @@ use leptos::prelude::*;
 use super::first_screen::{self, DockFrame, TasksFrame};
 use super::on_demand::{DockOnDemand, SceneColumns, TasksPanelOnDemand};
 use super::state::{UiState, View};
-use super::{CallPanel, Catalog, ConnectionBar, DiscoverPanel, ErrorNotice, VersionNotice};
+use super::{
+    CallPanel, Catalog, ConnectionBar, DiscoverPanel, ErrorNotice, SignInCard, VersionNotice,
+};
 use crate::catalog::Loaded;
 use crate::connection::Connection;
 use crate::link::ExchangeError;
@@ -90,6 +92,7 @@ pub fn App(endpoint: Result<String, String>, session: Session) -> impl IntoView 
                 </nav>
             </header>
             <ConnectionBar on_connect=on_connect />
+            <SignInCard />
             {endpoint
                 .err()
                 .map(|problem| view! { <ErrorNotice title="Cannot connect" message=problem /> })}

@@ -5,6 +5,7 @@ use holdbay_engine::headers::is_reserved_header;
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 
+use super::{AuthStatus, SignInSettingsFields};
 use crate::connection::{Connection, Deadlines, RecentServer, forget_recent, recent_servers};
 use crate::session::Session;
 
@@ -259,6 +260,7 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
                         .get()
                         .then(|| view! { <span class="chip connecting" role="status">"connecting…"</span> })
                 }}
+                <AuthStatus />
             </p>
             {move || {
                 via_relay
@@ -360,6 +362,7 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
                         "How long the client waits for a request's whole answer, and how long a listen stream stays open before it is closed and opened again. When a deadline passes, the call ends with a message that says so."
                     </p>
                 </fieldset>
+                <SignInSettingsFields />
             </div>
         </form>
     }

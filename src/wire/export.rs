@@ -53,6 +53,10 @@ pub fn parse_export(text: &str) -> Result<WireExport, String> {
 /// Fill `entry.events` by decoding its recorded request and body with the engine (for an
 /// imported exchange, or one kept from before a reload).
 pub fn decode_recorded(entry: &mut WireEntry) {
+    // An authorization exchange is not JSON-RPC: there is nothing of MCP to decode.
+    if entry.auth.is_some() {
+        return set_events(entry, Vec::new());
+    }
     let events = with_recorded(entry, holdbay_engine::decode_recorded);
     set_events(entry, events);
 }

@@ -53,7 +53,7 @@ pub use request::{
     redacted_url,
 };
 pub use uri::{
-    AUTHORIZATION_SERVER_WELL_KNOWN, Issuer, OPENID_CONFIGURATION_WELL_KNOWN,
-    PROTECTED_RESOURCE_WELL_KNOWN, canonical_resource, is_https_or_loopback, parse_http_url,
-    prm_urls, resource_covers, server_resource,
+    APP_CALLBACK_PATH, APP_CLIENT_METADATA_PATH, AUTHORIZATION_SERVER_WELL_KNOWN, Issuer,
+    OPENID_CONFIGURATION_WELL_KNOWN, PROTECTED_RESOURCE_WELL_KNOWN, canonical_resource,
+    is_https_or_loopback, parse_http_url, prm_urls, resource_covers, server_resource,
 };

@@ -12,6 +12,11 @@ use super::AuthError;
 pub const PROTECTED_RESOURCE_WELL_KNOWN: &str = "/.well-known/oauth-protected-resource";
 pub const AUTHORIZATION_SERVER_WELL_KNOWN: &str = "/.well-known/oauth-authorization-server";
 pub const OPENID_CONFIGURATION_WELL_KNOWN: &str = "/.well-known/openid-configuration";
+/// Where `holdbay serve` serves the app's own Client ID Metadata Document.
+pub const APP_CLIENT_METADATA_PATH: &str = "/oauth/client-metadata.json";
+/// The app's redirect URI path: `holdbay serve` serves the page there, which hands the
+/// authorization response back to the app.
+pub const APP_CALLBACK_PATH: &str = "/oauth/callback";
 
 /// An absolute http(s) URL without fragment, or why not.
 pub fn parse_http_url(text: &str) -> Result<Url, String> {

@@ -225,7 +225,7 @@ impl ResponseError {
 
 /// A refusal the client can answer by authorizing: which challenge to start from, and
 /// whether it is a step-up (the token is valid but lacks scope).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct SignInNeeded {
     pub status: u16,
     pub challenge: BearerChallenge,

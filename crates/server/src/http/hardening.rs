@@ -1,5 +1,5 @@
 //! Browser hardening headers. Every response gets `X-Content-Type-Options: nosniff`,
-//! `Referrer-Policy: no-referrer`, and, unless its route set its own, a
+//! `Referrer-Policy: no-referrer` (the consent page: `same-origin`), and, unless its route set its own, a
 //! `Content-Security-Policy` that lets nothing run or load ([`NOTHING`]: the MCP endpoint's
 //! and the relay's answers are data, never a page, even when a relayed server says
 //! `text/html`). The app's page gets [`app_policy`]: only the app's own script (Trunk's
@@ -37,10 +37,10 @@ pub async fn common_headers(request: Request, next: Next) -> Response {
         header::X_CONTENT_TYPE_OPTIONS,
         HeaderValue::from_static("nosniff"),
     );
-    headers.insert(
-        header::REFERRER_POLICY,
-        HeaderValue::from_static("no-referrer"),
-    );
+    // A route may set its own (the consent page: its form's POST must carry its Origin).
+    headers
+        .entry(header::REFERRER_POLICY)
+        .or_insert(HeaderValue::from_static("no-referrer"));
     headers
         .entry(header::CONTENT_SECURITY_POLICY)
         .or_insert(HeaderValue::from_static(NOTHING));

@@ -92,6 +92,12 @@ fn with_policy(status: StatusCode, html: String, form_action: &str) -> Response 
         HeaderValue::from_str(&policy).unwrap_or(HeaderValue::from_static(hardening::NOTHING)),
     );
     headers.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    // Under `no-referrer` a browser sends `Origin: null` with the form's POST, which the
+    // Origin guard refuses: `same-origin` sends this origin and still no referrer elsewhere.
+    headers.insert(
+        header::REFERRER_POLICY,
+        HeaderValue::from_static("same-origin"),
+    );
     response
 }
 

@@ -35,10 +35,12 @@ pub use scopes::{ADMIN_SCOPE, BASE_SCOPE, OFFLINE_SCOPE};
 
 use store::Stores;
 
-/// Where the app's own Client ID Metadata Document is served.
-pub const CLIENT_METADATA_PATH: &str = "/oauth/client-metadata.json";
-/// Where the app receives the authorization response (the app's page handles it).
-pub const CALLBACK_PATH: &str = "/oauth/callback";
+/// Where the app's own Client ID Metadata Document is served, and where the app receives
+/// the authorization response (the app's page handles it): the engine's, as the app uses
+/// them too.
+pub use holdbay_engine::auth::{
+    APP_CALLBACK_PATH as CALLBACK_PATH, APP_CLIENT_METADATA_PATH as CLIENT_METADATA_PATH,
+};
 pub const AUTHORIZE_PATH: &str = "/oauth/authorize";
 pub const TOKEN_PATH: &str = "/oauth/token";
 pub const REGISTER_PATH: &str = "/oauth/register";

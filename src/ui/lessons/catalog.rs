@@ -726,11 +726,10 @@ pub static LESSONS: [Lesson; 11] = [
         number: 11,
         title: "Who may ask: authorization",
         endpoint: Some(PROTECTED_ENDPOINT),
-        intro: "An MCP server can ask who is calling. It refuses a request without an access \
-                token (401) and names, in WWW-Authenticate, its resource metadata: the document \
-                that says which authorization server issues its tokens. The client finds the \
-                rest itself, asks the user in the browser, and sends the same request again \
-                with the token. Here the demo server's /protected/mcp does that.",
+        intro: "An MCP server can ask who is calling. Without an access token it answers 401 \
+                and names, in WWW-Authenticate, its resource metadata: which authorization \
+                server issues its tokens. The client finds the rest itself, asks the user in \
+                the browser, and sends the same request again with the token.",
         steps: &[
             LessonStep {
                 text: "Start: connects to /protected/mcp. server/discover gets 401 with \

@@ -566,6 +566,15 @@ function recordAuthTraffic(context) {
   return {
     seen,
     async settled() { await Promise.all(pending); return seen; },
+    /** Wait (up to 20 s) until an entry matches `matches`. */
+    async until(matches, what) {
+      for (let waited = 0; waited < 20000; waited += 100) {
+        await Promise.all(pending);
+        if (seen.some(matches)) return;
+        await new Promise((resolveLater) => setTimeout(resolveLater, 100));
+      }
+      assert.fail(`no ${what} in 20 s`);
+    },
     stop() { context.off('response', onResponse); },
   };
 }
@@ -614,6 +623,7 @@ test('lesson 11: a 401 challenge, discovery, consent, the retry with a token, an
   assert.equal(await page.textContent('#endpoint-url'), protectedUrl, 'Start connected to the protected endpoint');
   assert.match(page.url(), /server=.*protected%2Fmcp/);
   await assertOneScreen(page, 'lesson 11, the challenge');
+  await assertAccessibleInBothSchemes(page, assert, 'lesson 11, the sign-in card beside the lesson');
   await screenshotBothSchemes(page, 'lesson-11-1-challenge');
 
   // 2-3. Sign in: discovery, then the demo authorization server's consent page: Allow.
@@ -624,7 +634,7 @@ test('lesson 11: a 401 challenge, discovery, consent, the retry with a token, an
   // 4. The retry with the token: the tools load.
   const status = await shown(page, '.auth-status[data-state="signed-in"]');
   assert.match(await status.textContent(), /mcp:tools/);
-  await shown(page, '#call-panel, .select-tool');
+  await traffic.until((e) => e.path === '/protected/mcp' && e.rpc === 'tools/list' && e.status === 200 && e.bearer, 'the tools listed with the token');
   await assertOneScreen(page, 'lesson 11, signed in');
   await screenshotBothSchemes(page, 'lesson-11-4-signed-in');
   let seen = await traffic.settled();
@@ -653,6 +663,7 @@ test('lesson 11: a 401 challenge, discovery, consent, the retry with a token, an
   assert.match(await stepUp.locator('button.sign-in').textContent(), /Sign in again/);
   assert.match(await stepUp.locator('.sign-in-why').textContent(), /mcp:admin/);
   await assertOneScreen(page, 'lesson 11, the step-up');
+  await assertLabelsFit(page, 'lesson 11, the step-up');
   await screenshotBothSchemes(page, 'lesson-11-5-step-up');
   const adminConsent = await signInThroughPopup(page, 'lesson-11-5-consent-admin');
   assert.match(adminConsent, /mcp:admin/);

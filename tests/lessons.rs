@@ -1,6 +1,7 @@
 //! The lessons panel in headless Chromium, with the call panel beside it and a scripted
 //! `fetch`: Start sets up and runs the lesson's call, the question gives feedback, the reveal
-//! shows the answer and selects the scene part, and lesson 8's tamper gets refused.
+//! shows the answer and selects the scene part, and lesson 8's tamper gets refused. Lesson 11
+//! connects to the endpoint behind sign-in and reveals the call refused for a step-up.
 #![cfg(target_arch = "wasm32")]
 
 use holdbay::catalog::Catalog;
@@ -39,8 +40,20 @@ fn tool(name: &str) -> Tool {
 
 /// The lessons and the call panel, with `tools` listed as the server's.
 fn mount(id: &str, tools: &[&str]) -> (HtmlElement, Session, UiState) {
+    mount_with_progress(id, tools, None)
+}
+
+/// [`mount`], with the lessons' stored progress (`holdbay/lessons`) set to `progress` first.
+fn mount_with_progress(
+    id: &str,
+    tools: &[&str],
+    progress: Option<&str>,
+) -> (HtmlElement, Session, UiState) {
     if let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
-        let _ = storage.remove_item("holdbay/lessons");
+        let _ = match progress {
+            Some(stored) => storage.set_item("holdbay/lessons", stored),
+            None => storage.remove_item("holdbay/lessons"),
+        };
     }
     let host = fresh_host(id);
     let tools: Vec<Tool> = tools.iter().map(|name| tool(name)).collect();
@@ -205,4 +218,108 @@ async fn a_tampered_latch_goes_out_changed_and_the_refusal_is_shown() {
         matches!(selected, Some(Part::Latch { round: 1, .. })),
         "{selected:?}"
     );
+}
+
+/// The page's address, to put back after a test whose connect wrote `?server=` into it.
+fn page_href() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default()
+}
+
+fn restore_page_href(href: &str) {
+    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(href));
+    }
+}
+
+#[wasm_bindgen_test]
+async fn lesson_11_starts_by_connecting_to_the_endpoint_behind_sign_in() {
+    let href = page_href();
+    script_fetch(r#"return { resultType: "complete", content: [] };"#);
+    let (host, session, _) = mount("lessons-protected", &["deploy"]);
+    click(&host, "button.lesson-start[data-lesson='11']");
+    wait_for(&host, ".lesson[data-lesson='11']").await;
+    for _ in 0..100 {
+        if seen("String(window.__seen.length)") != "0" {
+            break;
+        }
+        sleep_ms(20).await;
+    }
+    let origin = web_sys::window()
+        .and_then(|w| w.location().origin().ok())
+        .unwrap_or_default();
+    let expected = format!("{origin}/protected/mcp");
+    assert_eq!(session.connection().get_untracked().server, expected);
+    assert_eq!(seen("window.__seen[0].url"), expected);
+    assert_eq!(seen("window.__seen[0].body.method"), "server/discover");
+    // Start runs no call: the lesson's first step is the server's answer to the connect.
+    let methods = seen("window.__seen.map((s) => s.body.method).join(' ')");
+    assert!(!methods.contains("tools/call"), "{methods}");
+    assert!(find(&host, ".lesson-problem").is_none());
+    // The page's address names the endpoint, as after any connect.
+    assert!(page_href().contains("protected%2Fmcp"), "{}", page_href());
+    restore_page_href(&href);
+}
+
+#[wasm_bindgen_test]
+async fn lesson_11_reveals_the_call_refused_for_a_step_up() {
+    // deploy is refused with the step-up challenge; anything else completes.
+    let install = js_sys::Function::new_no_args(
+        r#"
+        window.__seen = [];
+        window.fetch = async (input, init) => {
+            const request = input instanceof Request ? input : new Request(input, init);
+            const text = await request.text();
+            const body = text ? JSON.parse(text) : null;
+            window.__seen.push({ url: String(request.url), body });
+            if (body?.method === "tools/call" && body.params.name === "deploy") {
+                const error = { jsonrpc: "2.0", id: body.id,
+                    error: { code: -32600, message: "This tool needs the scope mcp:admin" } };
+                return new Response(JSON.stringify(error), { status: 403, headers: {
+                    "content-type": "application/json",
+                    "www-authenticate": 'Bearer error="insufficient_scope", scope="mcp:tools mcp:admin", resource_metadata="http://mcp.test/.well-known/oauth-protected-resource/protected/mcp"',
+                } });
+            }
+            const message = { jsonrpc: "2.0", id: body?.id, result: { resultType: "complete", content: [] } };
+            return new Response(JSON.stringify(message), { status: 200,
+                headers: { "content-type": "application/json" } });
+        };"#,
+    );
+    install
+        .call0(&wasm_bindgen::JsValue::NULL)
+        .expect("fetch replaced");
+    // Lesson 11 open (as after a reload), without Start's connect.
+    let (host, _, ui) = mount_with_progress(
+        "lessons-step-up",
+        &["deploy"],
+        Some(r#"{"active":11,"done":[]}"#),
+    );
+    wait_for(&host, ".lesson[data-lesson='11']").await;
+    // Before the call, the reveal says what to do.
+    click(&host, ".lesson-reveal");
+    wait_for(&host, ".lesson-reveal-status[data-found='false']").await;
+    assert!(text(&host, ".lesson-reveal-status").contains("Do step 5"));
+
+    click(&host, ".lesson-step-run[data-step='5']");
+    for _ in 0..100 {
+        if seen("String(window.__seen.length)") != "0" {
+            break;
+        }
+        sleep_ms(20).await;
+    }
+    assert_eq!(seen("window.__seen[0].body.params.name"), "deploy");
+    assert_eq!(
+        seen("window.__seen[0].body.params.arguments.service"),
+        "web"
+    );
+    // The waiting reveal finds the refused call once its answer is in the scene's model.
+    let status = wait_for(&host, ".lesson-reveal-status[data-found='true']").await;
+    let shown = status.text_content().unwrap_or_default();
+    assert!(
+        shown.contains("tools/call deploy the server refused with 403"),
+        "{shown}"
+    );
+    let selected = ui.inspected().get_untracked();
+    assert!(matches!(selected, Some(Part::Flight(_))), "{selected:?}");
 }

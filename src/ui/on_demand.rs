@@ -29,7 +29,10 @@ after_first_screen! {
         Ok(view! {
             <div class="column scene-side" aria-label="Lessons, call and tasks">
                 <LessonsPanel />
-                <div class="scene-work">
+                // It scrolls when the lesson and a sign-in card leave it little room, and
+                // may hold no control then (no tool chosen yet): focusable, so the keyboard
+                // can scroll it too.
+                <div class="scene-work" tabindex="0" role="region" aria-label="Call and tasks">
                     <CallPanel />
                     <TasksPanel />
                 </div>

@@ -3,6 +3,9 @@
 // and the scene checked for the states the lesson claims (tray occupied and emptied, the latch
 // unchanged across a round, lamps per status, sealed terminals, the cancel outcome). Inspecting
 // a part must show its real JSON, and a replay of an exported log must draw the same scene.
+// Lesson 11 signs in for real: the 401 challenge of /protected/mcp, discovery, the demo
+// authorization server's consent page in a popup, the retry with the token, and deploy's
+// step-up, each exchange checked on the network and in the wire log's oauth: rows.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -517,6 +520,194 @@ test('lesson 10: roots and sampling it never declared are declined in a shape th
   // The retry was on the conveyor only for a moment: the reveal went back to it.
   assert.equal(await page.getAttribute('#scene', 'data-replay'), 'true');
   assert.equal(await page.locator('#scene g.flight.selected').count(), 1, 'the retry is drawn, selected');
+  assert.deepEqual(errors, []);
+  await page.close();
+});
+
+/** Light and dark screenshots of `page` now; the page is left light. */
+async function screenshotBothSchemes(page, name) {
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.waitForTimeout(150);
+    await screenshot(page, `${name}-${scheme}`);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/** Every response of the sign-in's parties (the protected endpoint, the well-known
+ * documents, the authorization server, the callback), popups included, in order. */
+function recordAuthTraffic(context) {
+  const seen = [];
+  const pending = [];
+  const onResponse = (response) => {
+    const url = new URL(response.url());
+    const path = url.pathname;
+    if (!(path === '/protected/mcp' || path.startsWith('/.well-known/') || path.startsWith('/oauth/'))) return;
+    const request = response.request();
+    const entry = { method: request.method(), path, status: response.status() };
+    seen.push(entry);
+    pending.push((async () => {
+      const headers = await request.allHeaders();
+      entry.bearer = /^Bearer \S+/.test(headers.authorization ?? '');
+      entry.wwwAuthenticate = (await response.allHeaders())['www-authenticate'] ?? null;
+      try {
+        const body = JSON.parse(request.postData() ?? 'null');
+        entry.rpc = body?.method ?? null;
+        entry.tool = body?.params?.name ?? null;
+      } catch {
+        entry.rpc = null;
+      }
+      if (path === '/oauth/token' && response.status() === 200) {
+        entry.accessToken = (await response.json()).access_token;
+      }
+    })().catch(() => {}));
+  };
+  context.on('response', onResponse);
+  return {
+    seen,
+    async settled() { await Promise.all(pending); return seen; },
+    /** Wait (up to 20 s) until an entry matches `matches`. */
+    async until(matches, what) {
+      for (let waited = 0; waited < 20000; waited += 100) {
+        await Promise.all(pending);
+        if (seen.some(matches)) return;
+        await new Promise((resolveLater) => setTimeout(resolveLater, 100));
+      }
+      assert.fail(`no ${what} in 20 s`);
+    },
+    stop() { context.off('response', onResponse); },
+  };
+}
+
+/** The positions of `steps` (predicates) in `seen`, each after the one before; fails naming
+ * the first step not found in order. */
+function inOrder(seen, steps, moment) {
+  let from = 0;
+  return steps.map(([label, matches]) => {
+    const at = seen.findIndex((entry, index) => index >= from && matches(entry));
+    assert.ok(at >= 0, `${moment}: no ${label} after #${from} in ${JSON.stringify(seen.map((e) => `${e.method} ${e.path} ${e.status}${e.rpc ? ` ${e.rpc}` : ''}`))}`);
+    from = at + 1;
+    return at;
+  });
+}
+
+/** Press the sign-in card's button, Allow on the consent page the popup shows, and wait for
+ * the popup to hand the answer back and close. Returns the consent page's text. */
+async function signInThroughPopup(page, screenshotName) {
+  const card = await shown(page, '#sign-in');
+  const [popup] = await Promise.all([
+    app.context.waitForEvent('page'),
+    card.locator('button.sign-in').click(),
+  ]);
+  await popup.waitForSelector('button[value="allow"]', { timeout: 20000 });
+  await popup.setViewportSize({ width: 1280, height: 720 });
+  const consent = await popup.textContent('body');
+  await screenshotBothSchemes(popup, screenshotName);
+  const closed = popup.waitForEvent('close', { timeout: 20000 });
+  await popup.click('button[value="allow"]');
+  await closed;
+  return consent;
+}
+
+test('lesson 11: a 401 challenge, discovery, consent, the retry with a token, and the step-up on deploy', async () => {
+  const { page, errors } = await openScene();
+  const traffic = recordAuthTraffic(app.context);
+  await startLesson(page, 11);
+  const origin = new URL(app.url).origin;
+  const protectedUrl = `${origin}/protected/mcp`;
+
+  // 1. The challenge: server/discover of /protected/mcp gets 401, and the card says so.
+  const card = await shown(page, '#sign-in[data-step-up="false"]');
+  assert.match(await card.locator('.sign-in-why').textContent(), /401/);
+  assert.match(await card.locator('button.sign-in').textContent(), /^\s*Sign in\s*$/);
+  assert.equal(await page.textContent('#endpoint-url'), protectedUrl, 'Start connected to the protected endpoint');
+  assert.match(page.url(), /server=.*protected%2Fmcp/);
+  await assertOneScreen(page, 'lesson 11, the challenge');
+  await assertAccessibleInBothSchemes(page, assert, 'lesson 11, the sign-in card beside the lesson');
+  await screenshotBothSchemes(page, 'lesson-11-1-challenge');
+
+  // 2-3. Sign in: discovery, then the demo authorization server's consent page: Allow.
+  const consent = await signInThroughPopup(page, 'lesson-11-3-consent');
+  assert.match(consent, /protected\/mcp/, 'the consent page names the resource');
+  assert.match(consent, /mcp:tools/);
+
+  // 4. The retry with the token: the tools load.
+  const status = await shown(page, '.auth-status[data-state="signed-in"]');
+  assert.match(await status.textContent(), /mcp:tools/);
+  await traffic.until((e) => e.path === '/protected/mcp' && e.rpc === 'tools/list' && e.status === 200 && e.bearer, 'the tools listed with the token');
+  await assertOneScreen(page, 'lesson 11, signed in');
+  await screenshotBothSchemes(page, 'lesson-11-4-signed-in');
+  let seen = await traffic.settled();
+  const first = inOrder(seen, [
+    ['the 401 challenge', (e) => e.path === '/protected/mcp' && e.status === 401 && e.rpc === 'server/discover' && !e.bearer],
+    ['the resource metadata', (e) => e.path === '/.well-known/oauth-protected-resource/protected/mcp' && e.status === 200],
+    ['the authorization server metadata', (e) => /^\/\.well-known\/(oauth-authorization-server|openid-configuration)$/.test(e.path) && e.status === 200],
+    ['the consent page', (e) => e.method === 'GET' && e.path === '/oauth/authorize' && e.status === 200],
+    ['Allow', (e) => e.method === 'POST' && e.path === '/oauth/authorize' && e.status === 303],
+    ['the callback', (e) => e.path === '/oauth/callback'],
+    ['the token', (e) => e.path === '/oauth/token' && e.status === 200],
+    ['the retry with the token', (e) => e.path === '/protected/mcp' && e.rpc === 'server/discover' && e.bearer && e.status === 200],
+  ], 'the first sign-in');
+  assert.equal(
+    seen[first[0]].wwwAuthenticate,
+    `Bearer resource_metadata="${origin}/.well-known/oauth-protected-resource/protected/mcp", scope="mcp:tools"`,
+  );
+  assert.ok(
+    seen.slice(first[7]).filter((e) => e.path === '/protected/mcp').every((e) => e.bearer),
+    'every later request carries the token',
+  );
+
+  // 5. The step-up: deploy needs mcp:admin.
+  await page.locator('#lessons button.lesson-step-run[data-step="5"]').click();
+  const stepUp = await shown(page, '#sign-in[data-step-up="true"]');
+  assert.match(await stepUp.locator('button.sign-in').textContent(), /Sign in again/);
+  assert.match(await stepUp.locator('.sign-in-why').textContent(), /mcp:admin/);
+  await assertOneScreen(page, 'lesson 11, the step-up');
+  await assertLabelsFit(page, 'lesson 11, the step-up');
+  await screenshotBothSchemes(page, 'lesson-11-5-step-up');
+  const adminConsent = await signInThroughPopup(page, 'lesson-11-5-consent-admin');
+  assert.match(adminConsent, /mcp:admin/);
+  // The same call goes again with the new token, and deploy asks its questions.
+  let question = await shown(page, '#call-panel .input-request[data-key="region"]');
+  await screenshotBothSchemes(page, 'lesson-11-6-deploy-retried');
+  await fillField(question, 'region', 'eu-production');
+  await answerInput(question, 'accept');
+  question = await shown(page, '#call-panel .input-request[data-key="approve_production"]');
+  await answerInput(question, 'decline');
+  await part(page, 'g.tray[data-state="done"]');
+  assert.match(await page.textContent('.auth-status[data-state="signed-in"]'), /mcp:admin/);
+  seen = await traffic.settled();
+  const second = inOrder(seen.slice(first[7]), [
+    ['deploy refused for its scope', (e) => e.rpc === 'tools/call' && e.tool === 'deploy' && e.status === 403 && e.bearer],
+    ['the second consent', (e) => e.method === 'POST' && e.path === '/oauth/authorize' && e.status === 303],
+    ['the second token', (e) => e.path === '/oauth/token' && e.status === 200],
+    ['deploy again, with the new token', (e) => e.rpc === 'tools/call' && e.tool === 'deploy' && e.status === 200 && e.bearer],
+  ], 'the step-up');
+  const refused = seen.slice(first[7])[second[0]];
+  assert.match(refused.wwwAuthenticate, /error="insufficient_scope"/);
+  assert.match(refused.wwwAuthenticate, /scope="mcp:tools mcp:admin"/);
+  traffic.stop();
+
+  // The wire log has the authorization exchanges as rows, with no token in them.
+  const dockToggle = page.locator('#dock .dock-collapse');
+  await dockToggle.click();
+  for (const label of ['oauth: resource metadata', 'oauth: server metadata', 'oauth: authorize', 'oauth: callback', 'oauth: token']) {
+    await shown(page, `.wire-entry[data-method="${label}"]`);
+  }
+  assert.ok(await page.locator('.wire-entry[data-method="oauth: token"]').count() >= 2, 'two token exchanges');
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('.wire-export')]);
+  const exported = readFileSync(await download.path(), 'utf8');
+  for (const token of seen.filter((e) => e.accessToken).map((e) => e.accessToken)) {
+    assert.ok(!exported.includes(token), 'no access token in the exported wire log');
+  }
+  await dockToggle.click();
+
+  const revealed = await answerAndReveal(page);
+  assert.match(revealed.role, /tools\/call deploy/);
+  assert.equal(revealed.json.request.params.name, 'deploy');
+  assert.match(await page.textContent('#lessons .lesson-reveal-status'), /refused with 403/);
+  assert.equal(await page.locator('#scene g.flight.selected').count(), 1, 'the refused call is drawn, selected');
+  await screenshotBothSchemes(page, 'lesson-11-7-reveal');
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -54,7 +54,10 @@ pub async fn serve(options: ServeOptions) -> anyhow::Result<()> {
     let relay_token = RelayToken::for_launch(options.relay_token.as_ref())?;
     let app = router(&options, address, shared, relay_token);
     // Tests and scripts read this line to find the port.
-    println!("Holdbay is serving http://{address}/ (demo MCP server at http://{address}/mcp)");
+    println!(
+        "Holdbay is serving http://{address}/ (demo MCP server at http://{address}/mcp, behind sign-in at http://{address}{})",
+        oauth::PROTECTED_PATH
+    );
     // Without NODELAY, an SSE answer written in pieces can wait ~40 ms for a delayed ACK.
     let listener = listener.tap_io(|stream| {
         let _ = stream.set_nodelay(true);

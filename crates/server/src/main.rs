@@ -25,7 +25,8 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Serve the built app at /, the demo MCP server at /mcp and the relay at /relay.
+    /// Serve the built app at /, the demo MCP server at /mcp (and behind sign-in at
+    /// /protected/mcp) and the relay at /relay.
     Serve(Box<ServeArgs>),
     /// Compress the built app's files once (gzip -9, brotli 11, zstd 19), beside each file:
     /// `serve` sends them as they are. Skips files whose compressed copies are up to date.
@@ -49,9 +50,12 @@ Who may use /mcp and /relay:
     The token is random per launch and written into the page this server serves; tests and
     scripts can fix it with --relay-token.
 
-With --auth oauth, /mcp is an OAuth 2.1 protected resource of a demo authorization server
-on this same origin (tokens live in memory and end with the process):
-  /.well-known/oauth-protected-resource/mcp   RFC 9728 resource metadata
+/protected/mcp serves the same demo tools as an OAuth 2.1 protected resource of a demo
+authorization server on this same origin, always (the authorization lesson needs no flag).
+With --auth oauth, /mcp is protected by it too (tokens live in memory and end with the
+process; each is bound to the one endpoint it was asked for):
+  /.well-known/oauth-protected-resource/protected/mcp   RFC 9728 resource metadata
+  /.well-known/oauth-protected-resource/mcp   the same for /mcp, with --auth oauth
   /.well-known/oauth-authorization-server     RFC 8414 metadata (also openid-configuration)
   /oauth/authorize   consent page (Allow / Deny), PKCE S256 and resource required
   /oauth/token       authorization_code and refresh_token (rotated)

@@ -1,9 +1,11 @@
-//! URL layout: the demo MCP endpoint at `/mcp` and the relay at `/relay`, both behind the
-//! HTTP edge (the relay also behind this launch's relay token); the consent page of
-//! `connect_account` at `/consent/…` (Host guard only); the app's page and files everywhere
-//! else (no CORS, no token). With `--auth oauth`, the demo authorization server's metadata,
-//! authorize, token and registration endpoints (`crate::oauth`) sit behind the same Host
-//! and Origin guards; the app's Client ID Metadata Document is always served, and its
+//! URL layout: the demo MCP endpoint at `/mcp`, the same demo tools behind the demo
+//! authorization server at `/protected/mcp` (always: the authorization lesson needs no
+//! flag), and the relay at `/relay`, all behind the HTTP edge (the relay also behind this
+//! launch's relay token); the consent page of `connect_account` at `/consent/…` (Host guard
+//! only); the app's page and files everywhere else (no CORS, no token). The demo
+//! authorization server's metadata, authorize, token and registration endpoints
+//! (`crate::oauth`) sit behind the same Host and Origin guards; with `--auth oauth` it
+//! guards `/mcp` too. The app's Client ID Metadata Document is always served, and its
 //! callback (`/oauth/callback`) is a deep link: the app's page.
 
 use std::net::SocketAddr;
@@ -48,34 +50,47 @@ pub fn router(
     let app_policy = app_policy(&page, &allowed_servers);
     let relay = Arc::new(Relay::new(allowed_servers));
     let relay_token = Arc::new(relay_token);
-    let auth_server =
-        (options.auth == AuthMode::Oauth).then(|| oauth::AuthServer::new(options.oauth.clone()));
+    let open_is_guarded = options.auth == AuthMode::Oauth;
+    // The first resource is the one the root resource metadata describes: `/mcp` when it
+    // is guarded (as before the protected endpoint existed), else the protected one.
+    let guarded = if open_is_guarded {
+        vec![oauth::RESOURCE_PATH, oauth::PROTECTED_PATH]
+    } else {
+        vec![oauth::PROTECTED_PATH]
+    };
+    let auth_server = oauth::AuthServer::new(options.oauth.clone(), guarded);
 
     // Layers run outside-in in reverse order of `.layer` calls: the Host guard first, then
     // the Origin guard (it answers preflights), then the token check (the bearer token on
-    // /mcp, the relay token on /relay: before any body is read), then the limit. With
-    // `--auth oauth`, the access token is checked with the bearer tokens, and a tool call's
-    // extra scope once the body is read.
+    // /mcp, the relay token on /relay: before any body is read), then the limit. On a
+    // guarded endpoint the access token is checked (with the bearer tokens on /mcp), and a
+    // tool call's extra scope once the body is read.
+    let open_guard =
+        open_is_guarded.then(|| oauth::Guard::new(Arc::clone(&auth_server), oauth::RESOURCE_PATH));
     let mcp = mcp::service(Arc::clone(&shared))
         .layer(from_fn_with_state(body_limit, oauth::require_tool_scope))
         .layer(from_fn_with_state(body_limit, body_limit::enforce))
-        .layer(from_fn_with_state(
-            auth_server.clone(),
-            oauth::require_token,
-        ))
+        .layer(from_fn_with_state(open_guard, oauth::require_token))
         .layer(from_fn_with_state(tokens, bearer::require));
+    // `--token` protects /mcp only: here the demo authorization server's tokens are the key.
+    let protected_guard = Some(oauth::Guard::new(
+        Arc::clone(&auth_server),
+        oauth::PROTECTED_PATH,
+    ));
+    let protected = mcp::service(Arc::clone(&shared))
+        .layer(from_fn_with_state(body_limit, oauth::require_tool_scope))
+        .layer(from_fn_with_state(body_limit, body_limit::enforce))
+        .layer(from_fn_with_state(protected_guard, oauth::require_token));
     let relay = any(relay::handle)
         .with_state(relay)
         .layer(from_fn_with_state(body_limit, body_limit::enforce))
         .layer(from_fn_with_state(relay_token, relay_token::require));
-    let mut edge = Router::new()
-        .nest_service("/mcp", mcp)
+    let edge = Router::new()
+        .nest_service(oauth::RESOURCE_PATH, mcp)
+        .nest_service(oauth::PROTECTED_PATH, protected)
         .route(RELAY_PATH, relay)
-        .route(oauth::CLIENT_METADATA_PATH, get(oauth::client_metadata));
-    if let Some(auth_server) = auth_server {
-        edge = edge.merge(oauth::routes(auth_server));
-    }
-    let edge = edge
+        .route(oauth::CLIENT_METADATA_PATH, get(oauth::client_metadata))
+        .merge(oauth::routes(auth_server))
         .layer(from_fn_with_state(origins, cors::guard))
         .layer(from_fn_with_state(Arc::clone(&hosts), host::guard));
 

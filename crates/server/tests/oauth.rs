@@ -1,6 +1,8 @@
 //! `holdbay serve --auth oauth`: the whole MCP authorization flow against the real binary,
 //! from the 401 challenge through discovery, registration, consent, the code exchange with
 //! PKCE, refresh with rotation, audience binding, expiry and the step-up to a bigger scope.
+//! And `/protected/mcp`, there on every `holdbay serve` (the authorization lesson's
+//! endpoint): its own challenge, metadata, audience and step-up, while `/mcp` stays open.
 
 mod support;
 
@@ -122,15 +124,25 @@ async fn token(server: &TestServer, form: &[(&str, &str)]) -> (u16, Value) {
     (status, response.json().await.expect("token JSON"))
 }
 
-/// A registered public client's tokens for `scope`.
+/// A registered public client's tokens for `scope`, for the server's `/mcp`.
 async fn sign_in(server: &TestServer, scope: &str) -> Value {
+    sign_in_for(server, scope, &server.mcp_url()).await
+}
+
+/// `http://ADDR/protected/mcp`: the endpoint that always needs a token.
+fn protected_url(server: &TestServer) -> String {
+    format!("{}/protected/mcp", server.base())
+}
+
+/// A registered public client's tokens for `scope`, for the endpoint `resource`.
+async fn sign_in_for(server: &TestServer, scope: &str, resource: &str) -> Value {
     let client = register(server, "none").await;
     let client_id = client["client_id"].as_str().expect("client_id").to_owned();
     let request = Authorization {
         client_id: &client_id,
         redirect_uri: REDIRECT,
         scope,
-        resource: server.mcp_url(),
+        resource: resource.to_owned(),
     };
     let answer = consent(server, &request, "allow").await;
     let (status, body) = token(
@@ -141,7 +153,7 @@ async fn sign_in(server: &TestServer, scope: &str) -> Value {
             ("redirect_uri", REDIRECT),
             ("client_id", &client_id),
             ("code_verifier", VERIFIER),
-            ("resource", &server.mcp_url()),
+            ("resource", resource),
         ],
     )
     .await;
@@ -175,8 +187,12 @@ fn tool_call(name: &str) -> String {
 }
 
 async fn call_tool(server: &TestServer, access_token: &str, name: &str) -> reqwest::Response {
+    call_tool_at(&server.mcp_url(), access_token, name).await
+}
+
+async fn call_tool_at(url: &str, access_token: &str, name: &str) -> reqwest::Response {
     http_client()
-        .post(server.mcp_url())
+        .post(url)
         .bearer_auth(access_token)
         .header("Content-Type", "application/json")
         .header("Accept", "application/json, text/event-stream")
@@ -748,4 +764,235 @@ async fn confidential_clients_authenticate_with_their_secret() {
         .await
         .expect("token");
     assert_eq!(right.status(), 200);
+}
+
+#[tokio::test]
+async fn the_protected_endpoint_is_there_without_flags_and_challenges_towards_its_own_metadata() {
+    let server = TestServer::start(&[]);
+    let client = http_client();
+    let base = server.base();
+    // /mcp stays open ...
+    let open = discover(&client, &server.mcp_url())
+        .send()
+        .await
+        .expect("discover");
+    assert_eq!(open.status(), 200);
+    // ... and /protected/mcp asks for a token, naming its own resource metadata.
+    let response = discover(&client, &protected_url(&server))
+        .send()
+        .await
+        .expect("discover");
+    assert_eq!(response.status(), 401);
+    assert_eq!(
+        header(&response, "www-authenticate"),
+        format!(
+            "Bearer resource_metadata=\"{base}/.well-known/oauth-protected-resource/protected/mcp\", scope=\"mcp:tools\""
+        )
+    );
+    let body: Value = response.json().await.expect("JSON-RPC error");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .is_some_and(|message| message.contains("OAuth access token")),
+        "{body}"
+    );
+    // The app's page may read the challenge.
+    let response = discover(&client, &protected_url(&server))
+        .header("Origin", &base)
+        .send()
+        .await
+        .expect("discover from the page");
+    assert_eq!(response.status(), 401);
+    assert!(
+        header(&response, "access-control-expose-headers")
+            .to_ascii_lowercase()
+            .contains("www-authenticate")
+    );
+
+    // Its metadata names it, at its path and at the root (the only guarded resource).
+    for path in [
+        "/.well-known/oauth-protected-resource/protected/mcp",
+        "/.well-known/oauth-protected-resource",
+    ] {
+        let response = client
+            .get(format!("{base}{path}"))
+            .header("Origin", &base)
+            .send()
+            .await
+            .expect("resource metadata");
+        assert_eq!(response.status(), 200, "{path}");
+        assert_eq!(header(&response, "access-control-allow-origin"), base);
+        let document: Value = response.json().await.expect("JSON");
+        assert_eq!(document["resource"], protected_url(&server), "{path}");
+        assert_eq!(document["authorization_servers"], json!([base]));
+    }
+    // The open /mcp has no resource metadata of its own: it is not a protected resource.
+    let response = client
+        .get(format!("{base}/.well-known/oauth-protected-resource/mcp"))
+        .send()
+        .await
+        .expect("no metadata");
+    assert!(
+        !header(&response, "content-type").starts_with("application/json"),
+        "{}",
+        header(&response, "content-type")
+    );
+    // The authorization server's metadata is served without --auth oauth.
+    let document: Value = client
+        .get(format!("{base}/.well-known/oauth-authorization-server"))
+        .send()
+        .await
+        .expect("AS metadata")
+        .json()
+        .await
+        .expect("JSON");
+    assert_eq!(document["issuer"], base);
+    assert_eq!(
+        document["authorization_endpoint"],
+        format!("{base}/oauth/authorize")
+    );
+}
+
+#[tokio::test]
+async fn a_token_for_the_protected_endpoint_opens_it_and_the_step_up_guards_deploy() {
+    let server = TestServer::start(&[]);
+    let resource = protected_url(&server);
+    let tokens = sign_in_for(&server, "mcp:tools", &resource).await;
+    let access = tokens["access_token"].as_str().expect("access");
+    let response = discover(&http_client(), &resource)
+        .bearer_auth(access)
+        .send()
+        .await
+        .expect("discover");
+    assert_eq!(response.status(), 200);
+    let response = call_tool_at(&resource, access, "echo").await;
+    assert_eq!(response.status(), 200);
+    let text = response.text().await.expect("body");
+    assert!(text.contains("\"result\""), "{text}");
+
+    // deploy needs mcp:admin: the step-up names this endpoint's metadata.
+    let response = call_tool_at(&resource, access, "deploy").await;
+    assert_eq!(response.status(), 403);
+    assert_eq!(
+        header(&response, "www-authenticate"),
+        format!(
+            "Bearer error=\"insufficient_scope\", scope=\"mcp:tools mcp:admin\", resource_metadata=\"{}/.well-known/oauth-protected-resource/protected/mcp\"",
+            server.base()
+        )
+    );
+    let bigger = sign_in_for(&server, "mcp:tools mcp:admin", &resource).await;
+    let response = call_tool_at(
+        &resource,
+        bigger["access_token"].as_str().expect("access"),
+        "deploy",
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let text = response.text().await.expect("body");
+    assert!(text.contains("\"result\""), "{text}");
+
+    // The open /mcp is no resource of this authorization server: no token is issued for it.
+    let client = register(&server, "none").await;
+    let request = Authorization {
+        client_id: client["client_id"].as_str().expect("client_id"),
+        redirect_uri: REDIRECT,
+        scope: "mcp:tools",
+        resource: server.mcp_url(),
+    };
+    let response = http_client()
+        .get(authorize_url(&server, &request))
+        .send()
+        .await
+        .expect("redirect");
+    assert_eq!(response.status(), 303);
+    let location = header(&response, "location");
+    assert!(location.contains("error=invalid_target"), "{location}");
+    assert!(location.contains("protected%2Fmcp"), "{location}");
+}
+
+#[tokio::test]
+async fn with_auth_oauth_each_endpoint_takes_only_its_own_tokens() {
+    let server = oauth_server(&[]);
+    let protected = protected_url(&server);
+    let for_mcp = sign_in(&server, "mcp:tools").await;
+    let for_protected = sign_in_for(&server, "mcp:tools", &protected).await;
+    let mcp_token = for_mcp["access_token"].as_str().expect("access");
+    let protected_token = for_protected["access_token"].as_str().expect("access");
+    for (url, token, status) in [
+        (server.mcp_url(), mcp_token, 200),
+        (protected.clone(), protected_token, 200),
+        (server.mcp_url(), protected_token, 401),
+        (protected.clone(), mcp_token, 401),
+    ] {
+        let response = discover(&http_client(), &url)
+            .bearer_auth(token)
+            .send()
+            .await
+            .expect("discover");
+        assert_eq!(response.status(), status, "{url}");
+        if status == 401 {
+            let challenge = header(&response, "www-authenticate");
+            assert!(challenge.contains("invalid_token"), "{challenge}");
+            let own_metadata = format!(
+                "resource_metadata=\"{}/.well-known/oauth-protected-resource{}\"",
+                server.base(),
+                url.trim_start_matches(&server.base())
+            );
+            assert!(challenge.contains(&own_metadata), "{challenge}");
+        }
+    }
+    // Both have metadata; the root still describes /mcp, as before.
+    let root: Value = http_client()
+        .get(format!(
+            "{}/.well-known/oauth-protected-resource",
+            server.base()
+        ))
+        .send()
+        .await
+        .expect("root metadata")
+        .json()
+        .await
+        .expect("JSON");
+    assert_eq!(root["resource"], server.mcp_url());
+    let own: Value = http_client()
+        .get(format!(
+            "{}/.well-known/oauth-protected-resource/protected/mcp",
+            server.base()
+        ))
+        .send()
+        .await
+        .expect("metadata")
+        .json()
+        .await
+        .expect("JSON");
+    assert_eq!(own["resource"], protected);
+}
+
+#[tokio::test]
+async fn token_users_do_not_open_the_protected_endpoint() {
+    let server = TestServer::start(&["--token", "alice:alice-secret-1"]);
+    let protected = protected_url(&server);
+    // The --token secret is not an access token of the authorization server.
+    let response = discover(&http_client(), &protected)
+        .bearer_auth("alice-secret-1")
+        .send()
+        .await
+        .expect("discover");
+    assert_eq!(response.status(), 401);
+    assert!(header(&response, "www-authenticate").contains("resource_metadata="));
+    // An access token opens it; /mcp still wants alice's secret.
+    let tokens = sign_in_for(&server, "mcp:tools", &protected).await;
+    let access = tokens["access_token"].as_str().expect("access");
+    let response = discover(&http_client(), &protected)
+        .bearer_auth(access)
+        .send()
+        .await
+        .expect("discover");
+    assert_eq!(response.status(), 200);
+    let response = discover(&http_client(), &server.mcp_url())
+        .send()
+        .await
+        .expect("discover");
+    assert_eq!(response.status(), 401);
+    assert!(header(&response, "www-authenticate").contains("realm=\"holdbay\""));
 }

@@ -1,11 +1,16 @@
 //! The lessons' content, as data: what to read, what to do, what to watch, and the
 //! question each one ends with. Tool names and arguments are the demo server's real ones.
+//! A lesson may name the endpoint of `holdbay serve` it needs (lesson 11: the one behind
+//! sign-in); the others run against whichever demo server the app is connected to.
 
 /// One lesson against the demo server.
 #[derive(Debug)]
 pub struct Lesson {
     pub number: u8,
     pub title: &'static str,
+    /// The endpoint Start connects to: a path on the page's own origin (the `holdbay serve`
+    /// that served the app). `None`: the one connected (the demo server's `/mcp`).
+    pub endpoint: Option<&'static str>,
     pub intro: &'static str,
     pub steps: &'static [LessonStep],
     /// What to look at in the scene while doing it.
@@ -72,6 +77,8 @@ pub enum Reveal {
     Stopped { tool: &'static str },
     /// The retry that carried the client's refusals of input requests it never declared.
     Declined { tool: &'static str },
+    /// A tool's call the server refused with this HTTP status (403: a step-up).
+    Refused { tool: &'static str, status: u16 },
 }
 
 impl Reveal {
@@ -80,7 +87,10 @@ impl Reveal {
     pub fn is_momentary(self) -> bool {
         matches!(
             self,
-            Self::UrlTag { .. } | Self::TaskAnswer { .. } | Self::Declined { .. }
+            Self::UrlTag { .. }
+                | Self::TaskAnswer { .. }
+                | Self::Declined { .. }
+                | Self::Refused { .. }
         )
     }
 }
@@ -89,10 +99,15 @@ pub fn lesson(number: u8) -> Option<&'static Lesson> {
     LESSONS.iter().find(|l| l.number == number)
 }
 
-pub static LESSONS: [Lesson; 10] = [
+/// The endpoint of lesson 11: the demo tools behind the demo authorization server, on every
+/// `holdbay serve` (crates/server's `oauth::PROTECTED_PATH`).
+pub const PROTECTED_ENDPOINT: &str = "/protected/mcp";
+
+pub static LESSONS: [Lesson; 11] = [
     Lesson {
         number: 1,
         title: "Pause for input",
+        endpoint: None,
         intro: "A server can pause a tool call to ask the user something. It answers \
                 input_required with the questions and a sealed requestState, and keeps nothing \
                 in memory. The client calls again with the answers and that state, unchanged.",
@@ -149,6 +164,7 @@ pub static LESSONS: [Lesson; 10] = [
     Lesson {
         number: 2,
         title: "Several rounds, and why rounds are bounded",
+        endpoint: None,
         intro: "One logical request can pause more than once: each answer may lead to another \
                 question. A misbehaving server could ask forever, so the client bounds the \
                 rounds of each logical request and stops at its limit.",
@@ -209,6 +225,7 @@ pub static LESSONS: [Lesson; 10] = [
     Lesson {
         number: 3,
         title: "Secrets go through URL mode, never a form",
+        endpoint: None,
         intro: "Some input must never pass through the client: a password, an access grant. \
                 The server then asks in URL mode: the user opens the server's own page and \
                 answers there. The client only learns that the user went.",
@@ -265,6 +282,7 @@ pub static LESSONS: [Lesson; 10] = [
     Lesson {
         number: 4,
         title: "Detach a task, and when not to use one",
+        endpoint: None,
         intro: "Long work can leave the request: the server answers at once with a task handle \
                 and the client follows it (a listen stream pushes its snapshots when the server \
                 offers one; otherwise the client polls tasks/get at the server's pollIntervalMs). \
@@ -324,6 +342,7 @@ pub static LESSONS: [Lesson; 10] = [
     Lesson {
         number: 5,
         title: "Input inside a task",
+        endpoint: None,
         intro: "A task can need input too. Its status turns input_required and it lists \
                 inputRequests. The client answers with tasks/update, keyed as the server asked; \
                 the task goes on where it was. Here a task and a paused request wait for you at \
@@ -397,6 +416,7 @@ pub static LESSONS: [Lesson; 10] = [
     Lesson {
         number: 6,
         title: "Cancel is a polite ask",
+        endpoint: None,
         intro: "tasks/cancel asks the server to stop a task. The acknowledgement only says the \
                 ask arrived; the task's status tells what happened. bulk_import checks between \
                 batches, so a cancel during the last batch loses the race.",
@@ -455,6 +475,7 @@ pub static LESSONS: [Lesson; 10] = [
     Lesson {
         number: 7,
         title: "The handle is durable",
+        endpoint: None,
         intro: "A task outlives the page that started it. The client keeps the task handle in \
                 storage; after a reload it comes back and, while it still runs, the client follows it \
                 again. The server keeps the \
@@ -520,6 +541,7 @@ pub static LESSONS: [Lesson; 10] = [
     Lesson {
         number: 8,
         title: "State is untrusted",
+        endpoint: None,
         intro: "requestState travels through the client, so the server cannot trust it: it \
                 seals it and checks the seal on every retry. Here you break the seal on purpose \
                 and watch the server refuse.",
@@ -576,6 +598,7 @@ pub static LESSONS: [Lesson; 10] = [
     Lesson {
         number: 9,
         title: "Progress, and stopping a plain request",
+        endpoint: None,
         intro: "Not every long request needs a task. A plain tools/call may take its time: when \
                 it carries a progressToken in _meta, the server streams notifications/progress \
                 on the request's own SSE response, before the result. There is no tasks/cancel \
@@ -634,6 +657,7 @@ pub static LESSONS: [Lesson; 10] = [
     Lesson {
         number: 10,
         title: "Retired client features",
+        endpoint: None,
         intro: "Three client features of earlier revisions are deprecated in 2026-07-28 \
                 (SEP-2577) but still work: roots (the server asks which folders it may see), \
                 sampling (it borrows the client's model) and logging (it sends log lines). \
@@ -696,6 +720,88 @@ pub static LESSONS: [Lesson; 10] = [
                 tool: "summarize_folder",
             },
             missing: "Start the lesson and decline both requests in the call panel.",
+        },
+    },
+    Lesson {
+        number: 11,
+        title: "Who may ask: authorization",
+        endpoint: Some(PROTECTED_ENDPOINT),
+        intro: "An MCP server can ask who is calling. Without an access token it answers 401 \
+                and names, in WWW-Authenticate, its resource metadata: which authorization \
+                server issues its tokens. The client finds the rest itself, asks the user in \
+                the browser, and sends the same request again with the token.",
+        steps: &[
+            LessonStep {
+                text: "Start: connects to /protected/mcp. server/discover gets 401 with \
+                       WWW-Authenticate: Bearer resource_metadata=…, and the sign-in card \
+                       appears. (Signed in already? Sign out first.)",
+                preset: None,
+            },
+            LessonStep {
+                text: "Press Sign in. The client reads the resource metadata the challenge \
+                       names (oauth: resource metadata), then its authorization server's \
+                       (oauth: server metadata), and registers if it must (oauth: register).",
+                preset: None,
+            },
+            LessonStep {
+                text: "A window opens on the demo authorization server's consent page \
+                       (oauth: authorize): press Allow. It returns to the app with a code \
+                       (oauth: callback), which the client trades for a token (oauth: token).",
+                preset: None,
+            },
+            LessonStep {
+                text: "The waiting server/discover goes again with Authorization: Bearer …, \
+                       and the tools load.",
+                preset: None,
+            },
+            LessonStep {
+                text: "Now call deploy: 403 insufficient_scope, it needs mcp:admin. Press Sign \
+                       in again, Allow, and the same call goes again with the new token.",
+                preset: Some(Preset {
+                    tool: "deploy",
+                    arguments: r#"{"service":"web"}"#,
+                    accept_task: false,
+                }),
+            },
+        ],
+        watch: "The authorization lane draws each oauth: exchange at the station that answers \
+                it: the resource server, the authorization server, the browser. The wire log \
+                has them as rows labelled oauth: …, between the refused request and its retry; \
+                codes and tokens are redacted there.",
+        question: Question {
+            prompt: "deploy was refused although the client had a token. Why, and what fixed it?",
+            choices: &[
+                Choice {
+                    text: "The token had expired, so the client refreshed it",
+                    correct: false,
+                    feedback: "No: an expired token gets 401 invalid_token. This was 403 \
+                               insufficient_scope, and a refresh cannot widen a grant.",
+                },
+                Choice {
+                    text: "It lacked the scope mcp:admin: the client signed in again asking \
+                           for it, then sent the same call",
+                    correct: true,
+                    feedback: "Right: the token was valid but not enough. The challenge named \
+                               the scope to ask for; a second consent granted it.",
+                },
+                Choice {
+                    text: "A browser may not deploy: the call must go through the relay",
+                    correct: false,
+                    feedback: "No: the server decides by the token's scopes, not by who \
+                               carries the request.",
+                },
+            ],
+            answer: "The server answered 403 with WWW-Authenticate: Bearer \
+                     error=\"insufficient_scope\", scope=\"mcp:tools mcp:admin\": the token \
+                     is valid but grants too little. The client goes back to the authorization \
+                     server asking for the bigger scope (a second consent, a new oauth: token \
+                     row) and sends the same tools/call again, now with the new token. The wire \
+                     log shows the 403, the step-up's oauth: rows and the retry, in that order.",
+            reveal: Reveal::Refused {
+                tool: "deploy",
+                status: 403,
+            },
+            missing: "Do step 5: call deploy after signing in, and wait for its 403.",
         },
     },
 ];

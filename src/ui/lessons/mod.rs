@@ -11,6 +11,7 @@ pub mod reveal;
 use leptos::prelude::*;
 
 use crate::catalog::Loaded;
+use crate::connection::Connection;
 use crate::session::Session;
 use crate::ui::UiState;
 pub use catalog::{LESSONS, Lesson, Preset};
@@ -38,7 +39,14 @@ pub fn LessonsPanel() -> impl IntoView {
     let start = move |number: u8| {
         progress.update(|p| p.active = Some(number));
         progress.with_untracked(LessonProgress::save);
-        let first = catalog::lesson(number)
+        let lesson = catalog::lesson(number);
+        if let Some(path) = lesson.and_then(|lesson| lesson.endpoint) {
+            // A lesson of its own endpoint starts with the connect: its first step is what
+            // the server answers to it.
+            problem.set(connect_to(session, path).err());
+            return;
+        }
+        let first = lesson
             .and_then(|lesson| lesson.steps.first())
             .and_then(|step| step.preset);
         problem.set(first.and_then(|preset| run_preset(session, preset).err()));
@@ -105,6 +113,18 @@ pub fn LessonsPanel() -> impl IntoView {
             {body}
         </section>
     }
+}
+
+/// Connect anew to the endpoint at `path` on the page's own origin (the `holdbay serve` that
+/// served the app), even when it is the current one: the lesson starts from the server's first
+/// answer. The page URL names it, as any connect does.
+fn connect_to(session: Session, path: &str) -> Result<(), String> {
+    let href = web_sys::window()
+        .and_then(|window| window.location().href().ok())
+        .ok_or_else(|| "This lesson cannot read the page's address.".to_owned())?;
+    let server = crate::endpoint::resolve(Some(path), &href)?;
+    crate::ui::reconnect(session, Connection::restore(server));
+    Ok(())
 }
 
 /// Set the call of `preset` up (its tool shown, its arguments in the form) and start it,

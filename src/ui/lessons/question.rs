@@ -193,6 +193,9 @@ fn describe(part: &Part, reveal: Reveal) -> String {
         (Part::Flight(_), Reveal::Declined { tool }) => {
             format!("the retry of {tool}, with the client's refusals")
         }
+        (Part::Flight(_), Reveal::Refused { tool, status }) => {
+            format!("the tools/call {tool} the server refused with {status}, before the step-up")
+        }
         (Part::Flight(_), _) => "the tasks/update that answered the task".to_owned(),
         (Part::CartridgeTag { key, .. }, _) => {
             format!("the open tag {key} (answer it in the Tasks panel)")

@@ -109,6 +109,15 @@ pub fn part_for(traffic: &Traffic, reveal: Reveal) -> Option<Part> {
                     _ => None,
                 })
         }),
+        Reveal::Refused { tool, status } => traffic
+            .flights()
+            .rev()
+            .find(|flight| {
+                flight.method == Some(MethodId::CallTool)
+                    && flight.name.as_deref() == Some(tool)
+                    && flight.status == Some(status)
+            })
+            .map(|flight| Part::Flight(flight.exchange)),
         Reveal::ChangedLatch => traffic.trays().iter().rev().find_map(|tray| {
             let changed = tray.rounds.iter().find(|r| r.latch_changed)?;
             Some(Part::Latch {

@@ -79,13 +79,24 @@ pub async fn show(
     if query.code_challenge_method.as_deref() != Some("S256") {
         return back.error("invalid_request", "code_challenge_method must be S256");
     }
-    let resource = resource_for(&origin);
-    if query.resource.as_deref() != Some(resource.as_str()) {
+    let Some(resource) = query
+        .resource
+        .clone()
+        .filter(|resource| server.protects(&origin, resource))
+    else {
+        let known: Vec<String> = server
+            .resources()
+            .iter()
+            .map(|path| resource_for(&origin, path))
+            .collect();
         return back.error(
             "invalid_target",
-            &format!("resource must be this server's MCP endpoint, {resource}"),
+            &format!(
+                "resource must be one of this server's protected MCP endpoints: {}",
+                known.join(", ")
+            ),
         );
-    }
+    };
     let scopes = match scopes::parse(query.scope.as_deref().unwrap_or(scopes::DEFAULT)) {
         Ok(scopes) if scopes.is_empty() => vec![scopes::DEFAULT.to_owned()],
         Ok(scopes) => scopes,

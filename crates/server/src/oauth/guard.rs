@@ -1,4 +1,4 @@
-//! `/mcp` as a protected resource: [`require_token`] admits a request only with a live
+//! An MCP endpoint as a protected resource: [`require_token`] admits a request only with a live
 //! access token issued for this very resource (RFC 8707 audience), answering 401 with the
 //! `WWW-Authenticate` challenge that points at the resource metadata (RFC 9728 §5.1); and
 //! [`require_tool_scope`] answers 403 `insufficient_scope` (RFC 6750 §3.1) for a tool call
@@ -14,30 +14,48 @@ use axum::response::Response;
 use http::{HeaderValue, Method, StatusCode, header};
 
 use super::scopes::{self, BASE_SCOPE};
-use super::{
-    AuthServer, PROTECTED_RESOURCE_METADATA_PATH, RESOURCE_PATH, request_origin, resource_for,
-};
+use super::{AuthServer, metadata_path_for, request_origin, resource_for};
 use crate::http::body_limit::BodyLimit;
 use crate::http::error_body::{INVALID_REQUEST, jsonrpc_error};
 use crate::principal::Principal;
 
-/// The scopes of the access token a request carried.
+/// Which endpoint a guard protects, and with which authorization server. The path is the
+/// endpoint's own (a nested router no longer sees it in the request's URI).
 #[derive(Debug, Clone)]
-pub struct GrantedScopes(pub Vec<String>);
+pub struct Guard {
+    server: Arc<AuthServer>,
+    path: &'static str,
+}
 
-/// Middleware: with `--auth oauth`, admit only requests with a valid access token for this
-/// resource. Without it (`None`), pass everything on.
+impl Guard {
+    /// Guard the endpoint at `path`, which `server` must list among its resources.
+    pub fn new(server: Arc<AuthServer>, path: &'static str) -> Self {
+        Self { server, path }
+    }
+}
+
+/// The scopes of the access token a request carried, and the path of the endpoint it was
+/// checked for (the step-up challenge names that endpoint's metadata).
+#[derive(Debug, Clone)]
+pub struct GrantedScopes {
+    pub scopes: Vec<String>,
+    pub path: &'static str,
+}
+
+/// Middleware: with a [`Guard`], admit only requests with a valid access token for its
+/// resource. Without one (`None`: `/mcp` without `--auth oauth`), pass everything on.
 pub async fn require_token(
-    State(server): State<Option<Arc<AuthServer>>>,
+    State(guard): State<Option<Guard>>,
     mut request: Request,
     next: Next,
 ) -> Response {
     // A preflight carries no credentials by design; the Origin guard answers it.
-    let Some(server) = server.filter(|_| request.method() != Method::OPTIONS) else {
+    let Some(Guard { server, path }) = guard.filter(|_| request.method() != Method::OPTIONS) else {
         return next.run(request).await;
     };
     let origin = request_origin(&request);
-    let challenge = Challenge::for_origin(&origin);
+    let resource = resource_for(&origin, path);
+    let challenge = Challenge::for_resource(&origin, path);
     let presented = request
         .headers()
         .get(header::AUTHORIZATION)
@@ -62,13 +80,12 @@ pub async fn require_token(
             "The access token is unknown or has expired: refresh it, or sign in again.",
         );
     };
-    if grant.resource != resource_for(&origin) {
+    if grant.resource != resource {
         return challenge.unauthorized(
             Some("invalid_token"),
             &format!(
-                "The access token was issued for the resource {}, not for this one ({}).",
-                grant.resource,
-                resource_for(&origin)
+                "The access token was issued for the resource {}, not for this one ({resource}).",
+                grant.resource
             ),
         );
     }
@@ -80,7 +97,10 @@ pub async fn require_token(
     }
     let extensions = request.extensions_mut();
     extensions.insert(Principal(format!("oauth:{}", grant.client_id)));
-    extensions.insert(GrantedScopes(grant.scopes));
+    extensions.insert(GrantedScopes {
+        scopes: grant.scopes,
+        path,
+    });
     next.run(request).await
 }
 
@@ -92,7 +112,11 @@ pub async fn require_tool_scope(
     request: Request,
     next: Next,
 ) -> Response {
-    let Some(GrantedScopes(granted)) = request.extensions().get::<GrantedScopes>().cloned() else {
+    let Some(GrantedScopes {
+        scopes: granted,
+        path,
+    }) = request.extensions().get::<GrantedScopes>().cloned()
+    else {
         return next.run(request).await;
     };
     if request.method() != Method::POST {
@@ -121,7 +145,7 @@ pub async fn require_tool_scope(
         .find(|needed| !granted.iter().any(|scope| scope == needed));
     if let Some(needed) = missing {
         let origin = origin_from_parts(&parts);
-        return Challenge::for_origin(&origin).insufficient_scope(
+        return Challenge::for_resource(&origin, path).insufficient_scope(
             &format!("{BASE_SCOPE} {needed}"),
             &format!(
                 "This tool needs the scope {needed}, which the access token was not granted: \
@@ -167,9 +191,10 @@ struct Challenge {
 }
 
 impl Challenge {
-    fn for_origin(origin: &str) -> Self {
+    /// The challenge of the endpoint at `path` on `origin`.
+    fn for_resource(origin: &str, path: &str) -> Self {
         Self {
-            metadata: format!("{origin}{PROTECTED_RESOURCE_METADATA_PATH}{RESOURCE_PATH}"),
+            metadata: format!("{origin}{}", metadata_path_for(path)),
         }
     }
 

@@ -11,10 +11,11 @@ use super::{
     resource_for,
 };
 
-/// `/.well-known/oauth-protected-resource[/mcp]`.
-pub async fn protected_resource(OwnOrigin(origin): OwnOrigin) -> Json<Value> {
+/// `/.well-known/oauth-protected-resource[<path>]`: the resource metadata of the endpoint at
+/// `path`.
+pub async fn protected_resource(OwnOrigin(origin): OwnOrigin, path: &str) -> Json<Value> {
     Json(json!({
-        "resource": resource_for(&origin),
+        "resource": resource_for(&origin, path),
         "authorization_servers": [origin],
         "scopes_supported": SUPPORTED,
         "bearer_methods_supported": ["header"],

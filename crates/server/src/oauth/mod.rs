@@ -1,6 +1,8 @@
-//! `holdbay serve --auth oauth`: a small, real OAuth 2.1 authorization server beside the demo
-//! MCP server, so a learner can watch MCP's whole authorization flow (2026-07-28) with no
-//! other software. `/mcp` becomes a protected resource (RFC 9728, RFC 6750); the server
+//! A small, real OAuth 2.1 authorization server beside the demo MCP server, so a learner can
+//! watch MCP's whole authorization flow (2026-07-28) with no other software. It always
+//! guards [`PROTECTED_PATH`] (the same demo tools, for the authorization lesson, from a plain
+//! `holdbay serve`); with `--auth oauth` it guards `/mcp` too. Each guarded path is its own
+//! protected resource (RFC 9728, RFC 6750); the server
 //! publishes its metadata (RFC 8414), registers clients (RFC 7591) or takes the app's own
 //! Client ID Metadata Document, shows a consent page, and issues audience-bound (RFC 8707),
 //! PKCE-checked (RFC 7636) opaque tokens kept in bounded memory.
@@ -27,7 +29,7 @@ use axum::Router;
 use axum::extract::Request;
 use axum::routing::{get, post};
 
-pub use guard::{require_token, require_tool_scope};
+pub use guard::{Guard, require_token, require_tool_scope};
 pub use metadata::client_metadata;
 pub use scopes::{ADMIN_SCOPE, BASE_SCOPE, OFFLINE_SCOPE};
 
@@ -42,15 +44,17 @@ pub use holdbay_engine::auth::{
 pub const AUTHORIZE_PATH: &str = "/oauth/authorize";
 pub const TOKEN_PATH: &str = "/oauth/token";
 pub const REGISTER_PATH: &str = "/oauth/register";
-/// The MCP endpoint this server protects.
+/// The demo MCP endpoint, which `--auth oauth` protects (open otherwise).
 pub const RESOURCE_PATH: &str = "/mcp";
+/// The demo MCP endpoint that always needs the demo authorization server's tokens.
+pub const PROTECTED_PATH: &str = "/protected/mcp";
 pub use holdbay_engine::auth::{
     AUTHORIZATION_SERVER_WELL_KNOWN as AUTHORIZATION_SERVER_METADATA_PATH,
     OPENID_CONFIGURATION_WELL_KNOWN,
     PROTECTED_RESOURCE_WELL_KNOWN as PROTECTED_RESOURCE_METADATA_PATH,
 };
 
-/// How `/mcp` is protected besides `--token`.
+/// How `/mcp` is protected besides `--token` ([`PROTECTED_PATH`] always is).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum AuthMode {
     /// No authorization (or the `--token` bearer secrets, when given).
@@ -81,19 +85,37 @@ impl Default for OAuthOptions {
     }
 }
 
-/// The authorization server's state: its options and its bounded stores.
+/// The authorization server's state: its options, the paths it guards, and its bounded
+/// stores.
 #[derive(Debug)]
 pub struct AuthServer {
     options: OAuthOptions,
+    /// The paths of the protected resources on this server's origin; the first is the one
+    /// the root resource metadata describes.
+    resources: Vec<&'static str>,
     stores: Mutex<Stores>,
 }
 
 impl AuthServer {
-    pub fn new(options: OAuthOptions) -> Arc<Self> {
+    /// An authorization server for the resources at `resources` (paths such as `/mcp`).
+    pub fn new(options: OAuthOptions, resources: Vec<&'static str>) -> Arc<Self> {
         Arc::new(Self {
             options,
+            resources,
             stores: Mutex::new(Stores::default()),
         })
+    }
+
+    /// The paths this server guards.
+    pub fn resources(&self) -> &[&'static str] {
+        &self.resources
+    }
+
+    /// Whether `resource` is one of this server's protected resources at `origin`.
+    fn protects(&self, origin: &str, resource: &str) -> bool {
+        self.resources
+            .iter()
+            .any(|path| resource_for(origin, path) == resource)
     }
 
     /// The stores; a panic elsewhere while holding them leaves data that is still whole
@@ -141,24 +163,36 @@ fn origin_from_host(host: Option<String>) -> String {
     format!("http://{}", host.as_deref().unwrap_or("127.0.0.1"))
 }
 
-/// The canonical URL of the protected MCP endpoint for `origin`.
-fn resource_for(origin: &str) -> String {
-    format!("{origin}{RESOURCE_PATH}")
+/// The canonical URL of the protected MCP endpoint at `path` for `origin`.
+fn resource_for(origin: &str, path: &str) -> String {
+    format!("{origin}{path}")
+}
+
+/// Where the resource metadata of the endpoint at `path` is (RFC 9728 §3.1: the well-known
+/// prefix, then the resource's path).
+pub fn metadata_path_for(path: &str) -> String {
+    format!("{PROTECTED_RESOURCE_METADATA_PATH}{path}")
 }
 
 /// The metadata, authorization, token and registration endpoints (the app's Client ID
-/// Metadata Document, [`client_metadata`], is served with or without them). The caller puts
+/// Metadata Document, [`client_metadata`], is served with or without them): each guarded
+/// resource's metadata at its own path, and at the root the first one's. The caller puts
 /// the Host and Origin guards around them.
 pub fn routes(server: Arc<AuthServer>) -> Router {
-    Router::new()
-        .route(
+    let mut router = Router::new();
+    if let Some(&first) = server.resources().first() {
+        router = router.route(
             PROTECTED_RESOURCE_METADATA_PATH,
-            get(metadata::protected_resource),
-        )
-        .route(
-            &format!("{PROTECTED_RESOURCE_METADATA_PATH}{RESOURCE_PATH}"),
-            get(metadata::protected_resource),
-        )
+            get(move |origin: OwnOrigin| metadata::protected_resource(origin, first)),
+        );
+    }
+    for &path in server.resources() {
+        router = router.route(
+            &metadata_path_for(path),
+            get(move |origin: OwnOrigin| metadata::protected_resource(origin, path)),
+        );
+    }
+    router
         .route(
             AUTHORIZATION_SERVER_METADATA_PATH,
             get(metadata::authorization_server),

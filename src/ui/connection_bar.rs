@@ -30,6 +30,12 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
     let rows: RwSignal<Vec<HeaderRow>> = RwSignal::new(Vec::new());
     let next_row = StoredValue::new(0_u64);
     let show_headers = RwSignal::new(false);
+    let opened_headers = RwSignal::new(false);
+    Effect::new(move || {
+        if show_headers.get() {
+            opened_headers.set(true);
+        }
+    });
     let problem = RwSignal::new(None::<String>);
     let recent = RwSignal::new(recent_servers());
     let show_recent = RwSignal::new(false);
@@ -362,8 +368,9 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
                         "How long the client waits for a request's whole answer, and how long a listen stream stays open before it is closed and opened again. When a deadline passes, the call ends with a message that says so."
                     </p>
                 </fieldset>
-                // In the engine-work chunk: fetched when the editor is first opened.
-                <Show when=move || show_headers.get()>
+                // In the engine-work chunk: fetched when the editor is first opened, then
+                // kept mounted (a loading view dropped under it would panic).
+                <Show when=move || opened_headers.get()>
                     <SignInSettingsFields />
                 </Show>
             </div>

@@ -28,23 +28,32 @@ engine_work! {
     }
 }
 
-/// Shown while a server asks for a sign-in.
+/// Shown while a server asks for a sign-in. Its code comes with the first ask; from then on
+/// the card stays mounted and hides itself, so a view that is still loading is never
+/// dropped under it (a chunk's future that resolves after its owner is gone panics).
 #[component]
 pub fn SignInCard() -> impl IntoView {
     let ask = Session::current().auth().ask();
-    let asked = Memo::new(move |_| ask.with(Option::is_some));
-    move || {
-        asked.get().then(|| {
-            when_loaded(async {
+    let asked_once = RwSignal::new(false);
+    Effect::new(move || {
+        if ask.with(Option::is_some) {
+            asked_once.set(true);
+        }
+    });
+    view! {
+        <Show when=move || asked_once.get()>
+            {when_loaded(async {
                 chunk!(sign_in_card()).unwrap_or_else(|missing| {
-                    view! { <ErrorNotice title="Sign-in" message=missing.to_string() /> }.into_any()
+                    view! { <ErrorNotice title="Sign-in" message=missing.to_string() /> }
+                        .into_any()
                 })
-            })
-        })
+            })}
+        </Show>
     }
 }
 
-/// The client settings under "Headers and limits".
+/// The client settings under "Headers and limits" (mounted once the editor was opened, and
+/// kept: see [`SignInCard`]).
 #[component]
 pub fn SignInSettingsFields() -> impl IntoView {
     when_loaded(async {

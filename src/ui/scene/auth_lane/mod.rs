@@ -183,14 +183,12 @@ fn StepPart(step: AuthStep) -> impl IntoView {
     let selected = move || scene.is_auth_selected(part);
     let status = step.outcome.text();
     let label = step.label();
-    let aria_label = format!("Step {}: {label}, {status}", step.number);
     view! {
         <button
             type="button"
             class="auth-part"
             class:selected=selected
             aria-pressed=move || selected().to_string()
-            aria-label=aria_label
             data-entry=step.entry
             data-purpose=step.purpose_name()
             data-status=status.clone()

@@ -8,7 +8,7 @@
 
 use gloo_net::http::{Method, RequestBuilder};
 use holdbay_engine::MAX_AUTH_DOCUMENT_BYTES;
-use holdbay_engine::auth::{AuthRequest, AuthResponse, HttpMethod, Purpose, redacted_json_body};
+use holdbay_engine::auth::{AuthRequest, AuthResponse, HttpMethod, logged_answer};
 use holdbay_engine::relay::RELAY_TOKEN_HEADER;
 use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::JsCast;
@@ -111,13 +111,7 @@ async fn attempt(
         entry.responded_after = Some(after());
     });
     let body = read_bounded(&response).await.map_err(fail)?;
-    let shown_body = match request.purpose {
-        // Answers that carry secrets are logged with them redacted (or not at all).
-        Purpose::Token | Purpose::Refresh | Purpose::Registration => redacted_json_body(&body)
-            .map(|value| value.to_string())
-            .unwrap_or_else(|| "‹not JSON: not kept, as it may hold a secret›".to_owned()),
-        _ => String::from_utf8_lossy(&body).into_owned(),
-    };
+    let shown_body = logged_answer(request.purpose, &body);
     log.update(id, |entry| {
         entry.keep_body(after(), &shown_body);
         entry.finished_after = Some(after());

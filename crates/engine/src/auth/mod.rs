@@ -54,8 +54,8 @@ pub use oauth::{
     refresh_request, registration_request, s256_challenge, scope_union, select_scope,
 };
 pub use request::{
-    AuthParty, AuthRequest, AuthResponse, HttpMethod, Purpose, RequestBody, redacted_json_body,
-    redacted_url,
+    AuthParty, AuthRequest, AuthResponse, HttpMethod, Purpose, RequestBody, logged_answer,
+    redacted_json_body, redacted_url,
 };
 pub use uri::{
     APP_CALLBACK_PATH, APP_CLIENT_METADATA_PATH, AUTHORIZATION_SERVER_WELL_KNOWN, Issuer,

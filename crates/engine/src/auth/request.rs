@@ -168,6 +168,18 @@ pub fn redacted_json_body(body: &[u8]) -> Option<Value> {
     Some(value)
 }
 
+/// An answer's body as the wire log may keep it: the answers that carry secrets (token,
+/// refresh, registration) with them redacted, or not at all when they are not JSON; the
+/// discovery documents as they came.
+pub fn logged_answer(purpose: Purpose, body: &[u8]) -> String {
+    match purpose {
+        Purpose::Token | Purpose::Refresh | Purpose::Registration => redacted_json_body(body)
+            .map(|value| value.to_string())
+            .unwrap_or_else(|| "‹not JSON: not kept, as it may hold a secret›".to_owned()),
+        _ => String::from_utf8_lossy(body).into_owned(),
+    }
+}
+
 /// A URL for the wire log: the values of `code`, `access_token` and `refresh_token` in its
 /// query (an authorization callback) redacted; a URL that does not parse is shown whole.
 pub fn redacted_url(text: &str) -> String {

@@ -316,6 +316,22 @@ fn callback_urls_and_token_answers_are_redacted_for_the_log() {
 }
 
 #[test]
+fn answers_with_secrets_are_logged_redacted_and_discovery_as_it_came() {
+    let token = logged_answer(
+        Purpose::Token,
+        br#"{"access_token":"T","token_type":"Bearer"}"#,
+    );
+    assert!(
+        !token.contains("\"T\"") && token.contains("Bearer"),
+        "{token}"
+    );
+    let html = logged_answer(Purpose::Registration, b"<html>client_secret=S</html>");
+    assert!(!html.contains("S<"), "{html}");
+    let metadata = logged_answer(Purpose::AuthorizationServerMetadata, b"<html>login</html>");
+    assert_eq!(metadata, "<html>login</html>");
+}
+
+#[test]
 fn auth_method_follows_registration_then_metadata() {
     let basic_only =
         metadata(json!({"token_endpoint_auth_methods_supported": ["client_secret_basic"]}));

@@ -73,6 +73,17 @@ macro_rules! after_first_screen {
 }
 pub(crate) use after_first_screen;
 
+/// Room for the splitter to lay out the read-only data segment. `wasm-split-cli` 0.2.3
+/// (`emit.rs`) packs each module's share of `.rodata` anew, every module's block aligned
+/// to the segment's alignment, and when the result comes out longer than the linker's
+/// segment it gives up and leaves every chunk's data in the first-screen module (+130 KB
+/// there). No code reads this array, so the splitter puts it in no module and emits none
+/// of it: its length is room in the layout, not bytes shipped. `#[used]` keeps the linker
+/// from dropping it. `scripts/split/wasm-bindgen` fails the build if the room runs out.
+#[cfg(holdbay_split)]
+#[used]
+static SPLITTER_ROOM: [u8; 16 * 1024] = [0xA5; 16 * 1024];
+
 /// The page could not fetch a chunk of its own code. A later call tries again.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChunkMissing;

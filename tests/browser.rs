@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use wasm_bindgen_test::*;
 
 mod dom;
+mod dpop_keys;
 
 use dom::{find, fresh_host, text, wait_for};
 

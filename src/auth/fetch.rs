@@ -8,13 +8,14 @@
 
 use gloo_net::http::{Method, RequestBuilder};
 use holdbay_engine::MAX_AUTH_DOCUMENT_BYTES;
-use holdbay_engine::auth::{AuthRequest, AuthResponse, HttpMethod, logged_answer};
+use holdbay_engine::auth::{AuthRequest, AuthResponse, DPOP_HEADER, HttpMethod, logged_answer};
 use holdbay_engine::relay::RELAY_TOKEN_HEADER;
 use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{ReadableStreamDefaultReader, RequestCredentials};
 
+use super::dpop::{self, DpopKey};
 use crate::connection::{Connection, relay_url};
 use crate::link::relay_token;
 use crate::wire::{WireEntry, WireLog};
@@ -23,10 +24,12 @@ use crate::wire::{WireEntry, WireLog};
 const DEADLINE_SECS: u32 = 30;
 
 /// Perform `request` for the flow. `Err`: no HTTP answer (network, CORS), in words.
+/// A request that asks for a DPoP proof gets a fresh one per try, signed with `key`.
 pub async fn perform(
     log: WireLog,
     connection: &Connection,
     request: &AuthRequest,
+    key: Option<&DpopKey>,
 ) -> Result<AuthResponse, String> {
     let relay = relay_token::from_page();
     if connection.via_relay {
@@ -37,12 +40,12 @@ pub async fn perform(
                 request.url
             ));
         };
-        return attempt(log, connection, request, Some(&token)).await;
+        return attempt(log, connection, request, key, Some(&token)).await;
     }
-    match attempt(log, connection, request, None).await {
+    match attempt(log, connection, request, key, None).await {
         Ok(response) => Ok(response),
         Err(direct) => match relay {
-            Some(token) => attempt(log, connection, request, Some(&token))
+            Some(token) => attempt(log, connection, request, key, Some(&token))
                 .await
                 .map_err(|relayed| format!("directly: {direct}; through the relay: {relayed}")),
             None => Err(format!(
@@ -58,15 +61,23 @@ async fn attempt(
     log: WireLog,
     connection: &Connection,
     request: &AuthRequest,
+    key: Option<&DpopKey>,
     relay: Option<&str>,
 ) -> Result<AuthResponse, String> {
+    let proof = match (&request.dpop, key) {
+        (Some(what), Some(key)) => vec![(DPOP_HEADER.to_owned(), dpop::proof(key, what).await?)],
+        _ => Vec::new(),
+    };
     let shown = request.redacted();
     let started = js_sys::Date::now();
     let fetched = match relay {
         Some(_) => relay_url(&request.url),
         None => request.url.clone(),
     };
+    // The proof is no secret (it is bound to this request and this page's key), and
+    // showing it lets a developer read what the server checked.
     let mut headers = shown.headers.clone();
+    headers.extend(proof.iter().cloned());
     if let Some(body) = &request.body {
         headers.push(("Content-Type".to_owned(), body.content_type().to_owned()));
     }
@@ -102,7 +113,7 @@ async fn attempt(
         });
         reason
     };
-    let response = send(request, &fetched, relay).await.map_err(fail)?;
+    let response = send(request, &proof, &fetched, relay).await.map_err(fail)?;
     let status = response.status();
     let response_headers: Vec<(String, String)> = response.headers().entries().collect();
     log.update(id, |entry| {
@@ -125,11 +136,12 @@ async fn attempt(
 
 async fn send(
     request: &AuthRequest,
+    proof: &[(String, String)],
     url: &str,
     relay: Option<&str>,
 ) -> Result<gloo_net::http::Response, String> {
     let headers = web_sys::Headers::new().map_err(|_| "the browser refused to make headers")?;
-    for (name, value) in &request.headers {
+    for (name, value) in request.headers.iter().chain(proof) {
         headers
             .set(name, value)
             .map_err(|_| format!("the browser refused header {name}"))?;

@@ -21,7 +21,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::Closure;
 
 use super::callback::{CHANNEL, PENDING_KEY};
-use super::{Auth, Progress, SignInAsk, fetch};
+use super::{Auth, Progress, SignInAsk, dpop, fetch};
 use crate::connection::Connection;
 use crate::link::Link;
 use crate::split::{ChunkMissing, chunk, engine_work};
@@ -192,7 +192,17 @@ async fn run(auth: Auth, link: Link, ask: SignInAsk, mut flow: AuthFlow, trip: T
         match flow.step() {
             Step::Fetch(request) => {
                 auth.set_progress(Progress::Running(doing(request.purpose, &request.url)));
-                match fetch::perform(link.wire(), &connection, &request).await {
+                let key = match &request.dpop {
+                    Some(_) => match dpop::key(auth).await {
+                        Ok(key) => Some(key),
+                        Err(reason) => {
+                            flow.fetch_failed(&reason);
+                            continue;
+                        }
+                    },
+                    None => None,
+                };
+                match fetch::perform(link.wire(), &connection, &request, key.as_ref()).await {
                     Ok(response) => flow.on_response(&response, now_ms()),
                     Err(reason) => flow.fetch_failed(&reason),
                 }

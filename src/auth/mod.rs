@@ -11,18 +11,26 @@
 //! - [`callback`]: the page at the redirect URI, `/oauth/callback`.
 
 pub mod callback;
+pub mod dpop;
 mod fetch;
 pub mod flow;
+pub mod refusal;
 pub mod remember;
 pub mod settings;
+mod split_off;
 
 use futures_channel::oneshot;
 use holdbay_engine::SignInNeeded;
-use holdbay_engine::auth::{ClientCredentials, MAX_STEP_UPS, TokenSet};
+use holdbay_engine::auth::{ClientCredentials, MAX_STEP_UPS, TokenSet, TokenType};
 use leptos::prelude::*;
 
 use crate::link::Link;
+use crate::split::chunk;
+use dpop::resource_headers_with;
+use refusal::answer_with;
+use remember::load_kept;
 pub use settings::SignInSettings;
+use split_off::sign_out_with;
 
 /// What the page asks of the user: a sign-in for `server`, as the refusal described.
 #[derive(Debug, Clone, PartialEq)]
@@ -61,6 +69,13 @@ pub struct Auth {
     /// The flow waiting in the sign-in window: told the callback address, or `None` when
     /// the user cancels.
     callback: StoredValue<Option<oneshot::Sender<Option<String>>>, LocalStorage>,
+    /// The page's DPoP key, made at the first sign-in that asks for a bound token.
+    dpop_key: StoredValue<Option<dpop::DpopKey>, LocalStorage>,
+    /// The nonce each MCP server last demanded in DPoP proofs (RFC 9449 §9).
+    resource_nonces: StoredValue<Vec<(String, String)>>,
+    /// This browser remembers a sign-in not read yet: it is read in the engine-work chunk
+    /// ([`Auth::ready`]) before the first request, so the first screen carries no reader.
+    unread: StoredValue<bool>,
 }
 
 impl std::fmt::Debug for Auth {
@@ -76,29 +91,88 @@ impl Default for Auth {
 }
 
 impl Auth {
-    /// Holding what this browser was asked to remember.
+    /// Holding nothing yet; what this browser was asked to remember is read before the
+    /// first request ([`Auth::ready`]).
     pub fn new() -> Self {
-        let kept = remember::load();
+        let remembered = remember::is_kept();
         Self {
-            tokens: RwSignal::new(kept.tokens),
-            registered: RwSignal::new(kept.registered),
+            tokens: RwSignal::new(Vec::new()),
+            registered: RwSignal::new(Vec::new()),
             ask: RwSignal::new(None),
             progress: RwSignal::new(Progress::Idle),
             waiters: StoredValue::new_local(Vec::new()),
             step_ups: StoredValue::new(0),
-            settings: RwSignal::new(SignInSettings::restore(kept.remembered)),
+            settings: RwSignal::new(SignInSettings::restore(remembered)),
             callback: StoredValue::new_local(None),
+            dpop_key: StoredValue::new_local(None),
+            resource_nonces: StoredValue::new(Vec::new()),
+            unread: StoredValue::new(remembered),
         }
     }
 
-    /// The `Authorization` value for requests to `server`, when signed in to it.
-    pub fn bearer_for(&self, server: &str) -> Option<String> {
-        self.tokens.try_with_untracked(|tokens| {
-            tokens
+    /// Holding what this browser remembers, once read (a chunk that cannot be fetched is
+    /// tried again at the next request).
+    pub async fn ready(&self) {
+        if !self.unread.try_get_value().unwrap_or(false) {
+            return;
+        }
+        let Ok(kept) = chunk!(load_kept()) else {
+            return;
+        };
+        // Another request may have read it meanwhile.
+        if self.unread.try_get_value() == Some(true) {
+            self.unread.set_value(false);
+            self.tokens.try_set(kept.tokens);
+            self.registered.try_set(kept.registered);
+        }
+    }
+
+    /// The headers each request to `server` carries when signed in to it: `Authorization`,
+    /// and for a DPoP-bound token a fresh proof. A proof that cannot be signed is logged,
+    /// and the request goes without it (the server's refusal then says so).
+    pub async fn credentials_for(&self, server: &str) -> Vec<(String, String)> {
+        self.ready().await;
+        let Some(tokens) = self.tokens_now(server) else {
+            return Vec::new();
+        };
+        let authorization = vec![("Authorization".to_owned(), tokens.authorization_header())];
+        if tokens.token_type != TokenType::Dpop {
+            return authorization;
+        }
+        let signed = match chunk!(resource_headers_with(*self, server.to_owned(), tokens)) {
+            Ok(signing) => signing.await,
+            Err(missing) => Err(missing.to_string()),
+        };
+        signed.unwrap_or_else(|problem| {
+            leptos::logging::warn!("no DPoP proof for {server}: {problem}");
+            authorization
+        })
+    }
+
+    pub(crate) fn dpop_key(&self) -> Option<dpop::DpopKey> {
+        self.dpop_key.try_get_value().flatten()
+    }
+
+    pub(crate) fn keep_dpop_key(&self, key: dpop::DpopKey) {
+        self.dpop_key.set_value(Some(key));
+    }
+
+    /// The nonce `server` last demanded in DPoP proofs.
+    pub fn resource_nonce(&self, server: &str) -> Option<String> {
+        self.resource_nonces.with_value(|nonces| {
+            nonces
                 .iter()
                 .find(|(held, _)| held == server)
-                .map(|(_, set)| set.authorization_header())
-        })?
+                .map(|(_, nonce)| nonce.clone())
+        })
+    }
+
+    /// `server` demanded `nonce` in DPoP proofs: the next proofs carry it.
+    pub fn note_resource_nonce(&self, server: &str, nonce: String) {
+        self.resource_nonces.update_value(|nonces| {
+            nonces.retain(|(held, _)| held != server);
+            nonces.push((server.to_owned(), nonce));
+        });
     }
 
     /// The tokens held for `server` (tracked).
@@ -200,6 +274,20 @@ impl Auth {
         told.await.unwrap_or(false)
     }
 
+    /// A request to `server` was refused with a challenge (see [`refusal`]): `true` when
+    /// it may go again. `nonce_sent`: the DPoP nonce its proof carried.
+    pub async fn answer_refusal(
+        &self,
+        link: Link,
+        refusal: refusal::Refusal,
+        nonce_sent: Option<String>,
+    ) -> bool {
+        match chunk!(answer_with(link, refusal, nonce_sent)) {
+            Ok(answering) => answering.await,
+            Err(_) => false,
+        }
+    }
+
     /// A request with the current token was accepted: step-ups count from zero again.
     pub fn note_accepted(&self) {
         self.step_ups.set_value(0);
@@ -275,16 +363,41 @@ impl Auth {
     /// Forget the tokens for `server` (here and in this browser); the next request is
     /// challenged again.
     pub fn sign_out(&self, server: &str) {
-        self.tokens
-            .try_update(|held| held.retain(|(known, _)| known != server));
-        self.step_ups.set_value(0);
-        self.keep();
+        let (auth, server) = (*self, server.to_owned());
+        leptos::task::spawn_local(async move {
+            // In the engine-work chunk (fetched by the sign-in that made the tokens).
+            if let Ok(signing_out) = chunk!(sign_out_with(auth, server)) {
+                signing_out.await;
+            }
+        });
     }
 
-    /// Keep what is held in localStorage when the user asked for it, and nothing otherwise.
+    /// [`Auth::sign_out`]'s work: what this browser remembers is read first, or it would
+    /// come back after this.
+    async fn forget(self, server: String) {
+        self.ready().await;
+        self.tokens
+            .try_update(|held| held.retain(|(known, _)| known != &server));
+        self.step_ups.set_value(0);
+        self.keep_now();
+    }
+
+    /// Keep what is held in localStorage when the user asked for it, and nothing otherwise
+    /// (once what this browser remembers is read, so that is not lost).
     pub(crate) fn keep(&self) {
+        let auth = *self;
+        leptos::task::spawn_local(async move {
+            auth.ready().await;
+            auth.keep_now();
+        });
+    }
+
+    /// [`Auth::keep`], now. Never a DPoP-bound token: its key cannot leave the page, so
+    /// after a reload it would be refused.
+    fn keep_now(&self) {
         let remembered = self.settings.with_untracked(|s| s.remember);
-        let tokens = self.tokens.get_untracked();
+        let mut tokens = self.tokens.get_untracked();
+        tokens.retain(|(_, set)| set.token_type != TokenType::Dpop);
         let registered = self.registered.get_untracked();
         if let Err(problem) = remember::save(remembered, &tokens, &registered) {
             leptos::logging::warn!("{problem}");

@@ -5,6 +5,8 @@
 use holdbay_engine::auth::{ClientCredentials, TokenSet};
 use serde::{Deserialize, Serialize};
 
+use crate::split::{ChunkMissing, engine_work};
+
 /// The one key a remembered sign-in lives under.
 pub const KEY: &str = "holdbay/sign-in";
 
@@ -14,6 +16,18 @@ pub struct Kept {
     pub remembered: bool,
     pub tokens: Vec<(String, TokenSet)>,
     pub registered: Vec<ClientCredentials>,
+}
+
+/// Whether this browser remembers a sign-in (without reading it).
+pub fn is_kept() -> bool {
+    crate::storage::has(KEY)
+}
+
+engine_work! {
+    /// [`load`], in the engine-work chunk: the first screen reads no tokens.
+    pub fn load_kept() -> Result<Kept, ChunkMissing> {
+        Ok(load())
+    }
 }
 
 /// What this browser remembers (nothing unless the user asked).

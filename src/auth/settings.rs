@@ -67,6 +67,7 @@ impl SignInSettings {
             registered,
             application_type: ApplicationType::Web,
             want_refresh: true,
+            dpop: super::dpop::available(),
         }
     }
 }

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use holdbay_engine::auth::MAX_STEP_UPS;
 use holdbay_engine::{
     Client, ExchangeEvent, Finding, Listen, ListenEvent, McpMethod, Negotiation, Outcome,
-    OutgoingRequest, Reply, Rule, legacy_server,
+    OutgoingRequest, Reply, ResponseError, Rule, legacy_server,
 };
 use leptos::prelude::*;
 use web_sys::AbortSignal;
@@ -111,21 +111,29 @@ impl Link {
 
     /// A refusal that asks for a sign-in (401 with a Bearer challenge, 403
     /// `insufficient_scope`) waits for one: `true` when the request may go again, now
-    /// carrying the token. Any other answer lets step-ups count from zero again.
-    async fn signed_in_after(&self, failure: Option<&ExchangeError>) -> bool {
-        let needed = match failure {
-            Some(ExchangeError::Response(error)) => error.sign_in_needed(),
+    /// carrying the token. A demand for a DPoP nonce goes again at once with it. Any other
+    /// answer lets step-ups count from zero again.
+    /// `nonce_sent`: the DPoP nonce the refused request's proof carried.
+    async fn signed_in_after(
+        &self,
+        failure: Option<&ExchangeError>,
+        nonce_sent: Option<String>,
+    ) -> bool {
+        match failure {
+            Some(ExchangeError::Response(ResponseError::Unauthorized {
+                status,
+                challenge,
+                dpop_nonce,
+            })) => {
+                let refusal = (*status, challenge.clone(), dpop_nonce.clone());
+                self.auth.answer_refusal(*self, refusal, nonce_sent).await
+            }
             None => {
                 self.auth.note_accepted();
-                None
+                false
             }
-            Some(_) => None,
-        };
-        let Some(needed) = needed else {
-            return false;
-        };
-        let server = self.connection_now().server;
-        self.auth.wait_for_sign_in(*self, &server, needed).await
+            Some(_) => false,
+        }
     }
 
     /// What the engine found about the server so far.
@@ -189,8 +197,13 @@ impl Link {
         // One call site, so the exchange's code is not repeated per method in the wasm.
         let mut signed_in = 0;
         loop {
+            let nonce_sent = self.auth.resource_nonce(&self.connection_now().server);
             let answer = self.exchange_once(request).await;
-            if signed_in > MAX_STEP_UPS || !self.signed_in_after(answer.as_ref().err()).await {
+            if signed_in > MAX_STEP_UPS
+                || !self
+                    .signed_in_after(answer.as_ref().err(), nonce_sent)
+                    .await
+            {
                 return answer;
             }
             signed_in += 1;
@@ -202,7 +215,7 @@ impl Link {
         request: &OutgoingRequest<M>,
     ) -> Result<Reply<M::Output>, ExchangeError> {
         let connection = self.connection_now();
-        let answer = transport::exchange(&self.carry(&connection), request).await;
+        let answer = transport::exchange(&self.carry(&connection).await, request).await;
         let Err(ExchangeError::Response(error)) = &answer else {
             return answer;
         };
@@ -217,7 +230,7 @@ impl Link {
             Negotiation::Retry(retry) => retry,
             Negotiation::Stop(mismatch) => return Err(mismatch.into()),
         };
-        let answer = transport::exchange(&self.carry(&connection), retry.as_ref()).await;
+        let answer = transport::exchange(&self.carry(&connection).await, retry.as_ref()).await;
         let Err(ExchangeError::Response(error)) = &answer else {
             return answer;
         };
@@ -263,8 +276,13 @@ impl Link {
     ) -> Result<Reply<Outcome<M::Output>>, ExchangeError> {
         let mut signed_in = 0;
         loop {
+            let nonce_sent = self.auth.resource_nonce(&self.connection_now().server);
             let answer = self.exchange_outcome_once(request, abort, on_event).await;
-            if signed_in > MAX_STEP_UPS || !self.signed_in_after(answer.as_ref().err()).await {
+            if signed_in > MAX_STEP_UPS
+                || !self
+                    .signed_in_after(answer.as_ref().err(), nonce_sent)
+                    .await
+            {
                 return answer;
             }
             signed_in += 1;
@@ -278,7 +296,7 @@ impl Link {
         on_event: Option<&dyn Fn(&ExchangeEvent)>,
     ) -> Result<Reply<Outcome<M::Output>>, ExchangeError> {
         let connection = self.connection_now();
-        let mut how = self.carry(&connection);
+        let mut how = self.carry(&connection).await;
         how.abort = abort;
         how.on_event = on_event;
         transport::exchange_outcome(&how, request).await
@@ -292,18 +310,18 @@ impl Link {
         on_event: &mut dyn FnMut(ListenEvent) -> bool,
     ) -> Result<(), ExchangeError> {
         let connection = self.connection_now();
-        let mut how = self.carry(&connection);
+        let mut how = self.carry(&connection).await;
         how.abort = abort;
         transport::listen(&how, request, on_event).await
     }
 
-    fn carry<'a>(&self, connection: &'a Connection) -> Carry<'a> {
+    async fn carry<'a>(&self, connection: &'a Connection) -> Carry<'a> {
         Carry {
             connection,
             log: self.wire,
             abort: None,
             on_event: None,
-            bearer: self.auth.bearer_for(&connection.server),
+            credentials: self.auth.credentials_for(&connection.server).await,
         }
     }
 }

@@ -3,6 +3,7 @@
 //! log with the typed events the engine decoded from it (once, as they arrived).
 
 use gloo_net::http::{Method, RequestBuilder, Response};
+use holdbay_engine::auth::DPOP_NONCE_HEADER;
 use holdbay_engine::headers::merge_extra_headers;
 use holdbay_engine::relay::RELAY_TOKEN_HEADER;
 use holdbay_engine::{
@@ -92,8 +93,9 @@ pub struct Carry<'a> {
     /// Aborting it stops the fetch (the Stop button, a listen stream closed on purpose).
     pub abort: Option<&'a AbortSignal>,
     pub on_event: Option<EventObserver<'a>>,
-    /// `Authorization` from a sign-in, in place of any the user typed.
-    pub bearer: Option<String>,
+    /// `Authorization` from a sign-in (and, for a DPoP-bound token, its proof), in place
+    /// of any the user typed.
+    pub credentials: Vec<(String, String)>,
 }
 
 /// One exchange's bound on its whole wait: the fetch is aborted when it passes (or when
@@ -178,6 +180,7 @@ async fn read_to_end<M: McpMethod>(
     let headers = response.headers();
     let mut reader = request.reader(response.status(), headers.get("content-type").as_deref());
     reader.set_www_authenticate(headers.get("www-authenticate").as_deref());
+    reader.set_dpop_nonce(headers.get(DPOP_NONCE_HEADER).as_deref());
     record.events(how, reader.take_events());
     read_body(how, record, &response, &deadline, &mut |chunk| {
         reader.push_chunk(chunk);
@@ -244,9 +247,7 @@ impl<'r> Wire<'r> {
         // A sign-in's token goes with the protocol's headers: a typed Authorization then
         // gives way to it.
         let mut protocol = request.headers().to_vec();
-        if let Some(bearer) = &how.bearer {
-            protocol.push(("Authorization".to_owned(), bearer.clone()));
-        }
+        protocol.extend(how.credentials.iter().cloned());
         let mut headers = merge_extra_headers(&protocol, connection.extra_headers()).headers;
         if connection.via_relay {
             with_relay_token(&mut headers, relay_token::from_page());

@@ -180,7 +180,8 @@ fn plan(ask: &SignInAsk, settings: &crate::auth::SignInSettings) -> String {
     };
     let kept = if settings.remember {
         "Tokens are remembered in this browser's storage (untick “Remember sign-in” under \
-         Headers and limits to keep them in this page only)."
+         Headers and limits to keep them in this page only), except a DPoP-bound one: its \
+         key cannot leave this page."
     } else {
         "Tokens stay in this page's memory: a reload asks again unless you tick “Remember \
          sign-in” under Headers and limits."
@@ -270,7 +271,7 @@ fn Settings() -> impl IntoView {
                 "Remember sign-in on this browser"
             </label>
             <p class="hint">
-                "A client id (and secret) registered by hand at the authorization server is used first; else the client metadata document, where the server accepts one; else Holdbay registers itself. Empty redirect URI: this page's own /oauth/callback. Tokens stay in this page's memory; ticked, they and the client credentials are kept in this browser's storage (anyone using this browser profile can read them) until you sign out or untick it."
+                "A client id (and secret) registered by hand at the authorization server is used first; else the client metadata document, where the server accepts one; else Holdbay registers itself. Empty redirect URI: this page's own /oauth/callback. Tokens stay in this page's memory; ticked, they and the client credentials are kept in this browser's storage (anyone using this browser profile can read them) until you sign out or untick it. A DPoP-bound token (where the authorization server offers DPoP) is never kept: the key it is bound to lives only in this page and cannot be exported."
             </p>
         </fieldset>
     }

@@ -7,7 +7,7 @@ use holdbay::session::Session;
 use holdbay::ui::Scene;
 use holdbay::wire::{WireChunk, WireEntry, WireLog};
 use holdbay_engine::auth::{
-    ClientAuthMethod, ClientCredentials, Purpose, RegistrationKind, TokenSet,
+    ClientAuthMethod, ClientCredentials, Purpose, RegistrationKind, TokenSet, TokenType,
 };
 use leptos::prelude::*;
 use wasm_bindgen_test::*;
@@ -355,6 +355,7 @@ pub fn tokens(access_token: String) -> TokenSet {
             auth_method: ClientAuthMethod::None,
             kind: RegistrationKind::Dynamic,
         },
+        token_type: TokenType::Bearer,
     }
 }
 

@@ -35,14 +35,15 @@ impl BearerChallenge {
     }
 }
 
-/// The `Bearer` challenge among all `WWW-Authenticate` values of a response (header names
-/// compared without case), or `None` when there is none.
+/// The `Bearer` (or `DPoP`, RFC 9449 §7.1: the same parameters) challenge among all
+/// `WWW-Authenticate` values of a response (header names compared without case), or
+/// `None` when there is none.
 pub fn bearer_challenge(headers: &[(String, String)]) -> Option<BearerChallenge> {
-    headers
-        .iter()
-        .filter(|(name, _)| name.eq_ignore_ascii_case("www-authenticate"))
-        .flat_map(|(_, value)| parse_www_authenticate(value))
-        .find(|challenge| challenge.scheme.eq_ignore_ascii_case("bearer"))
+    challenges(headers)
+        .find(|challenge| {
+            challenge.scheme.eq_ignore_ascii_case("bearer")
+                || challenge.scheme.eq_ignore_ascii_case("dpop")
+        })
         .map(|challenge| BearerChallenge {
             resource_metadata: challenge.param("resource_metadata").map(str::to_owned),
             scope: challenge
@@ -64,12 +65,29 @@ pub struct SignInNeeded {
     pub step_up: bool,
 }
 
+fn challenges(headers: &[(String, String)]) -> impl Iterator<Item = Challenge> + '_ {
+    headers
+        .iter()
+        .filter(|(name, _)| name.eq_ignore_ascii_case("www-authenticate"))
+        .flat_map(|(_, value)| parse_www_authenticate(value))
+}
+
+/// Whether a `DPoP` challenge among `headers` says `error="use_dpop_nonce"` (RFC 9449 §9):
+/// the token is fine, the proof lacks the server's nonce. Not a sign-in.
+pub fn demands_dpop_nonce(headers: &[(String, String)]) -> bool {
+    challenges(headers).any(|challenge| {
+        challenge.scheme.eq_ignore_ascii_case("dpop")
+            && challenge.param("error") == Some("use_dpop_nonce")
+    })
+}
+
 /// Whether a response with `status` and `headers` asks for an authorization the client can
-/// obtain: a 401 with a `Bearer` challenge, or a 403 whose challenge says
-/// `insufficient_scope`. Any other scheme, and any other 403 (the token is valid, the
-/// answer is no), is not. The one rule for the page's sign-in and the Scene's challenge.
+/// obtain: a 401 with a `Bearer` (or `DPoP`) challenge, or a 403 whose challenge says
+/// `insufficient_scope`. Any other scheme, any other 403 (the token is valid, the answer
+/// is no), and a demand for a DPoP nonce are not. The one rule for the page's sign-in and
+/// the Scene's challenge.
 pub fn sign_in_needed(status: u16, headers: &[(String, String)]) -> Option<SignInNeeded> {
-    if !matches!(status, 401 | 403) {
+    if !matches!(status, 401 | 403) || demands_dpop_nonce(headers) {
         return None;
     }
     let challenge = bearer_challenge(headers)?;

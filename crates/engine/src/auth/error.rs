@@ -74,6 +74,10 @@ pub enum AuthError {
     },
     #[error("the authorization server's registration answer is invalid: {reason}")]
     RegistrationInvalid { reason: String },
+    #[error(
+        "the authorization server {issuer} offers only the {grants} grant(s), not authorization_code: a user cannot sign in to it from a browser (it is meant for machine clients)"
+    )]
+    GrantUnsupported { issuer: String, grants: String },
     #[error("the authorization callback is not a URL this flow can read: {reason}")]
     CallbackInvalid { reason: String },
     #[error(
@@ -104,7 +108,7 @@ pub enum AuthError {
     #[error("the authorization server's token response is invalid: {reason}")]
     TokenInvalid { reason: String },
     #[error(
-        "the authorization server issued a token of type {token_type}, not Bearer: this client cannot use it"
+        "the authorization server issued a token of type {token_type}, which this sign-in did not ask for (Bearer, or DPoP where the authorization server accepts ES256 proofs): this client cannot use it"
     )]
     TokenTypeNotBearer { token_type: String },
     #[error(

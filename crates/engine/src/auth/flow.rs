@@ -7,15 +7,16 @@ use serde::{Deserialize, Serialize};
 
 use super::AuthError;
 use super::challenge::BearerChallenge;
+use super::dpop::{MAX_NONCE_RETRIES, as_accepts_es256, token_nonce_demand, token_proof};
 use super::metadata::{
     AuthServerMetadata, ProtectedResourceMetadata, read_auth_server_metadata,
     read_protected_resource_metadata,
 };
 use super::oauth::{
     ApplicationType, ClientCredentials, PreRegisteredClient, RegistrationKind, TokenContext,
-    TokenSet, authorization_url, choose_auth_method, code_token_request, pkce_pair, read_callback,
-    read_registration_response, read_token_response, refresh_request, registration_request,
-    select_scope,
+    TokenSet, TokenType, authorization_url, choose_auth_method, code_token_request, pkce_pair,
+    read_callback, read_registration_response, read_token_response, refresh_request,
+    registration_request, select_scope,
 };
 use super::request::{AuthRequest, AuthResponse, HttpMethod, Purpose};
 use super::uri::{Issuer, prm_urls, server_resource};
@@ -38,6 +39,10 @@ pub struct AuthClientConfig {
     pub application_type: ApplicationType,
     /// Ask for `offline_access` when the AS lists it.
     pub want_refresh: bool,
+    /// The app can sign DPoP proofs (RFC 9449): ask for a DPoP-bound token where the AS
+    /// accepts ES256 proofs.
+    #[serde(default)]
+    pub dpop: bool,
 }
 
 /// What starts a flow.
@@ -105,6 +110,12 @@ pub struct AuthFlow {
     /// Why the held refresh token was refused, when it was (the flow then signs in anew).
     #[serde(default)]
     refresh_refusal: Option<AuthError>,
+    /// The nonce the authorization server last demanded for DPoP proofs (RFC 9449 §8).
+    #[serde(default)]
+    dpop_nonce: Option<String>,
+    /// Token requests sent again with a new nonce (bounded by [`MAX_NONCE_RETRIES`]).
+    #[serde(default)]
+    nonce_retries: u8,
 }
 
 impl AuthFlow {
@@ -132,6 +143,8 @@ impl AuthFlow {
             }),
             findings: Vec::new(),
             refresh_refusal: None,
+            dpop_nonce: None,
+            nonce_retries: 0,
             start,
         };
         flow.phase = flow.first_phase();
@@ -179,6 +192,7 @@ impl AuthFlow {
                 url: url.to_owned(),
                 headers: vec![("Accept".into(), "application/json".into())],
                 body: None,
+                dpop: None,
             })
         };
         match &self.phase {
@@ -191,7 +205,10 @@ impl AuthFlow {
                 Some(url) => get(url, Purpose::AuthorizationServerMetadata),
                 None => Step::Failed(self.out_of_order("step")),
             },
-            Phase::Refresh => match self.start.tokens.as_ref().and_then(refresh_request) {
+            Phase::Refresh => match self.start.tokens.as_ref().and_then(|tokens| {
+                let bound = tokens.token_type == TokenType::Dpop;
+                refresh_request(tokens).map(|request| self.with_proof(request, bound))
+            }) {
                 Some(request) => Step::Fetch(request),
                 None => Step::Failed(self.out_of_order("step")),
             },
@@ -246,14 +263,45 @@ impl AuthFlow {
 
     fn token_request(&self, code: &str) -> Option<AuthRequest> {
         let (metadata, client) = (self.metadata.as_ref()?, self.client.as_ref()?);
-        Some(code_token_request(
+        let request = code_token_request(
             &metadata.token_endpoint,
             client,
             code,
             &self.verifier,
             &self.start.config.redirect_uri,
             &self.resource,
-        ))
+        );
+        Some(self.with_proof(request, self.asks_dpop()))
+    }
+
+    /// Whether the code exchange asks for a DPoP-bound token: the app can sign, and the
+    /// authorization server accepts ES256 proofs.
+    fn asks_dpop(&self) -> bool {
+        self.start.config.dpop
+            && self.metadata.as_ref().is_some_and(|metadata| {
+                as_accepts_es256(metadata.dpop_signing_alg_values_supported.as_deref())
+            })
+    }
+
+    fn with_proof(&self, mut request: AuthRequest, bound: bool) -> AuthRequest {
+        if bound {
+            request.dpop = Some(token_proof(&request.url, self.dpop_nonce.clone()));
+        }
+        request
+    }
+
+    /// The authorization server demanded a DPoP nonce for the request just sent: keep it,
+    /// and send the request again (at most [`MAX_NONCE_RETRIES`] times).
+    fn nonce_demanded(&mut self, response: &AuthResponse, proof_sent: bool) -> bool {
+        let Some(nonce) = token_nonce_demand(response).filter(|_| proof_sent) else {
+            return false;
+        };
+        if self.nonce_retries >= MAX_NONCE_RETRIES {
+            return false;
+        }
+        self.nonce_retries += 1;
+        self.dpop_nonce = Some(nonce);
+        true
     }
 
     fn out_of_order(&self, call: &str) -> AuthError {
@@ -459,6 +507,17 @@ impl AuthFlow {
     }
 
     fn choose_client(&mut self, metadata: &AuthServerMetadata) -> Phase {
+        // Not a trip to /authorize that can only end in `unsupported_grant_type`.
+        if !metadata.offers_authorization_code() {
+            return Phase::Failed(AuthError::GrantUnsupported {
+                issuer: metadata.issuer.clone(),
+                grants: metadata
+                    .grant_types_supported
+                    .clone()
+                    .unwrap_or_default()
+                    .join(", "),
+            });
+        }
         let config = &self.start.config;
         // client-registration.mdx order: pre-registered, CIMD, then DCR.
         let pre = config.pre_registered.as_ref().filter(|pre| {
@@ -564,6 +623,9 @@ impl AuthFlow {
         let Some(tokens) = self.start.tokens.clone() else {
             return Phase::Failed(self.out_of_order("on_response"));
         };
+        if self.nonce_demanded(response, tokens.token_type == TokenType::Dpop) {
+            return Phase::Refresh;
+        }
         match super::oauth::read_refresh_response(response, &tokens, now_ms, &mut self.findings) {
             Ok(tokens) => Phase::Done(tokens),
             // The refresh token is spent: sign in again, in this same flow.
@@ -620,6 +682,11 @@ impl AuthFlow {
         let (Some(metadata), Some(client)) = (self.metadata.clone(), self.client.clone()) else {
             return Phase::Failed(self.out_of_order("on_response"));
         };
+        let dpop = self.asks_dpop();
+        // The code is not spent by a nonce demand: it goes again, with the nonce.
+        if self.nonce_demanded(response, dpop) {
+            return Phase::Token;
+        }
         self.pending_code = None;
         let context = TokenContext {
             issuer: &metadata.issuer,
@@ -628,6 +695,7 @@ impl AuthFlow {
             client: &client,
             requested_scope: self.scope.as_deref(),
             previous_refresh: None,
+            dpop,
         };
         match read_token_response(response, &context, now_ms, &mut self.findings) {
             Ok(tokens) => Phase::Done(tokens),

@@ -115,9 +115,23 @@ pub struct AuthServerMetadata {
     pub token_endpoint_auth_methods_supported: Option<Vec<String>>,
     pub client_id_metadata_document_supported: bool,
     pub authorization_response_iss_parameter_supported: bool,
+    /// The algorithms it accepts in DPoP proofs (RFC 9449 §5.1); absent: no DPoP.
+    #[serde(default)]
+    pub dpop_signing_alg_values_supported: Option<Vec<String>>,
+    /// The grants it offers (RFC 8414 §2); absent means `authorization_code` and `implicit`.
+    #[serde(default)]
+    pub grant_types_supported: Option<Vec<String>>,
 }
 
 impl AuthServerMetadata {
+    /// Whether it offers the authorization-code grant, the only one a user's browser
+    /// client uses (absent `grant_types_supported` defaults to it, RFC 8414 §2).
+    pub fn offers_authorization_code(&self) -> bool {
+        self.grant_types_supported
+            .as_ref()
+            .is_none_or(|grants| grants.iter().any(|grant| grant == "authorization_code"))
+    }
+
     pub fn supports_scope(&self, scope: &str) -> bool {
         self.scopes_supported
             .as_ref()
@@ -234,5 +248,7 @@ pub fn read_auth_server_metadata(
             .get("authorization_response_iss_parameter_supported")
             .and_then(Value::as_bool)
             .unwrap_or(false),
+        dpop_signing_alg_values_supported: strings(&map, "dpop_signing_alg_values_supported"),
+        grant_types_supported: strings(&map, "grant_types_supported"),
     })
 }

@@ -18,11 +18,12 @@
 //! requests with [`AuthRequest::redacted`] only.
 //!
 //! Dependencies: `url` (already in the app's wasm through Leptos) parses and form-encodes;
-//! `sha2` (already in the tree through rmcp) hashes the PKCE verifier. The `oauth2` crate
+//! `sha2` (already in the tree through rmcp) hashes the PKCE verifier and DPoP's `ath`. The `oauth2` crate
 //! was not taken: it brings an HTTP client abstraction, `chrono`, `rand` and its own
 //! flow types, while the engine needs only these few rules and must stay sans-IO.
 
 mod challenge;
+mod dpop;
 mod error;
 mod flow;
 mod jwt;
@@ -34,11 +35,18 @@ mod uri;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod tests_dpop;
+#[cfg(test)]
 mod tests_flow;
 
 pub use challenge::{
-    BearerChallenge, Challenge, SignInNeeded, bearer_challenge, parse_www_authenticate,
-    sign_in_needed,
+    BearerChallenge, Challenge, SignInNeeded, bearer_challenge, demands_dpop_nonce,
+    parse_www_authenticate, sign_in_needed,
+};
+pub use dpop::{
+    DPOP_ALG, DPOP_HEADER, DPOP_NONCE_HEADER, DpopPublicKey, MAX_NONCE_RETRIES, as_accepts_es256,
+    htu, jti, proof_jwt, proof_signing_input, resource_nonce_demand, resource_proof,
+    token_nonce_demand, token_proof,
 };
 pub use error::AuthError;
 pub use flow::{AuthClientConfig, AuthFlow, FlowStart, MAX_STEP_UPS, Step};
@@ -49,13 +57,14 @@ pub use metadata::{
 };
 pub use oauth::{
     ApplicationType, ClientAuthMethod, ClientCredentials, PreRegisteredClient, RegistrationKind,
-    TokenContext, TokenSet, authorization_url, choose_auth_method, code_token_request, pkce_pair,
-    read_callback, read_refresh_response, read_registration_response, read_token_response,
-    refresh_request, registration_request, s256_challenge, scope_union, select_scope,
+    TokenContext, TokenSet, TokenType, authorization_url, choose_auth_method, code_token_request,
+    pkce_pair, read_callback, read_refresh_response, read_registration_response,
+    read_token_response, refresh_request, registration_request, s256_challenge, scope_union,
+    select_scope,
 };
 pub use request::{
-    AuthParty, AuthRequest, AuthResponse, HttpMethod, Purpose, RequestBody, logged_answer,
-    redacted_json_body, redacted_url,
+    AuthParty, AuthRequest, AuthResponse, HttpMethod, ProofFor, Purpose, RequestBody,
+    logged_answer, redacted_json_body, redacted_url,
 };
 pub use uri::{
     APP_CALLBACK_PATH, APP_CLIENT_METADATA_PATH, AUTHORIZATION_SERVER_WELL_KNOWN, Issuer,

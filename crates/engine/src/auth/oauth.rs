@@ -173,6 +173,7 @@ pub fn registration_request(
             "token_endpoint_auth_method": method,
             "application_type": application_type,
         }))),
+        dpop: None,
     }
 }
 
@@ -372,6 +373,7 @@ fn token_request(
         url: token_endpoint.to_owned(),
         headers,
         body: Some(RequestBody::Form(form)),
+        dpop: None,
     }
 }
 
@@ -408,6 +410,20 @@ pub struct TokenSet {
     pub resource: String,
     pub token_endpoint: String,
     pub client: ClientCredentials,
+    /// How the token is presented: as a bearer, or bound to the client's DPoP key.
+    #[serde(default)]
+    pub token_type: TokenType,
+}
+
+/// How an access token is presented (RFC 6750, RFC 9449 §7.1).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TokenType {
+    #[default]
+    Bearer,
+    /// Bound to the key that signed the token request's proof: every request carries a
+    /// fresh proof made with it.
+    Dpop,
 }
 
 impl TokenSet {
@@ -417,7 +433,10 @@ impl TokenSet {
 
     /// The `Authorization` header value for MCP requests.
     pub fn authorization_header(&self) -> String {
-        format!("Bearer {}", self.access_token)
+        match self.token_type {
+            TokenType::Bearer => format!("Bearer {}", self.access_token),
+            TokenType::Dpop => format!("DPoP {}", self.access_token),
+        }
     }
 }
 
@@ -446,6 +465,8 @@ pub struct TokenContext<'a> {
     pub requested_scope: Option<&'a str>,
     /// The refresh token sent, kept when the answer brings no new one.
     pub previous_refresh: Option<&'a str>,
+    /// Whether the request carried a DPoP proof (so a `DPoP` token is usable).
+    pub dpop: bool,
 }
 
 /// Reads a token endpoint answer (RFC 6749 §5.1/§5.2).
@@ -488,16 +509,23 @@ pub fn read_token_response(
         })?
         .to_owned();
     let token_type = map.get("token_type").and_then(Value::as_str).unwrap_or("");
-    if !token_type.eq_ignore_ascii_case("bearer") {
+    let token_type = if token_type.eq_ignore_ascii_case("bearer") {
+        TokenType::Bearer
+    } else if context.dpop && token_type.eq_ignore_ascii_case("dpop") {
+        TokenType::Dpop
+    } else {
         findings.push(Finding::new(
             Rule::TokenTypeNotBearer,
-            format!("the token response's token_type is {token_type:?}, not Bearer"),
+            format!(
+                "the token response's token_type is {token_type:?}, not Bearer{}",
+                if context.dpop { " or DPoP" } else { "" }
+            ),
             None,
         ));
         return Err(AuthError::TokenTypeNotBearer {
             token_type: token_type.to_owned(),
         });
-    }
+    };
     let expires_at_ms = map
         .get("expires_in")
         .and_then(Value::as_f64)
@@ -520,6 +548,7 @@ pub fn read_token_response(
         resource: context.resource.to_owned(),
         token_endpoint: context.token_endpoint.to_owned(),
         client: context.client.clone(),
+        token_type,
     })
 }
 
@@ -537,6 +566,7 @@ pub fn read_refresh_response(
         client: &tokens.client,
         requested_scope: tokens.scope.as_deref(),
         previous_refresh: tokens.refresh_token.as_deref(),
+        dpop: tokens.token_type == TokenType::Dpop,
     };
     read_token_response(response, &context, now_ms, findings).map_err(|error| match error {
         AuthError::TokenRefused {

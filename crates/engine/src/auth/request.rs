@@ -103,6 +103,22 @@ pub struct AuthRequest {
     /// Besides `Content-Type`, which follows the body.
     pub headers: Vec<(String, String)>,
     pub body: Option<RequestBody>,
+    /// A DPoP proof the app signs and sends in the `DPoP` header (RFC 9449), when the flow
+    /// asks for a DPoP-bound token.
+    #[serde(default)]
+    pub dpop: Option<ProofFor>,
+}
+
+/// What one DPoP proof binds: the request's method and URL, the server's nonce if it gave
+/// one, and, for a request to the MCP server, the hash of the access token it carries
+/// (`ath`). Built by `dpop::token_proof` and `dpop::resource_proof`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProofFor {
+    pub htm: String,
+    /// The request URL without its query and fragment (RFC 9449 §4.2).
+    pub htu: String,
+    pub nonce: Option<String>,
+    pub ath: Option<String>,
 }
 
 /// What came back: status, headers and the body's bytes.

@@ -446,6 +446,7 @@ fn context(client: &ClientCredentials) -> TokenContext<'_> {
         client,
         requested_scope: Some("a"),
         previous_refresh: None,
+        dpop: false,
     }
 }
 

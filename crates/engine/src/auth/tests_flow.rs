@@ -20,6 +20,8 @@ struct World {
     registered: Value,
     fetched: Vec<AuthRequest>,
     authorize_urls: Vec<String>,
+    /// The nonce the token endpoint demands of DPoP proofs (RFC 9449 §8), if any.
+    token_nonce: Option<&'static str>,
 }
 
 impl World {
@@ -42,6 +44,7 @@ impl World {
             registered: json!({"client_id": "dcr-client"}),
             fetched: Vec::new(),
             authorize_urls: Vec::new(),
+            token_nonce: None,
         }
     }
 
@@ -60,6 +63,18 @@ impl World {
                 json(200, &self.metadata)
             }
             Purpose::Registration => json(201, &self.registered),
+            Purpose::Token | Purpose::Refresh
+                if request.dpop.is_some()
+                    && self.token_nonce.is_some()
+                    && request.dpop.as_ref().and_then(|p| p.nonce.as_deref())
+                        != self.token_nonce =>
+            {
+                AuthResponse {
+                    status: 400,
+                    headers: vec![("DPoP-Nonce".into(), self.token_nonce.unwrap_or("").into())],
+                    body: br#"{"error":"use_dpop_nonce"}"#.to_vec(),
+                }
+            }
             Purpose::Token | Purpose::Refresh => json(200, &self.token_answer),
             _ => json(404, &json!({"error": "not_found"})),
         }
@@ -102,6 +117,7 @@ fn config() -> AuthClientConfig {
         registered: vec![],
         application_type: ApplicationType::Web,
         want_refresh: true,
+        dpop: false,
     }
 }
 
@@ -600,4 +616,188 @@ fn a_pre_registered_client_of_another_issuer_is_not_used() {
     let (tokens, _) = drive(&mut world, start(None, config));
     assert!(tokens.is_ok());
     assert_eq!(world.param("client_id").as_deref(), Some("dcr-client"));
+}
+
+fn dpop_world() -> World {
+    let mut world = World::new();
+    world.metadata["dpop_signing_alg_values_supported"] = json!(["ES256"]);
+    world.token_answer =
+        json!({"access_token": "bound-1", "token_type": "DPoP", "expires_in": 3600});
+    world
+}
+
+fn dpop_config() -> AuthClientConfig {
+    AuthClientConfig {
+        dpop: true,
+        ..config()
+    }
+}
+
+#[test]
+fn dpop_token_request_carries_a_proof_for_the_token_endpoint_and_yields_a_dpop_token() {
+    let mut world = dpop_world();
+    let (tokens, _) = drive(&mut world, start(challenge(None, None), dpop_config()));
+    let tokens = tokens.unwrap();
+    assert_eq!(tokens.token_type, TokenType::Dpop);
+    assert_eq!(tokens.authorization_header(), "DPoP bound-1");
+    let token = world
+        .fetched
+        .iter()
+        .find(|r| r.purpose == Purpose::Token)
+        .unwrap();
+    let proof = token
+        .dpop
+        .as_ref()
+        .expect("the code exchange asks for a proof");
+    assert_eq!(
+        (proof.htm.as_str(), proof.htu.as_str()),
+        ("POST", &*format!("{AS}/token"))
+    );
+    assert_eq!((proof.nonce.as_deref(), proof.ath.as_deref()), (None, None));
+    // Discovery and registration carry none.
+    assert!(
+        world
+            .fetched
+            .iter()
+            .filter(|r| r.purpose != Purpose::Token)
+            .all(|r| r.dpop.is_none())
+    );
+}
+
+#[test]
+fn dpop_nonce_demanded_by_the_token_endpoint_is_sent_with_the_same_code() {
+    let mut world = dpop_world();
+    world.token_nonce = Some("as-nonce-1");
+    let (tokens, _) = drive(&mut world, start(challenge(None, None), dpop_config()));
+    assert_eq!(tokens.unwrap().token_type, TokenType::Dpop);
+    let tries: Vec<&AuthRequest> = world
+        .fetched
+        .iter()
+        .filter(|r| r.purpose == Purpose::Token)
+        .collect();
+    assert_eq!(
+        tries.len(),
+        2,
+        "one refused for want of the nonce, one with it"
+    );
+    assert_eq!(
+        tries[1].dpop.as_ref().unwrap().nonce.as_deref(),
+        Some("as-nonce-1")
+    );
+    assert_eq!(
+        tries[0].body, tries[1].body,
+        "the same code and verifier go again"
+    );
+}
+
+#[test]
+fn dpop_nonce_demands_are_bounded() {
+    let mut world = dpop_world();
+    world.token_nonce = Some("never-matched");
+    // A server that demands a new nonce each time: the proof's nonce never matches.
+    let mut flow = AuthFlow::start(start(challenge(None, None), dpop_config()), &[7; 48]);
+    let mut token_tries = 0;
+    let outcome = loop {
+        match flow.step() {
+            Step::Fetch(request) => {
+                if request.purpose == Purpose::Token {
+                    token_tries += 1;
+                    world.token_nonce = Some(if token_tries % 2 == 0 { "a" } else { "b" });
+                }
+                let response = world.answer(&request);
+                flow.on_response(&response, 1_000);
+            }
+            Step::Authorize { url } => {
+                let callback = world.authorize(&url);
+                flow.on_callback(&callback);
+            }
+            Step::Done(tokens) => break Ok(tokens),
+            Step::Failed(error) => break Err(error),
+        }
+        assert!(token_tries < 10, "the flow keeps obeying nonce demands");
+    };
+    assert!(
+        matches!(outcome, Err(AuthError::TokenRefused { ref error, .. }) if error == "use_dpop_nonce"),
+        "{outcome:?}"
+    );
+    assert_eq!(token_tries, 1 + usize::from(MAX_NONCE_RETRIES));
+}
+
+#[test]
+fn without_dpop_es256_or_app_support_the_flow_stays_bearer() {
+    // The AS accepts only other algorithms: no proof, and a DPoP answer is refused.
+    let mut world = dpop_world();
+    world.metadata["dpop_signing_alg_values_supported"] = json!(["RS256"]);
+    let (tokens, flow) = drive(&mut world, start(challenge(None, None), dpop_config()));
+    assert!(
+        matches!(tokens, Err(AuthError::TokenTypeNotBearer { .. })),
+        "{tokens:?}"
+    );
+    assert!(
+        flow.findings()
+            .iter()
+            .any(|f| f.rule == crate::findings::Rule::TokenTypeNotBearer)
+    );
+    assert!(world.fetched.iter().all(|r| r.dpop.is_none()));
+    // The app cannot sign: the same.
+    let mut world = dpop_world();
+    let (tokens, _) = drive(&mut world, start(challenge(None, None), config()));
+    assert!(tokens.is_err());
+    assert!(world.fetched.iter().all(|r| r.dpop.is_none()));
+    // A Bearer answer to a proof is taken as Bearer (the AS chose not to bind it).
+    let mut world = dpop_world();
+    world.token_answer["token_type"] = json!("Bearer");
+    let (tokens, _) = drive(&mut world, start(challenge(None, None), dpop_config()));
+    assert_eq!(tokens.unwrap().token_type, TokenType::Bearer);
+}
+
+#[test]
+fn a_dpop_flow_survives_the_redirect_as_json() {
+    let mut world = dpop_world();
+    world.token_nonce = Some("n");
+    // drive() round-trips the flow through JSON at the redirect; the nonce state too.
+    let (tokens, _) = drive(&mut world, start(challenge(None, None), dpop_config()));
+    assert!(tokens.is_ok());
+    let old: AuthClientConfig = serde_json::from_value(json!({
+        "redirect_uri": REDIRECT, "client_name": "Holdbay", "client_metadata_url": null,
+        "pre_registered": null, "registered": [], "application_type": "web", "want_refresh": false
+    }))
+    .unwrap();
+    assert!(
+        !old.dpop,
+        "a flow kept before DPoP reads back as Bearer-only"
+    );
+}
+
+#[test]
+fn an_as_without_the_authorization_code_grant_is_not_sent_the_browser() {
+    let mut world = World::new();
+    world.metadata["grant_types_supported"] = json!(["client_credentials"]);
+    let (tokens, _) = drive(&mut world, start(challenge(None, None), config()));
+    let Err(AuthError::GrantUnsupported { issuer, grants }) = tokens else {
+        panic!("expected GrantUnsupported, got {tokens:?}");
+    };
+    assert_eq!(
+        (issuer.as_str(), grants.as_str()),
+        (AS, "client_credentials")
+    );
+    assert!(world.authorize_urls.is_empty(), "no trip to /authorize");
+    assert!(
+        world
+            .fetched
+            .iter()
+            .all(|r| r.purpose != Purpose::Registration)
+    );
+    // Absent, the grant defaults to authorization_code (RFC 8414 §2).
+    let mut world = World::new();
+    world
+        .metadata
+        .as_object_mut()
+        .unwrap()
+        .remove("grant_types_supported");
+    assert!(
+        drive(&mut world, start(challenge(None, None), config()))
+            .0
+            .is_ok()
+    );
 }

@@ -42,6 +42,7 @@ pub(crate) struct BodyReader {
     body: Body,
     failure: Option<ResponseError>,
     www_authenticate: Option<String>,
+    dpop_nonce: Option<String>,
     /// `Responded` is still to be taken (kept apart so a reader whose events nobody wants
     /// allocates no queue).
     responded: Option<ExchangeEvent>,
@@ -118,6 +119,7 @@ impl BodyReader {
             body,
             failure: None,
             www_authenticate: None,
+            dpop_nonce: None,
             responded: Some(ExchangeEvent::Responded {
                 status,
                 event_stream,
@@ -142,6 +144,10 @@ impl BodyReader {
 
     pub(crate) fn set_www_authenticate(&mut self, value: Option<&str>) {
         self.www_authenticate = value.map(str::to_owned);
+    }
+
+    pub(crate) fn set_dpop_nonce(&mut self, value: Option<&str>) {
+        self.dpop_nonce = value.map(str::to_owned);
     }
 
     pub(crate) fn has_failed(&self) -> bool {
@@ -248,7 +254,11 @@ impl BodyReader {
         if matches!(status, 401 | 403)
             && let Some(challenge) = self.www_authenticate.take()
         {
-            return failed(ResponseError::Unauthorized { status, challenge });
+            return failed(ResponseError::Unauthorized {
+                status,
+                challenge,
+                dpop_nonce: self.dpop_nonce.take(),
+            });
         }
         let success = (200..300).contains(&status);
         let message = match std::mem::replace(&mut self.body, Body::Json(Pieces::default())) {

@@ -28,7 +28,12 @@ pub enum ResponseError {
 
     /// 401 or 403 with a `WWW-Authenticate` challenge: the OAuth flow starts from it.
     #[error("the server requires authorization (HTTP {status}{}): WWW-Authenticate: {challenge}", status_suffix(*status))]
-    Unauthorized { status: u16, challenge: String },
+    Unauthorized {
+        status: u16,
+        challenge: String,
+        /// `DPoP-Nonce`, when the server sent one.
+        dpop_nonce: Option<String>,
+    },
 
     #[error("the response body is larger than the limit of {limit} bytes")]
     BodyTooLarge { limit: usize },
@@ -229,13 +234,34 @@ impl ResponseError {
     /// [`sign_in_needed`]'s: a 401 with a `Bearer` challenge, or a 403 whose challenge says
     /// `insufficient_scope`).
     pub fn sign_in_needed(&self) -> Option<SignInNeeded> {
-        let Self::Unauthorized { status, challenge } = self else {
+        let Self::Unauthorized {
+            status, challenge, ..
+        } = self
+        else {
             return None;
         };
         sign_in_needed(
             *status,
             &[("www-authenticate".to_owned(), challenge.clone())],
         )
+    }
+
+    /// The nonce the server demands for DPoP proofs, when this refusal is only that (RFC
+    /// 9449 §9): the request goes again with the nonce, no sign-in needed.
+    pub fn dpop_nonce_demand(&self) -> Option<String> {
+        let Self::Unauthorized {
+            status,
+            challenge,
+            dpop_nonce,
+        } = self
+        else {
+            return None;
+        };
+        let mut headers = vec![("www-authenticate".to_owned(), challenge.clone())];
+        if let Some(nonce) = dpop_nonce {
+            headers.push((crate::auth::DPOP_NONCE_HEADER.to_owned(), nonce.clone()));
+        }
+        crate::auth::resource_nonce_demand(*status, &headers)
     }
 }
 

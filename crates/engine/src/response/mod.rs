@@ -124,6 +124,12 @@ impl<M: McpMethod> ResponseReader<M> {
         self.body.set_www_authenticate(value);
     }
 
+    /// The response's `DPoP-Nonce` header, if it had one: with a 401 `DPoP` challenge
+    /// that says `use_dpop_nonce`, the request goes again with it (RFC 9449 §9).
+    pub fn set_dpop_nonce(&mut self, value: Option<&str>) {
+        self.body.set_dpop_nonce(value);
+    }
+
     /// Feed the next piece of the body, split anywhere.
     pub fn push_chunk(&mut self, chunk: &[u8]) {
         self.body.push_chunk(chunk);

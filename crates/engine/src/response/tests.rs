@@ -227,7 +227,10 @@ fn unauthorized_surfaces_the_challenge() {
         r#"Bearer resource_metadata="https://mcp.example.com/.well-known/oauth-protected-resource", scope="files:read""#,
     ));
     let error = reader.finish().expect_err("401");
-    let ResponseError::Unauthorized { status, challenge } = &error else {
+    let ResponseError::Unauthorized {
+        status, challenge, ..
+    } = &error
+    else {
         panic!("expected Unauthorized, got {error:?}");
     };
     assert_eq!(*status, 401);

@@ -11,6 +11,8 @@ pub const REQUEST_HEADERS: &[&str] = &[
     "Mcp-Name",
     "Mcp-Session-Id",
     "Last-Event-ID",
+    // RFC 9449: the proof of a DPoP-bound token (and of the token request that gets it).
+    "DPoP",
 ];
 
 /// `Mcp-Param-<Name>` carries one tool argument marked `x-mcp-header`; any name may follow.
@@ -22,6 +24,8 @@ pub const RESPONSE_HEADERS: &[&str] = &[
     "WWW-Authenticate",
     "MCP-Protocol-Version",
     "Mcp-Session-Id",
+    // RFC 9449 §8–9: the nonce a server demands in the next DPoP proof.
+    "DPoP-Nonce",
 ];
 
 /// Set on every response of the relay, so the app can tell relayed exchanges apart.
@@ -49,6 +53,7 @@ mod tests {
         assert!(is_request_header("mcp-param-region"));
         assert!(is_request_header("MCP-PARAM-Region"));
         assert!(is_request_header("last-event-id"));
+        assert!(is_request_header("dpop"));
         assert!(!is_request_header("mcp-param-"));
         assert!(!is_request_header("cookie"));
         assert!(!is_request_header("x-forwarded-for"));

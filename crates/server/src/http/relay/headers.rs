@@ -46,7 +46,8 @@ mod tests {
         for (name, value) in [
             ("content-type", "application/json"),
             ("mcp-param-region", "eu"),
-            ("authorization", "Bearer x"),
+            ("authorization", "DPoP x"),
+            ("dpop", "eyJ.proof.sig"),
             ("cookie", "session=1"),
             ("origin", "http://localhost:8080"),
             ("host", "127.0.0.1:8080"),
@@ -57,7 +58,10 @@ mod tests {
         let outgoing = to_target(&incoming);
         let mut names: Vec<&str> = outgoing.keys().map(|name| name.as_str()).collect();
         names.sort_unstable();
-        assert_eq!(names, ["authorization", "content-type", "mcp-param-region"]);
+        assert_eq!(
+            names,
+            ["authorization", "content-type", "dpop", "mcp-param-region"]
+        );
     }
 
     #[test]
@@ -66,6 +70,7 @@ mod tests {
         for (name, value) in [
             ("content-type", "text/event-stream"),
             ("www-authenticate", "Bearer realm=\"x\""),
+            ("dpop-nonce", "n-1"),
             ("set-cookie", "session=1"),
             ("location", "http://elsewhere.test/"),
         ] {
@@ -74,6 +79,6 @@ mod tests {
         let returned = to_caller(&answer);
         let mut names: Vec<&str> = returned.keys().map(|name| name.as_str()).collect();
         names.sort_unstable();
-        assert_eq!(names, ["content-type", "www-authenticate"]);
+        assert_eq!(names, ["content-type", "dpop-nonce", "www-authenticate"]);
     }
 }

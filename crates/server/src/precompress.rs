@@ -144,8 +144,10 @@ pub fn precompress(dist: &Path) -> io::Result<Summary> {
     Ok(summary)
 }
 
-/// The wasm files directly in `dist` that have no compressed sibling at all (a build that
-/// skipped `holdbay precompress`): the server then sends them uncompressed.
+/// The wasm files directly in `dist` that [`precompress`] would have compressed but that
+/// have no compressed sibling at all (a build that skipped `holdbay precompress`): the
+/// server then sends them uncompressed. Not those under [`MIN_SIZE`], which it leaves as
+/// they are on purpose.
 pub fn uncompressed_wasm(dist: &Path) -> Vec<PathBuf> {
     let Ok(entries) = fs::read_dir(dist) else {
         return Vec::new();
@@ -156,6 +158,7 @@ pub fn uncompressed_wasm(dist: &Path) -> Vec<PathBuf> {
             path.extension()
                 .is_some_and(|extension| extension == "wasm")
         })
+        .filter(|path| fs::metadata(path).is_ok_and(|meta| meta.len() >= MIN_SIZE))
         .filter(|path| {
             Encoding::ALL
                 .into_iter()
@@ -231,6 +234,23 @@ mod tests {
             sibling(source, Encoding::Gzip),
             Path::new("dist/app-0123abcd_bg.wasm.gz")
         );
+    }
+
+    #[test]
+    fn only_a_wasm_worth_compressing_is_reported_uncompressed() {
+        let dist = tempfile::tempdir().expect("a temporary dist");
+        let write = |name: &str, len: usize| {
+            fs::write(dist.path().join(name), vec![0u8; len]).expect("written");
+        };
+        write("tiny.wasm", (MIN_SIZE - 1) as usize);
+        write("big.wasm", MIN_SIZE as usize);
+        write("done.wasm", 4096);
+        write("done.wasm.br", 10);
+        let listed = uncompressed_wasm(dist.path());
+        assert_eq!(listed, [dist.path().join("big.wasm")]);
+        // Once compressed, nothing is left to report.
+        precompress(dist.path()).expect("compressed");
+        assert!(uncompressed_wasm(dist.path()).is_empty());
     }
 
     #[test]

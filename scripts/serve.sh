@@ -8,4 +8,5 @@ cd "$HOLDBAY_ROOT"
 bash scripts/install-tools.sh
 bash scripts/build-app.sh
 bash scripts/wasm-size.sh
-exec target/server/holdbay serve --port "${PORT:-8080}" --dist dist
+# The binary serves the app built into it (no --dist: that stays for development).
+exec target/server/holdbay serve --port "${PORT:-8080}"

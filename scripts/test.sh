@@ -75,6 +75,9 @@ cargo build -p holdbay-server --quiet
 (cd tests/e2e && { [ -d node_modules/playwright-core ] && [ -d node_modules/axe-core ] || npm ci --no-audit --no-fund; } && npm test) \
   2>&1 | tee "$logs/e2e"
 
+step "install: cargo install --path crates/server, then holdbay serve from / with no dist/"
+bash tests/install/run.sh 2>&1 | tee "$logs/install"
+
 step "conformance: @modelcontextprotocol/conformance server scenarios (Node 22, 127.0.0.1)"
 bash tests/conformance/run.sh 2>&1 | tee "$logs/conformance"
 
@@ -92,6 +95,9 @@ node_counts() {
 conformance_counts() { # scenarios, from run.sh's last line "conformance: N passed, N failed"
   awk '/^conformance: [0-9]+ passed/ { p = $2; f = $4 } END { printf "%d %d\n", p, f }' "$1"
 }
+install_counts() { # checks, from its last line "install: N passed, N failed"
+  awk '/^install: [0-9]+ passed/ { p = $2; f = $4 } END { printf "%d %d\n", p, f }' "$1"
+}
 client_conformance_counts() { # scenarios, from its last line "client conformance: N passed, N failed"
   awk '/^client conformance: [0-9]+ passed/ { p = $3; f = $5 } END { printf "%d %d\n", p, f }' "$1"
 }
@@ -99,6 +105,7 @@ read -r native_pass native_fail < <(cargo_counts "$logs/native")
 read -r browser_pass browser_fail < <(cargo_counts "$logs/browser")
 read -r firefox_pass firefox_fail < <(cargo_counts "$logs/browser-firefox")
 read -r e2e_pass e2e_fail < <(node_counts "$logs/e2e")
+read -r install_pass install_fail < <(install_counts "$logs/install")
 read -r conformance_pass conformance_fail < <(conformance_counts "$logs/conformance")
 read -r client_pass client_fail < <(client_conformance_counts "$logs/client-conformance")
 step "summary"
@@ -106,9 +113,10 @@ printf 'native: %d passed, %d failed\n' "$native_pass" "$native_fail"
 printf 'browser (Chromium): %d passed, %d failed\n' "$browser_pass" "$browser_fail"
 printf 'browser (Firefox): %d passed, %d failed\n' "$firefox_pass" "$firefox_fail"
 printf 'e2e: %d passed, %d failed\n' "$e2e_pass" "$e2e_fail"
+printf 'install: %d passed, %d failed\n' "$install_pass" "$install_fail"
 printf 'conformance: %d passed, %d failed\n' "$conformance_pass" "$conformance_fail"
 printf 'client conformance: %d passed, %d failed (http-custom-headers through the form and Raw JSON)\n' \
   "$client_pass" "$client_fail"
 printf 'total: %d passed, %d failed\n' \
-  "$((native_pass + browser_pass + firefox_pass + e2e_pass + conformance_pass + client_pass))" \
-  "$((native_fail + browser_fail + firefox_fail + e2e_fail + conformance_fail + client_fail))"
+  "$((native_pass + browser_pass + firefox_pass + e2e_pass + install_pass + conformance_pass + client_pass))" \
+  "$((native_fail + browser_fail + firefox_fail + e2e_fail + install_fail + conformance_fail + client_fail))"

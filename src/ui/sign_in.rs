@@ -6,7 +6,7 @@
 //! The card and the settings come with the flow, in the engine-work chunk: fetched when a server
 //! first asks for a sign-in (or "Headers and limits" is opened), never for the first screen.
 
-use holdbay_engine::auth::{RegistrationKind, TokenSet};
+use holdbay_engine::auth::{RegistrationKind, TokenSet, TokenType};
 use leptos::prelude::*;
 
 use super::ErrorNotice;
@@ -221,7 +221,15 @@ fn signed_in_text(tokens: &TokenSet) -> String {
         RegistrationKind::Dynamic => "registered dynamically",
     };
     let scope = tokens.scope.as_deref().unwrap_or("no scope named");
-    format!("Signed in at {} · {scope} · {registration}", tokens.issuer)
+    // A DPoP-bound token is proved on every request by a key only this page holds.
+    let binding = match tokens.token_type {
+        TokenType::Bearer => "",
+        TokenType::Dpop => " · DPoP-bound to this page's key",
+    };
+    format!(
+        "Signed in at {} · {scope} · {registration}{binding}",
+        tokens.issuer
+    )
 }
 
 #[component]

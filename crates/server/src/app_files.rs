@@ -45,6 +45,24 @@ pub fn service(
     let site = Router::new()
         .route("/index.html", app_page::service(page))
         .fallback_service(files);
+    with_cache_rules(site)
+}
+
+/// [`service`] for the app built into the binary (`crate::embedded_app`), with the same
+/// cache rules.
+pub fn embedded(page: Arc<AppPage>) -> BoxCloneSyncService<Request, Response, Infallible> {
+    with_cache_rules(crate::embedded_app::service(page))
+}
+
+fn with_cache_rules<S>(site: S) -> BoxCloneSyncService<Request, Response, Infallible>
+where
+    S: tower::Service<Request, Response = Response, Error = Infallible>
+        + Clone
+        + Send
+        + Sync
+        + 'static,
+    S::Future: Send + 'static,
+{
     BoxCloneSyncService::new(
         ServiceBuilder::new()
             .layer(middleware::from_fn(cache_headers))
@@ -73,6 +91,7 @@ async fn cache_headers(mut request: Request, next: Next) -> Response {
     // the dozens of chunks a visit fetches.
     if immutable {
         headers.remove(header::LAST_MODIFIED);
+        headers.remove(header::ETAG);
     }
     headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
     response

@@ -193,6 +193,22 @@ fn compressed(bytes: &[u8]) -> Vec<(Encoding, Bytes)> {
     })
 }
 
+/// The encoding among `available` that `request` accepts best (ties by [`PREFERENCE`]), or
+/// `None` for the file as it is. For the app's other files, as for the page.
+pub(crate) fn best_encoding(request: &HeaderMap, available: &[Encoding]) -> Option<Encoding> {
+    let accepted = accepted_codings(request);
+    PREFERENCE
+        .into_iter()
+        .filter(|encoding| available.contains(encoding) && quality(&accepted, *encoding) > 0.0)
+        .max_by(|a, b| {
+            let score = |e: &Encoding| {
+                let order = PREFERENCE.iter().position(|p| p == e).unwrap_or(0);
+                quality(&accepted, *e) * 1000.0 + (PREFERENCE.len() - order) as f32
+            };
+            score(a).total_cmp(&score(b))
+        })
+}
+
 /// The request's `Accept-Encoding` as (coding, q) pairs, lowercase.
 fn accepted_codings(request: &HeaderMap) -> Vec<(String, f32)> {
     request
@@ -234,7 +250,7 @@ fn rank(accepted: &[(String, f32)], variant: &Variant) -> f32 {
 }
 
 /// The `Content-Encoding` name of a build-time encoding.
-fn content_coding(encoding: Encoding) -> HeaderValue {
+pub(crate) fn content_coding(encoding: Encoding) -> HeaderValue {
     HeaderValue::from_static(match encoding {
         Encoding::Gzip => "gzip",
         Encoding::Brotli => "br",

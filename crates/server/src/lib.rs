@@ -6,6 +6,7 @@ pub mod app_page;
 pub mod conformance;
 pub mod demo;
 pub mod durable;
+pub mod embedded_app;
 pub mod html;
 pub mod http;
 pub mod mcp;
@@ -38,13 +39,20 @@ pub async fn serve(options: ServeOptions) -> anyhow::Result<()> {
         .await
         .with_context(|| format!("cannot listen on {}:{}", options.bind, options.port))?;
     let address = listener.local_addr()?;
-    if !options.dist.join("index.html").is_file() {
+    if options.embedded_app {
+        // Nothing to check: the app was built in with its compressed copies.
+    } else if !options.dist.join("index.html").is_file() {
         eprintln!(
             "warning: {} has no index.html; build the app first (see README). /mcp still works.",
             options.dist.display()
         );
     }
-    for wasm in precompress::uncompressed_wasm(&options.dist) {
+    let on_disk = if options.embedded_app {
+        Vec::new()
+    } else {
+        precompress::uncompressed_wasm(&options.dist)
+    };
+    for wasm in on_disk {
         eprintln!(
             "note: {} has no precompressed copy, so it is sent uncompressed; build with scripts/build-app.sh (or run holdbay precompress).",
             wasm.display()

@@ -70,9 +70,9 @@ struct ServeArgs {
     /// Address to bind. Anything but loopback exposes the server to the network.
     #[arg(long, default_value = "127.0.0.1")]
     bind: IpAddr,
-    /// The folder Trunk built the app into.
-    #[arg(long, default_value = "dist")]
-    dist: PathBuf,
+    /// The folder Trunk built the app into [default: the app built into this binary, else ./dist].
+    #[arg(long)]
+    dist: Option<PathBuf>,
     /// Where tasks (SQLite) and the requestState key are kept [default: the user's data dir].
     #[arg(long)]
     data_dir: Option<PathBuf>,
@@ -168,11 +168,13 @@ impl ServeArgs {
                 "--token and --auth oauth are two ways to protect /mcp; start holdbay with one of them"
             );
         }
+        let embedded_app = self.dist.is_none() && holdbay_server::embedded_app::available();
         let mut options = ServeOptions::new(
             self.port,
-            self.dist,
+            self.dist.unwrap_or_else(|| PathBuf::from("dist")),
             self.data_dir.unwrap_or_else(default_data_dir),
         );
+        options.embedded_app = embedded_app;
         options.bind = self.bind;
         options.state_key = self.state_key;
         options.tokens = self.tokens;

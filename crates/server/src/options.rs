@@ -15,6 +15,8 @@ pub struct ServeOptions {
     pub port: u16,
     /// Trunk's output folder.
     pub dist: PathBuf,
+    /// Serve the app built into this binary instead of `dist` (see `embedded_app`).
+    pub embedded_app: bool,
     /// Where the task database and the state key live.
     pub data_dir: PathBuf,
     /// The `requestState` signing key; `None` reads (or creates) `state.key` in the data dir.
@@ -112,6 +114,7 @@ impl ServeOptions {
             bind: IpAddr::from([127, 0, 0, 1]),
             port,
             dist,
+            embedded_app: false,
             data_dir,
             state_key: None,
             tokens: Vec::new(),

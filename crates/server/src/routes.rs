@@ -46,7 +46,10 @@ pub fn router(
     let body_limit = BodyLimit(options.limits.max_body_bytes);
     // One list for both: the relay may reach these servers, and the page may call them.
     let allowed_servers = AllowedServers::new(&options.relay_allow);
-    let page = Arc::new(AppPage::load(&options.dist, &relay_token));
+    let page = Arc::new(match crate::embedded_app::index_html() {
+        Some(html) if options.embedded_app => AppPage::from_html(&html, &relay_token),
+        _ => AppPage::load(&options.dist, &relay_token),
+    });
     let app_policy = app_policy(&page, &allowed_servers);
     let relay = Arc::new(Relay::new(allowed_servers));
     let relay_token = Arc::new(relay_token);
@@ -103,7 +106,11 @@ pub fn router(
             header::CONTENT_SECURITY_POLICY,
             on_pages(app_policy),
         ))
-        .service(app_files::service(&options.dist, page));
+        .service(if options.embedded_app {
+            app_files::embedded(page)
+        } else {
+            app_files::service(&options.dist, page)
+        });
     Router::new()
         .merge(edge)
         .merge(consent)

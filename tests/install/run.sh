@@ -2,8 +2,9 @@
 # One binary: after scripts/build-app.sh, `cargo install --path crates/server` gives a
 # holdbay that serves the app it was built with from any directory, with no dist/ beside it.
 # Installs into a temporary root (reusing target/'s `server` profile build), starts it from
-# `/`, and checks the page, its wasm (brotli, as built) and /mcp. Prints one line per check,
-# then exactly "install: N passed, M failed".
+# `/` as `holdbay` with no subcommand (it serves, as `holdbay serve` does), and checks the
+# page, its wasm (brotli, as built) and /mcp. Prints one line per check, then exactly
+# "install: N passed, M failed".
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 source "$root/scripts/env.sh"
@@ -22,7 +23,7 @@ cargo install --path "$root/crates/server" --root "$work/root" --profile server 
 # The checkout's dist/ is moved aside while the binary serves: what it serves is its own.
 mv "$root/dist" "$aside"
 cd /
-"$work/root/bin/holdbay" serve --port 0 --data-dir "$work/data" >"$work/out" 2>"$work/err" &
+"$work/root/bin/holdbay" --port 0 --data-dir "$work/data" >"$work/out" 2>"$work/err" &
 pid=$!
 url=
 for _ in $(seq 1 100); do
@@ -47,7 +48,7 @@ check() { # check NAME COMMAND...: one line, PASS or FAIL
 page="$work/page.html"
 curl -sf "$url" -o "$page" || true
 wasm=$(grep -o 'holdbay-app-[0-9a-f]*_bg\.wasm' "$page" | head -1 || true)
-check "it started from / and printed its URL" test -n "$url"
+check "holdbay alone started from / and printed its URL" test -n "$url"
 check "the page is the built app, with this launch's relay token" \
   grep -q 'name="holdbay-relay-token"' "$page"
 check "the page names its first-screen wasm" test -n "$wasm"

@@ -66,6 +66,9 @@ pub async fn serve(options: ServeOptions) -> anyhow::Result<()> {
         "Holdbay is serving http://{address}/ (demo MCP server at http://{address}/mcp, behind sign-in at http://{address}{})",
         oauth::PROTECTED_PATH
     );
+    if options.open {
+        open_in_browser(&format!("http://{address}/"));
+    }
     // Without NODELAY, an SSE answer written in pieces can wait ~40 ms for a delayed ACK.
     let listener = listener.tap_io(|stream| {
         let _ = stream.set_nodelay(true);
@@ -76,4 +79,21 @@ pub async fn serve(options: ServeOptions) -> anyhow::Result<()> {
         })
         .await
         .context("the HTTP server stopped with an error")
+}
+
+/// `--open`: the platform's opener, best effort (the URL is printed either way).
+fn open_in_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else {
+        "xdg-open"
+    };
+    if let Err(problem) = std::process::Command::new(opener)
+        .arg(url)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+    {
+        eprintln!("note: could not open a browser ({opener}: {problem}); open {url} by hand.");
+    }
 }

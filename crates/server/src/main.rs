@@ -16,11 +16,15 @@ use holdbay_server::serve;
 #[command(
     name = "holdbay",
     version,
-    about = "Holdbay: see and debug MCP 2026-07-28 flows"
+    about = "Holdbay: see and debug MCP 2026-07-28 flows",
+    // `holdbay` alone (or with serve's options) serves, as `holdbay serve` does.
+    args_conflicts_with_subcommands = true
 )]
 struct Cli {
     #[command(subcommand)]
-    command: Command,
+    command: Option<Command>,
+    #[command(flatten)]
+    serve: ServeArgs,
 }
 
 #[derive(Subcommand)]
@@ -67,6 +71,9 @@ struct ServeArgs {
     /// TCP port; 0 picks a free one.
     #[arg(long, default_value_t = 8080)]
     port: u16,
+    /// Open the app in the default browser once it is served.
+    #[arg(long)]
+    open: bool,
     /// Address to bind. Anything but loopback exposes the server to the network.
     #[arg(long, default_value = "127.0.0.1")]
     bind: IpAddr,
@@ -135,8 +142,9 @@ struct ServeArgs {
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     match cli.command {
-        Command::Serve(args) => serve(args.into_options()?).await,
-        Command::Precompress(args) => precompress(&args.dist),
+        None => serve(cli.serve.into_options()?).await,
+        Some(Command::Serve(args)) => serve(args.into_options()?).await,
+        Some(Command::Precompress(args)) => precompress(&args.dist),
     }
 }
 
@@ -175,6 +183,7 @@ impl ServeArgs {
             self.data_dir.unwrap_or_else(default_data_dir),
         );
         options.embedded_app = embedded_app;
+        options.open = self.open;
         options.bind = self.bind;
         options.state_key = self.state_key;
         options.tokens = self.tokens;

@@ -17,6 +17,8 @@ pub struct ServeOptions {
     pub dist: PathBuf,
     /// Serve the app built into this binary instead of `dist` (see `embedded_app`).
     pub embedded_app: bool,
+    /// Open the app's page in the default browser once serving.
+    pub open: bool,
     /// Where the task database and the state key live.
     pub data_dir: PathBuf,
     /// The `requestState` signing key; `None` reads (or creates) `state.key` in the data dir.
@@ -115,6 +117,7 @@ impl ServeOptions {
             port,
             dist,
             embedded_app: false,
+            open: false,
             data_dir,
             state_key: None,
             tokens: Vec::new(),

@@ -88,12 +88,16 @@ fn open_in_browser(url: &str) {
     } else {
         "xdg-open"
     };
-    if let Err(problem) = std::process::Command::new(opener)
+    match std::process::Command::new(opener)
         .arg(url)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn()
     {
-        eprintln!("note: could not open a browser ({opener}: {problem}); open {url} by hand.");
+        // Reaped when it exits, so no zombie waits for the server to end.
+        Ok(mut child) => drop(std::thread::spawn(move || child.wait())),
+        Err(problem) => {
+            eprintln!("note: could not open a browser ({opener}: {problem}); open {url} by hand.")
+        }
     }
 }

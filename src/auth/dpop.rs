@@ -139,13 +139,7 @@ pub async fn key(auth: Auth) -> Result<DpopKey, String> {
 
 /// A fresh proof (new `jti`, this second's `iat`) for `what`, signed with `key`.
 pub async fn proof(key: &DpopKey, what: &ProofFor) -> Result<String, String> {
-    let mut random = [0u8; 16];
-    web_sys::window()
-        .ok_or("no browser window")?
-        .crypto()
-        .map_err(|_| "this browser offers no crypto.getRandomValues".to_owned())?
-        .get_random_values_with_u8_array(&mut random)
-        .map_err(|_| "crypto.getRandomValues failed".to_owned())?;
+    let random = super::random_bytes::<16>()?;
     let iat = (js_sys::Date::now() / 1000.0).max(0.0) as u64;
     let input = proof_signing_input(&key.public, what, iat, &jti(&random));
     let signature = JsFuture::from(

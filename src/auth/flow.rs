@@ -132,7 +132,7 @@ enum Trip {
 }
 
 async fn start_flow(auth: Auth, link: Link, ask: SignInAsk, trip: Trip) {
-    let random = match random_bytes() {
+    let random = match super::random_bytes::<48>() {
         Ok(random) => random,
         Err(problem) => {
             if let Trip::Window(window) = &trip {
@@ -355,16 +355,4 @@ fn close(window: Option<&web_sys::Window>) {
 
 fn now_ms() -> u64 {
     js_sys::Date::now().max(0.0) as u64
-}
-
-/// 48 bytes from the browser's CSPRNG (the PKCE verifier and `state`).
-fn random_bytes() -> Result<[u8; 48], String> {
-    let mut random = [0u8; 48];
-    web_sys::window()
-        .ok_or("no browser window")?
-        .crypto()
-        .map_err(|_| "this browser offers no crypto.getRandomValues".to_owned())?
-        .get_random_values_with_u8_array(&mut random)
-        .map_err(|_| "crypto.getRandomValues failed".to_owned())?;
-    Ok(random)
 }

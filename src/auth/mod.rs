@@ -414,3 +414,16 @@ impl Auth {
         }
     }
 }
+
+/// `N` bytes from the browser's CSPRNG: the PKCE verifier and `state` (48), a DPoP proof's
+/// `jti` (16).
+pub(crate) fn random_bytes<const N: usize>() -> Result<[u8; N], String> {
+    let mut random = [0u8; N];
+    web_sys::window()
+        .ok_or("no browser window")?
+        .crypto()
+        .map_err(|_| "this browser offers no crypto.getRandomValues".to_owned())?
+        .get_random_values_with_u8_array(&mut random)
+        .map_err(|_| "crypto.getRandomValues failed".to_owned())?;
+    Ok(random)
+}

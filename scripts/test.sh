@@ -28,6 +28,7 @@ if grep -rnE "$wire_values" src; then
   echo "the app spells an MCP method, resultType or task status: name it through holdbay_engine"
   exit 1
 fi
+bash scripts/check-docs.sh # the README's two commands, table widths, relative links (docs/testing.md)
 
 step "native: cargo test (engine, server)"
 cargo test -p holdbay-engine -p holdbay-server 2>&1 | tee "$logs/native"

@@ -48,6 +48,8 @@ pub struct TrafficView {
     calm_pending: StoredValue<bool>,
     /// Task handles that came back from durable storage, told again after a rebuild.
     restored: StoredValue<Vec<Restored>>,
+    /// Where the scene starts anew (a lesson began, or Reset scene), caller's clock, ms.
+    scene_start: StoredValue<Option<f64>>,
     /// The fold runs ([`TrafficView::activate`]).
     active: StoredValue<bool>,
     /// The owner the view was made under, which [`TrafficView::activate`] sets up under.
@@ -87,6 +89,7 @@ impl TrafficView {
             calm_revision: RwSignal::new(0),
             calm_pending: StoredValue::new(false),
             restored: StoredValue::new(Vec::new()),
+            scene_start: StoredValue::new(None),
             active: StoredValue::new(false),
             owner: StoredValue::new_local(Owner::current()),
         }
@@ -189,6 +192,16 @@ impl TrafficView {
         self.changed();
     }
 
+    /// Start the scene from now, live: what came before is drawn as "earlier" (the
+    /// engine's [`Traffic::start_scene_at`]). An imported log is shown whole.
+    pub fn start_scene(&self) {
+        let at = js_sys::Date::now();
+        self.scene_start.set_value(Some(at));
+        self.models
+            .update_value(|models| models.live.start_scene_at(at));
+        self.scrub_to(None);
+    }
+
     /// Whether the scene shows a replay (an imported log, or a scrub position).
     pub fn is_replay(&self) -> bool {
         self.models
@@ -247,6 +260,10 @@ impl TrafficView {
                 traffic.restored(&told.task_id, told.at, told.status, told.stored.clone());
             }
         });
+        // A moment before the scene started anew shows that earlier scene whole.
+        if let Some(start) = self.scene_start.get_value().filter(|start| *start <= until) {
+            traffic.start_scene_at(start);
+        }
         traffic
     }
 

@@ -55,7 +55,7 @@ pub fn App(endpoint: Result<String, String>, session: Session) -> impl IntoView 
         }
     });
     let on_connect = Callback::new(move |connection: Connection| {
-        reconnect(session, connection);
+        reconnect(session, ui, connection);
     });
     let shown = ui.view();
     let show = move |view: View| {
@@ -212,12 +212,13 @@ fn DiscoveryFailed(message: String) -> impl IntoView {
     if let Some(ExchangeError::Version(mismatch)) = error {
         return view! { <VersionNotice mismatch=mismatch /> }.into_any();
     }
+    let ui = UiState::current();
     let could_be_cors = error.as_ref().is_some_and(|e| e.could_be_cors());
     let relay_offer = could_be_cors.then(|| {
         let use_relay = move |_| {
             let mut connection = session.link().connection_now();
             connection.via_relay = true;
-            reconnect(session, connection);
+            reconnect(session, ui, connection);
         };
         view! {
             <div class="cors-hint" id="cors-hint">
@@ -237,8 +238,15 @@ fn DiscoveryFailed(message: String) -> impl IntoView {
     .into_any()
 }
 
-/// Switch to `connection`: share it in the page URL, and let the session connect.
-pub fn reconnect(session: Session, connection: Connection) {
+/// Switch to `connection`: share it in the page URL, and let the session connect. To
+/// another server, the views start clean too (no tool of the last one left in the call panel).
+pub fn reconnect(session: Session, ui: UiState, connection: Connection) {
     crate::endpoint::share_in_page_url(&connection.server, connection.via_relay);
+    let switching = session.link().connection_now().server != connection.server;
+    // The session first (it cancels the last server's calls while their views still
+    // stand), then the views.
     session.connect(connection);
+    if switching {
+        ui.forget_server();
+    }
 }

@@ -106,15 +106,50 @@ pub fn DiscoverPanel(result: DiscoverResult) -> impl IntoView {
         _ => "private: for this user only",
     };
 
+    // The one line: who it is, the revision in common, what it offers. The rest on request.
+    let speaks = versions
+        .iter()
+        .any(|v| v == PROTOCOL_VERSION)
+        .then_some(PROTOCOL_VERSION);
+    let offers = chips
+        .iter()
+        .filter(|chip| !chip.is_extension)
+        .map(|chip| chip.name.as_str())
+        .collect::<Vec<_>>()
+        .join(", ");
+    let open = crate::ui::UiState::current().server_card_open();
+    // A name that hides characters or passes for another is not for a folded line.
+    if server_name_marks(&result).is_some_and(|marks| marks.is_flagged()) {
+        open.set(true);
+    }
+
     view! {
-        <section class="panel" id="discover-panel">
-            <h2>"Server"</h2>
-            <p class="server-identity">
-                {identity}
-                " "
-                <span id="server-version">{version}</span>
-                {flags}
-            </p>
+        <details
+            class="panel server-card"
+            id="discover-panel"
+            prop:open=move || open.get()
+            on:toggle=move |event| {
+                use wasm_bindgen::JsCast;
+                let opened = event
+                    .target()
+                    .and_then(|target| target.dyn_into::<web_sys::Element>().ok())
+                    .is_some_and(|details| details.has_attribute("open"));
+                if opened != open.get_untracked() {
+                    open.set(opened);
+                }
+            }
+        >
+            <summary class="server-line">
+                <h2>"Server"</h2>
+                <span class="server-identity">
+                    {identity}
+                    " "
+                    <span id="server-version">{version}</span>
+                </span>
+                {speaks.map(|v| view! { <span class="chip ours">{v}</span> })}
+                <span class="server-offers quiet">{offers}</span>
+            </summary>
+            {flags}
             <dl class="facts">
                 <dt>"Protocol versions"</dt>
                 <dd id="supported-versions">
@@ -163,7 +198,7 @@ pub fn DiscoverPanel(result: DiscoverResult) -> impl IntoView {
                         </details>
                     }
                 })}
-        </section>
+        </details>
     }
 }
 

@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use super::dock_fold::DockFold;
 use super::on_demand::{FindingsOnDemand, HistoryOnDemand};
 use super::{UiState, WireLogPanel};
 use crate::session::Session;
@@ -18,7 +19,9 @@ enum DockTab {
 pub fn Dock() -> impl IntoView {
     let session = Session::current();
     let tab = RwSignal::new(DockTab::Wire);
-    let collapsed = UiState::current().dock_collapsed();
+    let fold = UiState::current().dock();
+    let collapsed = fold.folded();
+    unfold_at_first_activity(session, fold);
     let tall = RwSignal::new(false);
     // The findings and history panes are built when first opened (their code is a chunk).
     let opened_findings = Memo::new(move |was: Option<&bool>| {
@@ -44,7 +47,7 @@ pub fn Dock() -> impl IntoView {
                 aria-selected=move || (tab.get() == which && !collapsed.get()).to_string()
                 on:click=move |_| {
                     tab.set(which);
-                    collapsed.set(false);
+                    fold.choose(false);
                 }
             >
                 {label}
@@ -73,7 +76,7 @@ pub fn Dock() -> impl IntoView {
                     aria-pressed=move || tall.get().to_string()
                     on:click=move |_| {
                         tall.update(|t| *t = !*t);
-                        collapsed.set(false);
+                        fold.choose(false);
                     }
                 >
                     {move || if tall.get() { "Smaller" } else { "Taller" }}
@@ -83,7 +86,7 @@ pub fn Dock() -> impl IntoView {
                     class="dock-collapse"
                     aria-expanded=move || (!collapsed.get()).to_string()
                     aria-controls="dock-body"
-                    on:click=move |_| collapsed.update(|c| *c = !*c)
+                    on:click=move |_| fold.choose(!collapsed.get_untracked())
                 >
                     {move || if collapsed.get() { "Show" } else { "Hide" }}
                 </button>
@@ -119,4 +122,30 @@ pub fn Dock() -> impl IntoView {
             </div>
         </aside>
     }
+}
+
+/// Unfold the dock at the first exchange that starts after the connect settled (a call, a
+/// task's poll, a sign-in), unless someone already chose. Exchanges restored from this
+/// browser's kept log are older than that, so they do not count.
+fn unfold_at_first_activity(session: Session, fold: DockFold) {
+    let wire = session.wire();
+    let connecting = session.is_connecting();
+    let settled_at = StoredValue::new(None::<f64>);
+    Effect::new(move || {
+        if !fold.waits_for_activity() {
+            return;
+        }
+        if connecting.get() {
+            settled_at.set_value(None);
+            return;
+        }
+        let newest = wire.with_shown(|entries| entries.last().map(|entry| entry.started_at));
+        let Some(since) = settled_at.get_value() else {
+            settled_at.set_value(Some(js_sys::Date::now()));
+            return;
+        };
+        if newest.is_some_and(|started| started > since) {
+            fold.unfold_for_activity();
+        }
+    });
 }

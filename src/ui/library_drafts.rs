@@ -58,4 +58,12 @@ impl LibraryDrafts {
             .try_update_value(|all| all.insert(form.clone(), values));
         values
     }
+
+    /// Forget every pick and form (another server was chosen).
+    pub fn forget(&self) {
+        self.prompt.set(None);
+        self.template.set(None);
+        self.reading.set(None);
+        self.values.try_update_value(HashMap::clear);
+    }
 }

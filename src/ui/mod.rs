@@ -11,6 +11,7 @@ mod connection_bar;
 pub mod content;
 mod discover_panel;
 mod dock;
+pub mod dock_fold;
 mod findings;
 pub(crate) mod first_screen;
 pub mod focus;

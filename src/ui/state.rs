@@ -9,6 +9,7 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 use crate::owner::KeepingOwner;
+use crate::ui::dock_fold::DockFold;
 use crate::ui::library_drafts::LibraryDrafts;
 
 /// The two ways to look at a session. Only one is mounted at a time: both hold the call and
@@ -54,9 +55,10 @@ pub struct UiState {
     drafts: StoredValue<HashMap<String, CallDraft>>,
     /// The part being inspected, shared by the scene, the timeline and the lessons.
     inspected: RwSignal<Option<Part>>,
-    /// The dock (wire log, findings, history) folded to its tab bar. A lesson folds it so
-    /// the lesson, the scene and its evidence share one screen; Show opens it again.
-    dock_collapsed: RwSignal<bool>,
+    /// The dock (wire log, findings, history) folded to its tab bar, or not.
+    dock: DockFold,
+    /// The server card is opened past its one line.
+    server_card_open: RwSignal<bool>,
     /// The prompt and template picked, and their forms as the user left them.
     library: LibraryDrafts,
     /// Drafts live as long as the page, whichever view first asked for them.
@@ -70,7 +72,8 @@ impl UiState {
             selected_tool: RwSignal::new(None),
             drafts: StoredValue::new(HashMap::new()),
             inspected: RwSignal::new(None),
-            dock_collapsed: RwSignal::new(false),
+            dock: DockFold::load(),
+            server_card_open: RwSignal::new(false),
             library: LibraryDrafts::new(),
             owner: KeepingOwner::here(),
         }
@@ -103,8 +106,22 @@ impl UiState {
         self.inspected
     }
 
-    pub fn dock_collapsed(&self) -> RwSignal<bool> {
-        self.dock_collapsed
+    pub fn dock(&self) -> DockFold {
+        self.dock
+    }
+
+    pub fn server_card_open(&self) -> RwSignal<bool> {
+        self.server_card_open
+    }
+
+    /// Another server was chosen: what the views kept for the last one (the tool shown,
+    /// the forms as typed, the part inspected, the prompt and template picked) is not this
+    /// one's, so it goes.
+    pub fn forget_server(&self) {
+        self.selected_tool.set(None);
+        self.drafts.try_update_value(HashMap::clear);
+        self.inspected.set(None);
+        self.library.forget();
     }
 
     /// Make `part` the inspected one (unchanged if it already is).

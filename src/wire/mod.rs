@@ -16,7 +16,7 @@ pub use export::{
     EXPORT_FORMAT, EXPORT_VERSION, WireExport, decode_recorded, decoded, parse_export,
 };
 pub use search::WireQuery;
-pub use summary::{ExchangeSummary, MessageView, NoteRow};
+pub use summary::{ExchangeSummary, MessageView, NoteRow, server_label};
 
 use holdbay_engine::{SentRequest, TimedEvent};
 

@@ -177,3 +177,12 @@ impl MessageView {
             .collect()
     }
 }
+
+/// The server column's short form of a server's URL: its scheme left out (the full URL is
+/// the row's title and the filter's value).
+pub fn server_label(server: &str) -> &str {
+    server
+        .strip_prefix("https://")
+        .or_else(|| server.strip_prefix("http://"))
+        .unwrap_or(server)
+}

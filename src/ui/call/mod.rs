@@ -94,7 +94,9 @@ fn ToolCall(
     });
     let phase = run.phase();
     let live = move || phase.with(|p| p.as_ref().is_some_and(Phase::is_live));
-    let blocked = move || match arguments.get() {
+    // `try_`: a server switch cancels the call while this view is being let go, and its
+    // last redraw may then find the view's own signals gone.
+    let blocked = move || match arguments.try_get()? {
         Err(why) => Some(format!("Fix the arguments first: {why}")),
         Ok(_) if live() => Some("A call is under way.".to_owned()),
         Ok(_) => None,
@@ -149,7 +151,7 @@ fn ToolCall(
                     "Call"
                 </button>
                 {move || {
-                    let invalid = arguments.with(Result::is_err);
+                    let invalid = arguments.try_with(Result::is_err).unwrap_or(false);
                     blocked()
                         .map(|why| {
                             view! { <span class="call-blocked" class:invalid=invalid>{why}</span> }

@@ -33,12 +33,7 @@ where
             Phase::Complete(result) => {
                 view! { {(*result).show()} <ResultFindings run=run /> }.into_any()
             }
-            Phase::Task { id } => view! {
-                <p class="call-task" role="status">
-                    "Running as task " <code class="task-id">{id}</code> " — see Tasks"
-                </p>
-            }
-            .into_any(),
+            Phase::Task { id } => view! { <HandedToTask id=id /> }.into_any(),
             Phase::Failed {
                 message,
                 headline,
@@ -111,5 +106,41 @@ fn Failure<M: RunMethod>(
                     }
                 })}
         </div>
+    }
+}
+
+/// The call became a task: where it stands now (it may have ended since), said here too.
+#[component]
+fn HandedToTask(id: String) -> impl IntoView {
+    let board = crate::session::Session::current().tasks();
+    let status = {
+        let id = id.clone();
+        Memo::new(move |_| {
+            board.watch(&id);
+            board.task(&id).map(|task| task.tracker.status)
+        })
+    };
+    let ended = move || status.get().filter(|status| status.is_terminal());
+    let lead = move || {
+        if ended().is_some() {
+            "Ran as task "
+        } else {
+            "Running as task "
+        }
+    };
+    let tail = move || {
+        ended()
+            .map(|status| {
+                format!(
+                    ", which ended {}",
+                    holdbay_engine::protocol::task_status_name(status)
+                )
+            })
+            .unwrap_or_default()
+    };
+    view! {
+        <p class="call-task" role="status">
+            {lead} <code class="task-id">{id}</code> {tail} " — see Tasks"
+        </p>
     }
 }

@@ -54,6 +54,14 @@ pub fn DeprecatedRequest(
         Err(error) => Err(format!("not JSON: {error}")),
     });
     let decline_text = refusal_text(&kind);
+    // Refusing roots is a result that shares nothing, not a decline: the button says so.
+    let (refuse_label, by_default) = match kind {
+        InputRequestKind::Roots => (
+            "Share no roots",
+            "It gets an empty list (a result that shares no folder) unless you choose otherwise.",
+        ),
+        _ => ("Decline", "It is declined unless you choose otherwise."),
+    };
     let editor_id = format!("deprecated-{}", super::schema_form::fresh_prefix("answer"));
     let editor = move || {
         enabled.get().then(|| {
@@ -92,7 +100,8 @@ pub fn DeprecatedRequest(
             <strong>"Deprecated input kind."</strong>
             " Holdbay did not declare "
             <code>{method.clone()}</code>
-            " in its capabilities, so the server should not have asked for it. It is declined unless you choose otherwise."
+            " in its capabilities, so the server should not have asked for it. "
+            {by_default}
         </p>
         <pre class="json request-json" tabindex="0">{pretty(&request)}</pre>
         <label class="enable-deprecated-line">
@@ -111,7 +120,7 @@ pub fn DeprecatedRequest(
                 class="decline"
                 on:click=move |_| delivery.give(InputAnswer::Refuse)
             >
-                "Decline"
+                {refuse_label}
             </button>
             <span class="quiet decline-shape">"sends " <code>{decline_text}</code></span>
         </div>

@@ -109,8 +109,9 @@ pub static LESSONS: [Lesson; 11] = [
         title: "Pause for input",
         endpoint: None,
         intro: "A server can pause a tool call to ask the user something. It answers \
-                input_required with the questions and a sealed requestState, and keeps nothing \
-                in memory. The client calls again with the answers and that state, unchanged.",
+                input_required with the questions and a sealed requestState, and keeps \
+                nothing in memory. The client calls again with the answers: watch what \
+                else it sends.",
         steps: &[
             LessonStep {
                 text: "Start: calls book_table. The server pauses it with a form.",
@@ -131,7 +132,7 @@ pub static LESSONS: [Lesson; 11] = [
         ],
         watch: "A tray fills in the holding bay: the arguments are the workpiece, the form hangs \
                 on it as a tag, the latch is closed on it. On the retry the same latch travels \
-                back, and the tray empties when the result comes.",
+                back, and the tray is emptied when the result comes (it stays drawn, closed).",
         question: Question {
             prompt: "What does the client send back with the answers?",
             choices: &[
@@ -166,8 +167,7 @@ pub static LESSONS: [Lesson; 11] = [
         title: "Several rounds, and why rounds are bounded",
         endpoint: None,
         intro: "One logical request can pause more than once: each answer may lead to another \
-                question. A misbehaving server could ask forever, so the client bounds the \
-                rounds of each logical request and stops at its limit.",
+                question. This server never stops asking: watch what the client does.",
         steps: &[
             LessonStep {
                 text: "Start: calls deploy. Choose eu-production as the region, then approve.",
@@ -227,8 +227,8 @@ pub static LESSONS: [Lesson; 11] = [
         title: "Secrets go through URL mode, never a form",
         endpoint: None,
         intro: "Some input must never pass through the client: a password, an access grant. \
-                The server then asks in URL mode: the user opens the server's own page and \
-                answers there. The client only learns that the user went.",
+                The server then asks in URL mode rather than with a form. Watch what the \
+                client learns, and what it never sees.",
         steps: &[
             LessonStep {
                 text: "Start: calls connect_account. The server asks you to open a page.",
@@ -284,10 +284,10 @@ pub static LESSONS: [Lesson; 11] = [
         title: "Detach a task, and when not to use one",
         endpoint: None,
         intro: "Long work can leave the request: the server answers at once with a task handle \
-                and the client follows it (a listen stream pushes its snapshots when the server \
-                offers one; otherwise the client polls tasks/get at the server's pollIntervalMs). \
-                A client only offers that by declaring the tasks extension; the server then decides per call. Quick work is better answered \
-                directly.",
+                and the client follows it (a listen stream pushes its snapshots when the \
+                server offers one; otherwise the client polls tasks/get at the server's \
+                pollIntervalMs). A client offers that by declaring the tasks extension. \
+                Quick work is better answered directly.",
         steps: &[
             LessonStep {
                 text: "Start: calls run_pipeline with \"Accept a task\" on. A task comes back.",
@@ -307,7 +307,7 @@ pub static LESSONS: [Lesson; 11] = [
             },
         ],
         watch: "Both trays say \"task offered\": each request declared the tasks extension. \
-                run_pipeline's tray empties into the job magazine: a cartridge with a working \
+                run_pipeline's tray hands its work to the job magazine: a cartridge with a working \
                 lamp. The demo server pushes its snapshots on the listen stream, so the client \
                 only polls as a safety net: the narration and the inspector say which way each \
                 snapshot came. quick_sum's tray completes in place: no cartridge.",
@@ -344,9 +344,8 @@ pub static LESSONS: [Lesson; 11] = [
         title: "Input inside a task",
         endpoint: None,
         intro: "A task can need input too. Its status turns input_required and it lists \
-                inputRequests. The client answers with tasks/update, keyed as the server asked; \
-                the task goes on where it was. Here a task and a paused request wait for you at \
-                the same time, so you can compare them.",
+                inputRequests. Here a task and a paused request wait for you at the same \
+                time: compare how each one is answered.",
         steps: &[
             LessonStep {
                 text: "Start: calls run_pipeline to production, accepting a task.",
@@ -417,9 +416,8 @@ pub static LESSONS: [Lesson; 11] = [
         number: 6,
         title: "Cancel is a polite ask",
         endpoint: None,
-        intro: "tasks/cancel asks the server to stop a task. The acknowledgement only says the \
-                ask arrived; the task's status tells what happened. bulk_import checks between \
-                batches, so a cancel during the last batch loses the race.",
+        intro: "tasks/cancel asks the server to stop a task. bulk_import checks between \
+                batches: watch a cancel sent early, and one sent during the last batch.",
         steps: &[
             LessonStep {
                 text: "Start: calls bulk_import (10 batches over 30 s), accepting a task. \
@@ -543,8 +541,7 @@ pub static LESSONS: [Lesson; 11] = [
         title: "State is untrusted",
         endpoint: None,
         intro: "requestState travels through the client, so the server cannot trust it: it \
-                seals it and checks the seal on every retry. Here you break the seal on purpose \
-                and watch the server refuse.",
+                seals it. Here you break the seal on purpose and watch what the server does.",
         steps: &[
             LessonStep {
                 text: "Start: calls book_table. The server pauses it with a form.",
@@ -599,10 +596,10 @@ pub static LESSONS: [Lesson; 11] = [
         number: 9,
         title: "Progress, and stopping a plain request",
         endpoint: None,
-        intro: "Not every long request needs a task. A plain tools/call may take its time: when \
-                it carries a progressToken in _meta, the server streams notifications/progress \
-                on the request's own SSE response, before the result. There is no tasks/cancel \
-                for it: over HTTP the client stops it by closing that stream.",
+        intro: "Not every long request needs a task. A plain tools/call may take its time: \
+                when it carries a progressToken in _meta, the server streams \
+                notifications/progress on the request's own SSE response, before the \
+                result. There is no tasks/cancel for it: watch how the client stops it.",
         steps: &[
             LessonStep {
                 text: "Start: calls slow_report (20 s) with \"Report progress\" on and no task.",
@@ -623,7 +620,7 @@ pub static LESSONS: [Lesson; 11] = [
         ],
         watch: "The tray stays in flight and its bar moves with each notifications/progress \
                 (\"2 of 6 · Computing totals\"), all on the one exchange on the conveyor. After \
-                Stop that exchange ends without a result and the tray empties, stopped by the \
+                Stop that exchange ends without a result and the tray is emptied, stopped by the \
                 client, at the last progress it heard.",
         question: Question {
             prompt: "How does a client cancel a plain request over HTTP?",
@@ -656,13 +653,13 @@ pub static LESSONS: [Lesson; 11] = [
     },
     Lesson {
         number: 10,
-        title: "Retired client features",
+        title: "Deprecated client features",
         endpoint: None,
         intro: "Three client features of earlier revisions are deprecated in 2026-07-28 \
                 (SEP-2577) but still work: roots (the server asks which folders it may see), \
                 sampling (it borrows the client's model) and logging (it sends log lines). \
-                Holdbay declares none of them. A server that asks anyway still gets an answer \
-                it can read, never silence.",
+                Holdbay declares none of them: watch what it answers a server that asks \
+                anyway.",
         steps: &[
             LessonStep {
                 text: "Start: calls summarize_folder. The server asks for roots and sampling, \
@@ -674,8 +671,8 @@ pub static LESSONS: [Lesson; 11] = [
                 }),
             },
             LessonStep {
-                text: "In the call panel both requests are marked Deprecated. Press Decline on \
-                       each: the retry goes out by itself.",
+                text: "In the call panel both requests are marked Deprecated. Press each one's \
+                       refusal (Share no roots, Decline): the retry goes out by itself.",
                 preset: None,
             },
             LessonStep {

@@ -27,23 +27,28 @@ pub fn LessonsPanel() -> impl IntoView {
     let problem = RwSignal::new(None::<String>);
     // A lesson needs the height for its steps, the scene and the evidence: the dock folds
     // to its tab bar whenever one starts (or is open on load); Show brings it back.
-    let dock_collapsed = UiState::current().dock_collapsed();
+    let ui = UiState::current();
+    let dock = ui.dock();
     Effect::new(move |previous: Option<Option<u8>>| {
         let now = active.get();
         if now.is_some() && previous.flatten() != now {
-            dock_collapsed.set(true);
+            dock.fold_for_now();
         }
         now
     });
 
     let start = move |number: u8| {
+        // A lesson starts from now: the scene live (not the moment an earlier reveal went
+        // back to), the earlier lessons' requests and tasks folded away, nothing inspected.
+        session.traffic().start_scene();
+        ui.inspected().set(None);
         progress.update(|p| p.active = Some(number));
         progress.with_untracked(LessonProgress::save);
         let lesson = catalog::lesson(number);
         if let Some(path) = lesson.and_then(|lesson| lesson.endpoint) {
             // A lesson of its own endpoint starts with the connect: its first step is what
             // the server answers to it.
-            problem.set(connect_to(session, path).err());
+            problem.set(connect_to(session, ui, path).err());
             return;
         }
         let first = lesson
@@ -57,7 +62,11 @@ pub fn LessonsPanel() -> impl IntoView {
             let number = lesson.number;
             let current = move || active.get() == Some(number);
             let done = move || progress.with(|p| p.is_done(number));
-            let label = format!("Start lesson {number}: {}", lesson.title);
+            let title = lesson.title;
+            let label = move || {
+                let done = if done() { " (done)" } else { "" };
+                format!("Start lesson {number}: {title}{done}")
+            };
             view! {
                 <li>
                     <button
@@ -66,6 +75,7 @@ pub fn LessonsPanel() -> impl IntoView {
                         aria-label=label
                         aria-current=move || current().then_some("step")
                         class:active=current
+                        class:done=done
                         on:click=move |_| start(number)
                     >
                         <span class="lesson-number">{number}</span>
@@ -118,12 +128,12 @@ pub fn LessonsPanel() -> impl IntoView {
 /// Connect anew to the endpoint at `path` on the page's own origin (the `holdbay serve` that
 /// served the app), even when it is the current one: the lesson starts from the server's first
 /// answer. The page URL names it, as any connect does.
-fn connect_to(session: Session, path: &str) -> Result<(), String> {
+fn connect_to(session: Session, ui: UiState, path: &str) -> Result<(), String> {
     let href = web_sys::window()
         .and_then(|window| window.location().href().ok())
         .ok_or_else(|| "This lesson cannot read the page's address.".to_owned())?;
     let server = crate::endpoint::resolve(Some(path), &href)?;
-    crate::ui::reconnect(session, Connection::restore(server));
+    crate::ui::reconnect(session, ui, Connection::restore(server));
     Ok(())
 }
 

@@ -11,7 +11,7 @@ const KEY: &str = "holdbay/lessons";
 pub struct LessonProgress {
     /// The lesson shown, if any.
     pub active: Option<u8>,
-    /// Lessons whose question was answered right.
+    /// Lessons whose question was answered right, or answered and then revealed.
     pub done: Vec<u8>,
 }
 

@@ -76,6 +76,11 @@ pub fn LessonQuestion(
     };
     let reveal = move |_| {
         revealed.set(true);
+        // Answered, then shown the answer: the lesson is done, even after a wrong first try.
+        if chosen.get_untracked().is_some() {
+            progress.update(|p| p.mark_done(lesson.number));
+            progress.with_untracked(LessonProgress::save);
+        }
         match traffic.with(|t| part_for(t, reveal_kind)) {
             Some(part) => show(part),
             None => {

@@ -36,7 +36,7 @@ pub fn part_for(traffic: &Traffic, reveal: Reveal) -> Option<Part> {
             .map(|tray| Part::Tray(tray.id)),
         Reveal::TaskAnswer { tool } => {
             let tasks: Vec<&str> = traffic
-                .cartridges()
+                .scene_cartridges()
                 .iter()
                 .rev()
                 .filter(|c| c.tool.as_deref() == Some(tool))
@@ -49,7 +49,7 @@ pub fn part_for(traffic: &Traffic, reveal: Reveal) -> Option<Part> {
                 return Some(Part::Flight(update.exchange));
             }
             traffic
-                .cartridges()
+                .scene_cartridges()
                 .iter()
                 .rev()
                 .filter(|c| c.tool.as_deref() == Some(tool))
@@ -63,7 +63,7 @@ pub fn part_for(traffic: &Traffic, reveal: Reveal) -> Option<Part> {
         }
         Reveal::CancelOutcome { tool } => {
             let asked: Vec<_> = traffic
-                .cartridges()
+                .scene_cartridges()
                 .iter()
                 .rev()
                 .filter(|c| c.tool.as_deref() == Some(tool) && c.cancel.is_some())
@@ -84,7 +84,7 @@ pub fn part_for(traffic: &Traffic, reveal: Reveal) -> Option<Part> {
         }
         Reveal::Restored { tool } => {
             let restored: Vec<_> = traffic
-                .cartridges()
+                .scene_cartridges()
                 .iter()
                 .rev()
                 .filter(|c| c.restored && c.tool.as_deref().is_none_or(|t| t == tool))
@@ -118,7 +118,7 @@ pub fn part_for(traffic: &Traffic, reveal: Reveal) -> Option<Part> {
                     && flight.status == Some(status)
             })
             .map(|flight| Part::Flight(flight.exchange)),
-        Reveal::ChangedLatch => traffic.trays().iter().rev().find_map(|tray| {
+        Reveal::ChangedLatch => traffic.scene_trays().rev().find_map(|tray| {
             let changed = tray.rounds.iter().find(|r| r.latch_changed)?;
             Some(Part::Latch {
                 tray: tray.id,
@@ -132,8 +132,7 @@ pub fn part_for(traffic: &Traffic, reveal: Reveal) -> Option<Part> {
 /// The trays of `tool`'s calls, newest first.
 fn latest_trays<'a>(traffic: &'a Traffic, tool: &'a str) -> impl Iterator<Item = &'a Tray> {
     traffic
-        .trays()
-        .iter()
+        .scene_trays()
         .rev()
         .filter(move |tray| tray.method == MethodId::CallTool && tray.name.as_deref() == Some(tool))
 }

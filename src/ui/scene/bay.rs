@@ -13,6 +13,8 @@ use super::{SceneContext, TRAVEL_MS, is_activation};
 const CLOSED_SHOWN: usize = 3;
 /// A round on its way, or its answer still travelling back.
 const ON_THE_WIRE: &str = "on the wire";
+/// Characters of a tray's state that fit its title line.
+const STATE_TEXT_SHOWN: usize = 26;
 /// Trays drawn at most.
 const TRAYS_SHOWN: usize = 6;
 /// The round stack's span in the tray's viewBox.
@@ -175,10 +177,9 @@ pub(super) fn Bay() -> impl IntoView {
         let wait_for_pieces = !traffic.is_replay() && motion_allowed();
         let now = scene.now();
         traffic.with(|t| {
-            let trays = t.trays();
-            let occupied = trays.iter().rev().filter(|tray| tray.is_occupied());
-            let closed = trays
-                .iter()
+            let occupied = t.scene_trays().rev().filter(|tray| tray.is_occupied());
+            let closed = t
+                .scene_trays()
                 .rev()
                 .filter(|tray| !tray.is_occupied())
                 .take(CLOSED_SHOWN);
@@ -314,13 +315,16 @@ fn TrayDrawing(tray: TrayView) -> impl IntoView {
             {tags}
         }
     });
-    let outcome = (!tray.occupied).then(|| {
-        view! {
-            <text class="tray-outcome" x="14" y="50">
-                {truncate(&tray.state_text, 40)}
-            </text>
-        }
-    });
+    // A closed tray is empty: its outcome is said once, in the title line, and repeated
+    // in the body only when that line cuts it short (a failure's message).
+    let outcome =
+        (!tray.occupied && tray.state_text.chars().count() > STATE_TEXT_SHOWN).then(|| {
+            view! {
+                <text class="tray-outcome" x="14" y="50">
+                    {truncate(&tray.state_text, 40)}
+                </text>
+            }
+        });
     let rounds = tray
         .rounds
         .iter()
@@ -369,7 +373,7 @@ fn TrayDrawing(tray: TrayView) -> impl IntoView {
                 <rect class="tray-frame" x="2" y="2" width="416" height="110" rx="8"></rect>
                 <text class="tray-title" x="12" y="19">{truncate(&tray.title, 28)}</text>
                 <text class="tray-state" x="408" y="19" text-anchor="end">
-                    {truncate(&tray.state_text, 26)}
+                    {truncate(&tray.state_text, STATE_TEXT_SHOWN)}
                 </text>
                 {offer}
                 {workpiece}

@@ -5,6 +5,7 @@
 mod auth_lane;
 mod bay;
 mod conveyor;
+mod earlier;
 mod inspect;
 mod magazine;
 mod narration;
@@ -170,6 +171,18 @@ pub fn Scene(#[prop(optional, into)] token: Option<Signal<Option<TokenSet>>>) ->
                 <p class="scene-legend">
                     "Trays are records, workpieces are data, latches are checks; sizes carry no quantity."
                 </p>
+                <button
+                    type="button"
+                    class="scene-reset"
+                    title="Start the scene from now: what is drawn moves to the Earlier strip, still inspectable"
+                    on:click=move |_| {
+                        selected.set(None);
+                        auth_selected.set(None);
+                        traffic.start_scene();
+                    }
+                >
+                    "Reset scene"
+                </button>
             </header>
             <conveyor::Conveyor />
             <auth_lane::AuthLane />
@@ -177,6 +190,7 @@ pub fn Scene(#[prop(optional, into)] token: Option<Signal<Option<TokenSet>>>) ->
                 <bay::Bay />
                 <magazine::Magazine />
             </div>
+            <earlier::EarlierStrip />
             <div class="scene-foot">
                 <inspect::Inspector />
                 <narration::Narration />

@@ -37,6 +37,17 @@ pub fn Timeline() -> impl IntoView {
         imported
     });
 
+    // Back to live from outside the timeline (a lesson starting): the window follows again.
+    Effect::new(move |was_scrubbed: Option<bool>| {
+        let scrubbed = traffic.position().with(Option::is_some);
+        if was_scrubbed == Some(true) && !scrubbed {
+            playback.stop();
+            playback.picked.set(None);
+            playback.anchor.set(None);
+        }
+        scrubbed
+    });
+
     let current = Memo::new(move |_| {
         traffic.track_calm();
         let position = traffic.position().get()?;

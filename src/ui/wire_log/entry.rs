@@ -14,7 +14,7 @@ use crate::session::Session;
 use crate::ui::chunks::{chunk, when_loaded};
 use crate::wire::budget::{BODY_KEPT_BYTES, REFUSED_BODY_KEPT_BYTES, bytes_text};
 use crate::wire::curl::curl_command;
-use crate::wire::{ExchangeSummary, MessageView, NoteRow, WireEntry};
+use crate::wire::{ExchangeSummary, MessageView, NoteRow, WireEntry, server_label};
 
 /// Notification rows drawn under one exchange (a listen stream can carry thousands): the
 /// newest; the opened exchange lists them all as messages.
@@ -107,6 +107,9 @@ pub fn WireEntryRow(entry: WireEntry, options: RowOptions) -> impl IntoView {
             >
                 <span class="wire-rpc-id" title="JSON-RPC id">
                     {summary.rpc_id.clone().map(|id| format!("#{id}"))}
+                </span>
+                <span class="wire-server" title=entry.server.clone()>
+                    {server_label(&entry.server).to_owned()}
                 </span>
                 <code class="wire-method">{summary.method.clone()}</code>
                 <span class="wire-name shown-name" title=shown_name.clone()>{shown_name.clone()}</span>

@@ -13,7 +13,7 @@ use leptos::prelude::*;
 use crate::session::Session;
 use crate::wire::budget::{BODY_KEPT_BYTES, KEPT_BYTES, LOG_BYTES, bytes_text};
 use crate::wire::keep::KEPT_EXCHANGES;
-use crate::wire::{WireEntry, WireQuery};
+use crate::wire::{WireEntry, WireQuery, server_label};
 use entry::{RowOptions, WireEntryRow};
 
 /// Which statuses the log shows.
@@ -134,6 +134,7 @@ pub fn WireLogPanel() -> impl IntoView {
     let keep_problem = session.keep_problem();
     let imported = log.is_imported();
     let method = RwSignal::new(String::new());
+    let server = RwSignal::new(String::new());
     let status = RwSignal::new(StatusFilter::All);
     let task = RwSignal::new(String::new());
     let search = RwSignal::new(String::new());
@@ -160,6 +161,18 @@ pub fn WireLogPanel() -> impl IntoView {
             methods
         })
     });
+    let servers = Memo::new(move |_| {
+        calm.track();
+        log.with_shown_untracked(|entries| {
+            let mut servers = BTreeSet::new();
+            for entry in entries {
+                if !servers.contains(&entry.server) {
+                    servers.insert(entry.server.clone());
+                }
+            }
+            servers
+        })
+    });
     let total = Memo::new(move |_| {
         calm.track();
         log.with_shown_untracked(<[WireEntry]>::len)
@@ -174,6 +187,7 @@ pub fn WireLogPanel() -> impl IntoView {
     });
     let shown = Memo::new(move |_| {
         let method = method.get();
+        let server = server.get();
         let status = status.get();
         let task = task.get();
         let task = task.trim();
@@ -184,6 +198,7 @@ pub fn WireLogPanel() -> impl IntoView {
             let mut rows: Vec<RowKey> = entries
                 .iter()
                 .rev()
+                .filter(|e| server.is_empty() || e.server == server)
                 .filter(|e| method.is_empty() || e.method == method)
                 .filter(|e| status.admits(e))
                 .filter(|e| task.is_empty() || e.task_id().is_some_and(|id| id.contains(task)))
@@ -230,6 +245,27 @@ pub fn WireLogPanel() -> impl IntoView {
                                     let selected = method.get_untracked() == m;
                                     let value = m.clone();
                                     view! { <option value=value selected=selected>{m}</option> }
+                                })
+                                .collect_view()
+                        }}
+                    </select>
+                </label>
+                <label>
+                    "Server "
+                    <select
+                        class="wire-filter-server"
+                        on:change=move |ev| server.set(event_target_value(&ev))
+                        prop:value=server
+                    >
+                        <option value="">"All servers"</option>
+                        {move || {
+                            servers
+                                .get()
+                                .into_iter()
+                                .map(|url| {
+                                    let selected = server.get_untracked() == url;
+                                    let label = server_label(&url).to_owned();
+                                    view! { <option value=url selected=selected>{label}</option> }
                                 })
                                 .collect_view()
                         }}
@@ -360,6 +396,7 @@ pub fn WireLogPanel() -> impl IntoView {
             }}
             <div class="wire-columns" aria-hidden="true">
                 <span>"id"</span>
+                <span>"server"</span>
                 <span>"method"</span>
                 <span>"name"</span>
                 <span>"outcome"</span>

@@ -56,6 +56,11 @@ pub struct Traffic {
     revision: u64,
     /// When the page last reloaded, if the log goes back past a reload.
     reloaded_at: Option<f64>,
+    /// Where the scene starts (a lesson began, or the learner reset it): what came before
+    /// is "earlier", kept and inspectable but drawn apart.
+    scene_start: Option<f64>,
+    /// Cartridges before this slot entered before the scene started.
+    cartridge_base: usize,
 }
 
 impl Traffic {
@@ -73,7 +78,58 @@ impl Traffic {
             dropped_events: 0,
             revision: 0,
             reloaded_at: None,
+            scene_start: None,
+            cartridge_base: 0,
         }
+    }
+
+    /// Start the scene at `at`: the logical requests opened and the tasks first seen before
+    /// it become earlier ones. A task of an earlier lesson that still changes stays earlier.
+    pub fn start_scene_at(&mut self, at: f64) {
+        self.scene_start = Some(at);
+        self.cartridge_base = self
+            .cartridges
+            .iter()
+            .take_while(|cartridge| cartridge.entered_at < at)
+            .count();
+        self.revision += 1;
+    }
+
+    /// Where the scene starts, if it was started anew.
+    pub fn scene_start(&self) -> Option<f64> {
+        self.scene_start
+    }
+
+    /// The logical requests opened since the scene started, oldest first.
+    pub fn scene_trays(&self) -> impl DoubleEndedIterator<Item = &Tray> {
+        let start = self.scene_start;
+        self.trays
+            .iter()
+            .filter(move |tray| start.is_none_or(|start| tray.opened_at >= start))
+    }
+
+    /// The logical requests opened before the scene started, oldest first.
+    pub fn earlier_trays(&self) -> impl DoubleEndedIterator<Item = &Tray> {
+        let start = self.scene_start;
+        self.trays
+            .iter()
+            .filter(move |tray| start.is_some_and(|start| tray.opened_at < start))
+    }
+
+    /// The tasks first seen since the scene started, in slot order: the magazine's.
+    /// `slot - cartridge_base()` is a cartridge's place in it.
+    pub fn scene_cartridges(&self) -> &[Cartridge] {
+        &self.cartridges[self.cartridge_base..]
+    }
+
+    /// The tasks first seen before the scene started.
+    pub fn earlier_cartridges(&self) -> &[Cartridge] {
+        &self.cartridges[..self.cartridge_base]
+    }
+
+    /// The slot of the scene's first cartridge.
+    pub fn cartridge_base(&self) -> usize {
+        self.cartridge_base
     }
 
     /// Something happened on exchange `exchange` (the wire log's id) at `at` (the caller's

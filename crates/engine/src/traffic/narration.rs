@@ -170,7 +170,7 @@ pub(super) fn completed(
         "its result"
     };
     format!(
-        "{method}{} completed with {what} after {round} round(s); the tray empties.",
+        "{method}{} completed with {what} after {round} round(s); the tray is empty now, kept as a record.",
         named(name)
     )
 }
@@ -215,8 +215,8 @@ pub(super) const STOPPED: &str = "stopped";
 
 pub(super) const STOPPED_TRAY: &str = "The client stopped waiting and closed the response \
     stream. Over HTTP, closing the stream is the cancellation (no cancel notification is \
-    sent): the server should stop the work and send nothing more. The tray empties without a \
-    result.";
+    sent): the server should stop the work and send nothing more. The tray is empty now, with \
+    no result.";
 
 /// `progress 3/6`, or `progress 40` without a total.
 pub(super) fn progress_label(progress: &TrayProgress) -> String {

@@ -1120,3 +1120,48 @@ fn a_flood_of_progress_lists_its_first_steps_and_then_one_moving_line() {
     let tray = &wire.traffic.trays()[0];
     assert_eq!(tray.progress.as_ref().map(|p| p.notes), Some(1000));
 }
+
+#[test]
+fn a_scene_started_anew_keeps_what_came_before_as_earlier() {
+    let mut wire = Wire::new(10);
+    let first = wire.call_accepting_task("run_pipeline");
+    wire.result(
+        first,
+        with(task("t1", "working"), json!({ "resultType": "task" })),
+    );
+    let paused = wire.call("book_table", json!({}));
+    wire.result(paused, input_required("s1"));
+    assert_eq!(wire.traffic.scene_trays().count(), 2);
+    assert_eq!(wire.traffic.earlier_trays().count(), 0);
+
+    let start = wire.tick();
+    wire.traffic.start_scene_at(start);
+    assert_eq!(wire.traffic.scene_trays().count(), 0);
+    assert_eq!(
+        wire.traffic.earlier_trays().count(),
+        2,
+        "the paused tray too"
+    );
+    assert!(wire.traffic.scene_cartridges().is_empty());
+    assert_eq!(wire.traffic.earlier_cartridges().len(), 1);
+
+    // The earlier task still changes, and stays earlier; a new one is the scene's first.
+    let poll = wire.send("tasks/get", Some("t1"), json!({ "taskId": "t1" }));
+    wire.result(poll, task("t1", "completed"));
+    let second = wire.call_accepting_task("run_pipeline");
+    wire.result(
+        second,
+        with(task("t2", "working"), json!({ "resultType": "task" })),
+    );
+    assert_eq!(wire.traffic.earlier_cartridges()[0].task_id, "t1");
+    let shown: Vec<_> = wire
+        .traffic
+        .scene_cartridges()
+        .iter()
+        .map(|c| &c.task_id)
+        .collect();
+    assert_eq!(shown, ["t2"]);
+    let t2 = wire.traffic.cartridge("t2").expect("t2");
+    assert_eq!(t2.slot - wire.traffic.cartridge_base(), 0);
+    assert_eq!(wire.traffic.scene_trays().count(), 1);
+}

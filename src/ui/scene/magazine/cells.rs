@@ -37,7 +37,7 @@ fn text_width(text: &str) -> f64 {
 }
 
 /// A sign per status, drawn in the lamp: the lamp's colour is never the only cue.
-pub(super) fn status_glyph(status: TaskStatus) -> &'static str {
+pub(in crate::ui::scene) fn status_glyph(status: TaskStatus) -> &'static str {
     match status {
         TaskStatus::Working => "…",
         TaskStatus::InputRequired => "?",
@@ -69,10 +69,11 @@ pub(super) struct CartridgeView {
 }
 
 impl CartridgeView {
-    pub(super) fn of(cartridge: &Cartridge) -> Self {
+    /// `place`: its place in the magazine (the scene's cartridges only).
+    pub(super) fn of(cartridge: &Cartridge, place: usize) -> Self {
         Self {
             task_id: cartridge.task_id.clone(),
-            slot: cartridge.slot,
+            slot: place,
             version: cartridge.version,
             status: task_status_name(cartridge.status),
             glyph: status_glyph(cartridge.status),
@@ -131,9 +132,10 @@ pub(super) fn RoomyCells(grid: Grid, count: Memo<usize>) -> impl IntoView {
     let cartridges = Memo::new(move |_| {
         traffic.track_calm();
         traffic.with(|t| {
-            t.cartridges()
+            t.scene_cartridges()
                 .iter()
-                .map(CartridgeView::of)
+                .enumerate()
+                .map(|(place, cartridge)| CartridgeView::of(cartridge, place))
                 .collect::<Vec<_>>()
         })
     });
@@ -176,7 +178,7 @@ pub(super) fn RoomyCells(grid: Grid, count: Memo<usize>) -> impl IntoView {
         >
             <For
                 each=move || cartridges.get()
-                key=|c| (c.task_id.clone(), c.version)
+                key=|c| (c.task_id.clone(), c.version, c.slot)
                 children=move |cartridge| {
                     let focusable = cartridge.slot == roving.get_value();
                     view! { <CartridgeCell cartridge=cartridge grid=grid focusable=focusable /> }

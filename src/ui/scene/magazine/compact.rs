@@ -146,7 +146,12 @@ pub(super) fn CompactCells(grid: Grid, count: Memo<usize>) -> impl IntoView {
     // Read calmly; equal cells (an unchanged poll) leave the paths alone.
     let cells = Memo::new(move |_| {
         traffic.track_calm();
-        traffic.with(|t| t.cartridges().iter().map(Cell::of).collect::<Vec<_>>())
+        traffic.with(|t| {
+            t.scene_cartridges()
+                .iter()
+                .map(Cell::of)
+                .collect::<Vec<_>>()
+        })
     });
     let drawing = Memo::new(move |_| cells.with(|cells| strokes(cells, grid)));
     let roving = RwSignal::new(0_usize);
@@ -154,7 +159,11 @@ pub(super) fn CompactCells(grid: Grid, count: Memo<usize>) -> impl IntoView {
     let current = Memo::new(move |_| {
         traffic.track_calm();
         let slot = slot();
-        traffic.with(|t| t.cartridges().get(slot).map(CartridgeView::of))
+        traffic.with(|t| {
+            t.scene_cartridges()
+                .get(slot)
+                .map(|c| CartridgeView::of(c, slot))
+        })
     });
     // Said when the cursor moves (a screen reader hears the cartridge it lands on).
     let announced = RwSignal::new(String::new());
@@ -164,9 +173,9 @@ pub(super) fn CompactCells(grid: Grid, count: Memo<usize>) -> impl IntoView {
     let select_slot = move |slot: usize| {
         roving.set(slot);
         let task = traffic.with(|t| {
-            t.cartridges()
+            t.scene_cartridges()
                 .get(slot)
-                .map(|c| (c.task_id.clone(), CartridgeView::of(c).aria_label()))
+                .map(|c| (c.task_id.clone(), CartridgeView::of(c, slot).aria_label()))
         });
         if let Some((task, label)) = task {
             scene.select(Part::Cartridge(task));

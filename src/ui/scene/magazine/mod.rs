@@ -6,6 +6,7 @@
 //! can be inspected.
 
 mod cells;
+pub(super) use cells::status_glyph;
 mod compact;
 
 use holdbay_engine::model::TaskStatus;
@@ -108,7 +109,7 @@ pub(super) fn Magazine() -> impl IntoView {
     let traffic = scene.traffic;
     let count = Memo::new(move |_| {
         traffic.track_calm();
-        traffic.with(|t| t.cartridges().len())
+        traffic.with(|t| t.scene_cartridges().len())
     });
     let grid = Memo::new(move |_| Grid::for_count(count.get()));
     // Poll pulses: a tasks/get on the wire for a task (a pushed snapshot has none).
@@ -121,7 +122,8 @@ pub(super) fn Magazine() -> impl IntoView {
                 .filter_map(|flight| match &flight.role {
                     FlightRole::Poll { task } => t
                         .cartridge(task)
-                        .map(|c| (flight.exchange, task.clone(), c.slot)),
+                        .and_then(|c| c.slot.checked_sub(t.cartridge_base()))
+                        .map(|place| (flight.exchange, task.clone(), place)),
                     _ => None,
                 })
                 .take(MAX_PULSES)
@@ -134,7 +136,10 @@ pub(super) fn Magazine() -> impl IntoView {
         traffic.track_calm();
         let slot = match selected {
             Some(Part::Cartridge(task)) | Some(Part::CartridgeTag { task, .. }) => {
-                traffic.with(|t| t.cartridge(&task).map(|c| c.slot))
+                traffic.with(|t| {
+                    t.cartridge(&task)
+                        .and_then(|c| c.slot.checked_sub(t.cartridge_base()))
+                })
             }
             _ => None,
         };
@@ -214,7 +219,7 @@ pub(super) fn Magazine() -> impl IntoView {
         traffic.track_calm();
         let mut counts: Vec<(TaskStatus, usize)> = Vec::new();
         traffic.with(|t| {
-            for cartridge in t.cartridges() {
+            for cartridge in t.scene_cartridges() {
                 match counts
                     .iter_mut()
                     .find(|(status, _)| *status == cartridge.status)

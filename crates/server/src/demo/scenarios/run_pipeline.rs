@@ -68,7 +68,9 @@ pub async fn call(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
         KIND,
         CreateOptions {
             poll_interval_ms: 1000,
-            status_message: Some("Queued behind 2 other builds".to_owned()),
+            status_message: Some(
+                "Queued behind 2 other builds (the demo pretends a build queue)".to_owned(),
+            ),
         },
     )
     .await

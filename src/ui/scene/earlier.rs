@@ -1,0 +1,97 @@
+//! The earlier strip: the logical requests and tasks from before the scene started anew (an
+//! earlier lesson, or Reset scene), one line of small parts, each still inspectable.
+
+use holdbay_engine::protocol::task_status_name;
+use holdbay_engine::traffic::{Part, TrayState};
+use leptos::prelude::*;
+
+use super::SceneContext;
+use super::magazine::status_glyph;
+
+/// Parts drawn at most on the strip, newest first (the rest are counted).
+const SHOWN: usize = 8;
+
+#[derive(Clone, PartialEq)]
+struct EarlierPart {
+    part: Part,
+    label: String,
+    /// What the part is, said in full (its label is short).
+    title: String,
+}
+
+/// A tray's few words: the tool (or method) and how it stands or ended.
+fn tray_words(state: &TrayState) -> &'static str {
+    match state {
+        TrayState::InFlight => "on the wire",
+        TrayState::Paused => "paused",
+        TrayState::BoundReached => "bound reached",
+        TrayState::Completed { tool_error: false } => "completed",
+        TrayState::Completed { tool_error: true } => "tool error",
+        TrayState::Failed { .. } => "failed",
+        TrayState::Detached { .. } => "became a task",
+        TrayState::Stopped => "stopped",
+        TrayState::Abandoned => "abandoned",
+    }
+}
+
+#[component]
+pub(super) fn EarlierStrip() -> impl IntoView {
+    let scene = SceneContext::current();
+    let traffic = scene.traffic;
+    let earlier = Memo::new(move |_| {
+        traffic.track_calm();
+        traffic.with(|t| {
+            let trays = t.earlier_trays().rev().map(|tray| {
+                let name = tray.name.clone().unwrap_or_else(|| tray.method.to_string());
+                let words = tray_words(&tray.state);
+                EarlierPart {
+                    part: Part::Tray(tray.id),
+                    label: format!("{name} · {words}"),
+                    title: format!("Earlier request {name}: {words}"),
+                }
+            });
+            let tasks = t.earlier_cartridges().iter().rev().map(|cartridge| {
+                let tool = cartridge.tool.clone().unwrap_or_else(|| "task".to_owned());
+                let status = task_status_name(cartridge.status);
+                EarlierPart {
+                    part: Part::Cartridge(cartridge.task_id.clone()),
+                    label: format!("{} {tool}", status_glyph(cartridge.status)),
+                    title: format!("Earlier task {} ({tool}): {status}", cartridge.task_id),
+                }
+            });
+            let all: Vec<EarlierPart> = trays.chain(tasks).collect();
+            let more = all.len().saturating_sub(SHOWN);
+            (all.into_iter().take(SHOWN).collect::<Vec<_>>(), more)
+        })
+    });
+    move || {
+        let (parts, more) = earlier.get();
+        (!parts.is_empty()).then(|| {
+            view! {
+                <div class="earlier" role="group" aria-label="Earlier requests and tasks">
+                    <span class="earlier-title">"Earlier"</span>
+                    {parts
+                        .into_iter()
+                        .map(|earlier| {
+                            let part = earlier.part.clone();
+                            let chosen = earlier.part.clone();
+                            view! {
+                                <button
+                                    type="button"
+                                    class="earlier-part"
+                                    class:selected=move || scene.is_selected(&chosen)
+                                    title=earlier.title.clone()
+                                    aria-label=earlier.title
+                                    on:click=move |_| scene.select(part.clone())
+                                >
+                                    {earlier.label}
+                                </button>
+                            }
+                        })
+                        .collect_view()}
+                    {(more > 0).then(|| view! { <span class="quiet earlier-more">"and " {more} " more"</span> })}
+                </div>
+            }
+        })
+    }
+}

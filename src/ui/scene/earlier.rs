@@ -25,9 +25,9 @@ fn tray_words(state: &TrayState) -> &'static str {
         TrayState::InFlight => "on the wire",
         TrayState::Paused => "paused",
         TrayState::BoundReached => "bound reached",
-        TrayState::Completed { tool_error: false } => "completed",
+        TrayState::Completed { tool_error: false } => "done",
         TrayState::Completed { tool_error: true } => "tool error",
-        TrayState::Failed { .. } => "failed",
+        TrayState::Failed { .. } => "ended in error",
         TrayState::Detached { .. } => "became a task",
         TrayState::Stopped => "stopped",
         TrayState::Abandoned => "abandoned",
@@ -51,7 +51,7 @@ pub(super) fn EarlierStrip() -> impl IntoView {
                 }
             });
             let tasks = t.earlier_cartridges().iter().rev().map(|cartridge| {
-                let tool = cartridge.tool.clone().unwrap_or_else(|| "task".to_owned());
+                let tool = cartridge.tool.clone().unwrap_or_else(|| "tool unknown".to_owned());
                 let status = task_status_name(cartridge.status);
                 EarlierPart {
                     part: Part::Cartridge(cartridge.task_id.clone()),

@@ -46,7 +46,7 @@ pub use notice::ErrorNotice;
 pub use scene::Scene;
 pub use sign_in::{AuthStatus, SignInCard, SignInSettingsFields};
 pub use state::{CallDraft, UiState, View};
-pub use tasks::TasksPanel;
+pub use tasks::{TasksAsking, TasksPanel};
 pub use timeline::Timeline;
 pub use tools_panel::ToolsPanel;
 pub use wire_log::WireLogPanel;

@@ -21,6 +21,7 @@ pub mod history;
 mod later_styles;
 pub mod lessons;
 pub mod library_drafts;
+pub mod list_window;
 pub mod names;
 mod notice;
 mod on_demand;
@@ -32,6 +33,7 @@ pub mod state;
 pub mod tasks;
 pub mod timeline;
 mod tools_panel;
+mod windowed;
 pub mod wire_log;
 
 pub use app::{App, reconnect, start_session};

@@ -243,12 +243,13 @@ fn connect_to(session: Session, ui: UiState, path: &str) -> Result<(), String> {
 /// when the connected server has the tool.
 fn run_preset(session: Session, preset: Preset) -> Result<(), String> {
     let tools = session.catalog_untracked().tools();
-    let has_tool = match tools.get_untracked() {
-        Loaded::Ready(toolbox) => toolbox.tools.items.iter().any(|t| t.name == preset.tool),
-        Loaded::Loading => {
-            return Err("Still connecting to the server: try again in a moment.".to_owned());
-        }
-        _ => false,
+    let has_tool = match tools.with_untracked(|tools| match tools {
+        Loaded::Ready(toolbox) => Some(toolbox.tools.items.iter().any(|t| t.name == preset.tool)),
+        Loaded::Loading => None,
+        _ => Some(false),
+    }) {
+        Some(has_tool) => has_tool,
+        None => return Err("Still connecting to the server: try again in a moment.".to_owned()),
     };
     if !has_tool {
         return Err(format!(

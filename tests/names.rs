@@ -270,7 +270,10 @@ fn the_servers_own_name_is_drawn_with_markers_and_flagged() {
     // The flags sit under the card's one line, and a flagged name keeps the card open.
     let card = find(&host, "#discover-panel").expect("the server card");
     assert_eq!(rules_on(&card), ["name-invisible-chars"]);
-    assert!(card.has_attribute("open"), "a flagged name is not folded away");
+    assert!(
+        card.has_attribute("open"),
+        "a flagged name is not folded away"
+    );
     assert!(text(&host, ".name-flag").contains("hidden characters in the title"));
     assert_nothing_hidden(&host);
 }

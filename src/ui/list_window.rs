@@ -202,6 +202,7 @@ pub fn top_of(shown: &[usize], heights: &RowHeights, position: usize) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
     fn all(rows: usize) -> Vec<usize> {
         (0..rows).collect()
@@ -215,7 +216,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn the_window_holds_the_visible_rows_and_the_overscan() {
         let heights = RowHeights::new(10_000, 50.0);
         // Rows 20..30 are visible (1,000..1,500 px); 100 px more each way adds two rows.
@@ -225,7 +226,7 @@ mod tests {
         assert_eq!(window.after, (10_000.0 - 32.0) * 50.0);
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn the_space_around_the_window_keeps_the_whole_height() {
         let mut heights = RowHeights::new(1_000, 40.0);
         for row in 0..10 {
@@ -243,7 +244,7 @@ mod tests {
         }
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn scrolled_to_the_end_the_last_row_is_drawn() {
         let heights = RowHeights::new(10_000, 50.0);
         let window = window(
@@ -264,7 +265,7 @@ mod tests {
         assert_eq!(window.positions(), 9_992..10_000);
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn a_filtered_list_windows_its_own_rows_with_their_heights() {
         let mut heights = RowHeights::new(100, 50.0);
         heights.measure(3, 40.0);
@@ -277,7 +278,7 @@ mod tests {
         assert_eq!(top_of(&shown, &heights, 2), 240.0);
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn a_short_list_is_drawn_whole() {
         let heights = RowHeights::new(100, 50.0);
         let whole = Bounds {
@@ -293,7 +294,7 @@ mod tests {
         assert_eq!(longer.positions(), 0..2);
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn nothing_shown_is_an_empty_window() {
         let heights = RowHeights::new(10, 50.0);
         assert_eq!(
@@ -302,7 +303,7 @@ mod tests {
         );
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn a_list_out_of_view_draws_the_screenful_that_comes_into_view_first() {
         let heights = RowHeights::new(100, 50.0);
         // The list starts 1,000 px below a 400 px view: its first 400 px, and the overscan.
@@ -318,7 +319,7 @@ mod tests {
         assert_eq!(unlaid.positions(), 0..2);
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn at_most_max_rows_are_drawn() {
         let heights = RowHeights::new(10_000, 10.0);
         let window = window(&all(10_000), &heights, 0.0..100_000.0, bounds(0.0, 300));
@@ -326,7 +327,7 @@ mod tests {
         assert_eq!(window.after, (10_000.0 - 300.0) * 10.0);
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn measuring_replaces_the_estimate_and_moves_it() {
         let mut heights = RowHeights::new(4, 50.0);
         assert_eq!(heights.estimate(), 50.0);

@@ -14,13 +14,15 @@ pub(super) fn Narration() -> impl IntoView {
         traffic.track();
         traffic.with(|t| {
             // Only this scene's story: a lesson's start (or Reset scene) leaves the earlier
-            // lines to the timeline.
+            // lines to the timeline. Filtered, not cut at the first older event: an exchange
+            // begun before the start (a listen stream closed by a server switch) is told
+            // after newer ones.
             let start = t.scene_start().unwrap_or(f64::NEG_INFINITY);
             let mut lines: Vec<(u64, String)> = t
                 .events()
                 .iter()
                 .rev()
-                .take_while(|event| event.at >= start)
+                .filter(|event| event.at >= start)
                 .filter_map(|event| Some((event.seq, event.narration.clone()?)))
                 .take(LINES)
                 .collect();

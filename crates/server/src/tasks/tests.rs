@@ -284,9 +284,18 @@ async fn the_live_task_limit_is_per_user() {
 async fn a_cancelled_task_frees_its_slot_at_once() {
     let dir = data_dir("cancel-slot");
     // One step of a minute: the cancel is honoured only when it ends.
-    let (job, _) = countdown(1, 60_000, vec![]);
+    let (job, started) = countdown(1, 60_000, vec![]);
     let runtime = runtime(&dir, job, 1);
     let first = start(&runtime, "alice").await.expect("created");
+    // Cancel once its step is under way: a task cancelled before its first step starts is
+    // cancelled at once (on a loaded machine the worker may not have begun yet).
+    for _ in 0..500 {
+        if started.load(Ordering::SeqCst) > 0 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(started.load(Ordering::SeqCst), 1, "the step never started");
     let refused = start(&runtime, "alice")
         .await
         .expect_err("the one slot is taken");

@@ -32,8 +32,13 @@ pub fn Dock() -> impl IntoView {
     });
     let wire = session.wire();
     let findings = session.link().findings();
-    // Counted in place: copying a busy log every frame just to count it was measurable.
-    let wire_count = move || wire.with_shown(<[_]>::len);
+    // Counted in place (copying a busy log just to count it was measurable), and at the
+    // log's calm pace: a count that changes every frame makes every frame draw.
+    let wire_calm = super::wire_log::calm_revision(wire).revision;
+    let wire_count = move || {
+        wire_calm.track();
+        wire.with_shown_untracked(<[_]>::len)
+    };
     let findings_count = move || findings.with(Vec::len);
     let calls = session.history().calls();
     let history_count = move || calls.with(Vec::len);

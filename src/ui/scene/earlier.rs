@@ -51,7 +51,10 @@ pub(super) fn EarlierStrip() -> impl IntoView {
                 }
             });
             let tasks = t.earlier_cartridges().iter().rev().map(|cartridge| {
-                let tool = cartridge.tool.clone().unwrap_or_else(|| "tool unknown".to_owned());
+                let tool = cartridge
+                    .tool
+                    .clone()
+                    .unwrap_or_else(|| "tool unknown".to_owned());
                 let status = task_status_name(cartridge.status);
                 EarlierPart {
                     part: Part::Cartridge(cartridge.task_id.clone()),

@@ -13,7 +13,7 @@ use std::pin::Pin;
 use holdbay_engine::model::{DiscoverResult, Prompt, Resource, ResourceTemplate, Tool};
 use holdbay_engine::{
     ListMethod, ListPrompts, ListResourceTemplates, ListResources, ListTools, Listing, McpMethod,
-    NameBook, Pages, Reply, name_book,
+    NameBook, NameTally, Pages, Reply, name_book,
 };
 use leptos::prelude::*;
 
@@ -62,6 +62,11 @@ pub struct Toolbox {
     pub tools: Listed<Tool>,
     /// Tools left out because the spec forbids offering them (invalid `x-mcp-header`).
     pub hidden: Vec<String>,
+    /// More pages are on their way: the pages so far are shown meanwhile, and each one that
+    /// comes is added to the end of `tools`.
+    pub listing: bool,
+    /// Which listing of this connect this is (a relisting starts a new list, from 1).
+    pub round: u32,
 }
 
 /// One connect's view of the server. `Copy`: signal handles, read by the views.
@@ -110,6 +115,8 @@ impl Catalog {
         catalog.tools.set(Loaded::Ready(Toolbox {
             tools,
             hidden: Vec::new(),
+            listing: false,
+            round: 1,
         }));
         catalog
     }
@@ -305,11 +312,12 @@ impl Catalog {
 
     async fn list_library_now(self, link: Link, discovered: DiscoverResult) {
         let discovered = &discovered;
-        let prompts = list_all::<ListPrompts>(link, discovered, None).await;
+        let prompts = list_all::<ListPrompts>(link, discovered, None, &mut |_, _| ()).await;
         self.prompts.try_set(prompts);
-        let resources = list_all::<ListResources>(link, discovered, None).await;
+        let resources = list_all::<ListResources>(link, discovered, None, &mut |_, _| ()).await;
         self.resources.try_set(resources);
-        let templates = list_all::<ListResourceTemplates>(link, discovered, None).await;
+        let templates =
+            list_all::<ListResourceTemplates>(link, discovered, None, &mut |_, _| ()).await;
         self.templates.try_set(templates);
     }
 
@@ -321,47 +329,109 @@ impl Catalog {
             return Err("the server was not discovered".to_owned());
         };
         self.list_tools_of(link, &discovered, None).await;
-        match self.tools.get_untracked() {
-            Loaded::Failed(why) => Err(why),
+        self.tools.with_untracked(|tools| match tools {
+            Loaded::Failed(why) => Err(why.clone()),
             _ => Ok(()),
-        }
+        })
     }
 
     /// `tools/list`, page by page (the first one may have been asked already: `early`);
     /// tools with invalid `x-mcp-header` annotations are hidden (the engine's rule) and each
-    /// hidden one is a finding.
+    /// hidden one is a finding. Each page is shown as it comes: a server with thousands of
+    /// tools shows its first ones after one round trip, not after all its pages.
     async fn list_tools_of(
         &self,
         link: Link,
         discovered: &DiscoverResult,
         early: Option<Answer<ListTools>>,
     ) {
-        let tools = match list_all::<ListTools>(link, discovered, early).await {
+        let round = self
+            .tools
+            .with_untracked(|tools| tools.ready().map_or(0, |toolbox| toolbox.round))
+            + 1;
+        let tools = self.tools;
+        let mut hidden = Vec::new();
+        // Learned and not shown yet: the last page waits for the whole list's names.
+        let mut unshown: Vec<Tool> = Vec::new();
+        // The names of the pages so far (every tool listed: a hidden one can be a look-alike).
+        let mut names = NameTally::new(ListTools::ITEM);
+        let mut take_page = |pages: &Pages<ListTools>, new: usize| {
+            let page = pages.items()[new..].to_vec();
+            let Some((kept, findings)) = link.build(|client| client.learn_tools(page)) else {
+                return;
+            };
+            // Each hidden tool is a finding; its explanation says why it was hidden.
+            hidden.extend(findings.iter().map(|f| f.explanation.clone()));
+            link.note_findings(findings);
+            unshown.extend(kept);
+            if pages.is_over() {
+                return;
+            }
+            names.add(pages.items()[new..].iter().map(ListTools::name_of));
+            let names = names.book();
+            let mut page = std::mem::take(&mut unshown);
+            let hidden = hidden.clone();
+            tools.try_update(|tools| match tools {
+                Loaded::Ready(toolbox) if toolbox.round == round => {
+                    toolbox.tools.items.append(&mut page);
+                    toolbox.tools.names = names;
+                    toolbox.hidden = hidden;
+                }
+                // A later listing (a relisting) owns the list now.
+                Loaded::Ready(toolbox) if toolbox.round > round => {}
+                _ => {
+                    *tools = Loaded::Ready(Toolbox {
+                        tools: Listed {
+                            items: page,
+                            stopped: None,
+                            left_out: Vec::new(),
+                            names,
+                        },
+                        hidden,
+                        listing: true,
+                        round,
+                    });
+                }
+            });
+        };
+        let listed = list_all::<ListTools>(link, discovered, early, &mut take_page).await;
+        let tools = match listed {
             Loaded::Ready(listed) => {
-                let learned = link.build(|client| client.learn_tools(listed.items));
-                let Some((kept, findings)) = learned else {
-                    return;
-                };
-                // Each hidden tool is a finding; its explanation says why it was hidden.
-                let mut hidden = listed.left_out;
-                hidden.extend(findings.iter().map(|f| f.explanation.clone()));
-                link.note_findings(findings);
+                let mut all_hidden = listed.left_out;
+                all_hidden.extend(hidden);
+                let mut items = self
+                    .tools
+                    .try_update_untracked(|tools| match tools {
+                        Loaded::Ready(toolbox) if toolbox.round == round => {
+                            std::mem::take(&mut toolbox.tools.items)
+                        }
+                        _ => Vec::new(),
+                    })
+                    .unwrap_or_default();
+                items.extend(unshown);
                 Loaded::Ready(Toolbox {
                     tools: Listed {
-                        items: kept,
+                        items,
                         stopped: listed.stopped,
                         left_out: Vec::new(),
                         // The names of every tool listed: a hidden one can still be a look-alike.
                         names: listed.names,
                     },
-                    hidden,
+                    hidden: all_hidden,
+                    listing: false,
+                    round,
                 })
             }
             Loaded::Loading => Loaded::Loading,
             Loaded::NotOffered => Loaded::NotOffered,
             Loaded::Failed(why) => Loaded::Failed(why),
         };
-        self.tools.try_set(tools);
+        let superseded = self
+            .tools
+            .with_untracked(|now| now.ready().is_some_and(|toolbox| toolbox.round > round));
+        if !superseded {
+            self.tools.try_set(tools);
+        }
     }
 }
 
@@ -410,11 +480,13 @@ fn not_listed_because(error: &ExchangeError) -> String {
 type Answer<M> = Result<Reply<<M as McpMethod>::Output>, ExchangeError>;
 
 /// Every page of one list method, as the engine's pager walks it; `early` answers the first
-/// page if it was asked before discovery ([`Pages::first_request`]).
+/// page if it was asked before discovery ([`Pages::first_request`]). `on_page` sees the pager
+/// after each page it took in, and where that page's items start in it.
 async fn list_all<M: ListMethod>(
     link: Link,
     discovered: &DiscoverResult,
     mut early: Option<Answer<M>>,
+    on_page: &mut dyn FnMut(&Pages<M>, usize),
 ) -> Loaded<Listed<M::Item>> {
     let Some(mut pages) = Pages::<M>::for_server(discovered) else {
         return Loaded::NotOffered;
@@ -433,7 +505,12 @@ async fn list_all<M: ListMethod>(
         };
         match answer {
             Ok(reply) => {
-                if pages.accept(reply).is_err() {
+                let new = pages.items().len();
+                let accepted = pages.accept(reply);
+                if pages.items().len() > new || accepted.is_ok() {
+                    on_page(&pages, new);
+                }
+                if accepted.is_err() {
                     break;
                 }
             }

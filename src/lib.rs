@@ -20,6 +20,11 @@ pub mod traffic;
 pub mod ui;
 pub mod wire;
 
+// The crate's own unit tests (pure helpers: the list window, search, curl quoting) run in
+// the browser layers with the other wasm-bindgen tests.
+#[cfg(test)]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
 use leptos::prelude::*;
 
 /// Mount the app on `<body>`, talking to the server named by the page URL; the wire log is

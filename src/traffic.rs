@@ -9,6 +9,10 @@ use leptos::prelude::*;
 
 use crate::wire::{WireEntry, WireLog};
 
+/// Where this tab's scene last started anew: kept for the tab, so a reload (lesson 7 asks
+/// for one) keeps the earlier lessons folded away.
+const SCENE_START_KEY: &str = "holdbay/scene-start";
+
 /// How often the calm views redraw while traffic is busy, in ms.
 pub const CALM_MS: u64 = 250;
 
@@ -50,6 +54,8 @@ pub struct TrafficView {
     restored: StoredValue<Vec<Restored>>,
     /// Where the scene starts anew (a lesson began, or Reset scene), caller's clock, ms.
     scene_start: StoredValue<Option<f64>>,
+    /// Bumped by every new start: the scene view goes back to its top with it.
+    scene_starts: RwSignal<u64>,
     /// The fold runs ([`TrafficView::activate`]).
     active: StoredValue<bool>,
     /// The owner the view was made under, which [`TrafficView::activate`] sets up under.
@@ -89,7 +95,8 @@ impl TrafficView {
             calm_revision: RwSignal::new(0),
             calm_pending: StoredValue::new(false),
             restored: StoredValue::new(Vec::new()),
-            scene_start: StoredValue::new(None),
+            scene_start: StoredValue::new(kept_scene_start()),
+            scene_starts: RwSignal::new(0),
             active: StoredValue::new(false),
             owner: StoredValue::new_local(Owner::current()),
         }
@@ -190,6 +197,9 @@ impl TrafficView {
             .update_value(|models| models.scrubbed = scrubbed);
         self.position.set(at);
         self.changed();
+        // The calm views too, at once: a scrub (or a lesson's start back to live) must not
+        // leave the magazine showing another moment for a quarter second.
+        self.calm_revision.update(|r| *r += 1);
     }
 
     /// Start the scene from now, live: what came before is drawn as "earlier" (the
@@ -197,9 +207,17 @@ impl TrafficView {
     pub fn start_scene(&self) {
         let at = js_sys::Date::now();
         self.scene_start.set_value(Some(at));
+        keep_scene_start(at);
         self.models
             .update_value(|models| models.live.start_scene_at(at));
         self.scrub_to(None);
+        self.scene_starts.update(|n| *n += 1);
+    }
+
+    /// How many times the scene started anew on this page (tracked): a view that scrolled
+    /// away (to the timeline, say) returns to the scene's top with each new start.
+    pub fn scene_starts(&self) -> Signal<u64> {
+        self.scene_starts.into()
     }
 
     /// Whether the scene shows a replay (an imported log, or a scrub position).
@@ -289,6 +307,19 @@ impl TrafficView {
                 std::time::Duration::from_millis(CALM_MS),
             );
         }
+    }
+}
+
+/// The scene start this tab kept, kept again for the next reload.
+fn kept_scene_start() -> Option<f64> {
+    let start = crate::storage::take_for_tab::<f64>(SCENE_START_KEY)?;
+    keep_scene_start(start);
+    Some(start)
+}
+
+fn keep_scene_start(at: f64) {
+    if let Err(problem) = crate::storage::save_for_tab(SCENE_START_KEY, &at) {
+        leptos::logging::warn!("{problem}");
     }
 }
 

@@ -84,7 +84,7 @@ async fn start_runs_the_lessons_call_and_the_reveal_selects_the_latch() {
     ));
     let (host, _, ui) = mount("lessons-start", &["book_table"]);
     assert_eq!(
-        host.query_selector_all("button.lesson-start")
+        host.query_selector_all("button.lesson-start[data-lesson]")
             .map(|l| l.length())
             .unwrap_or(0),
         LESSONS.len() as u32

@@ -267,9 +267,12 @@ fn the_servers_own_name_is_drawn_with_markers_and_flagged() {
     assert_eq!(text(&host, "#server-name"), "Acme⟨U+202E⟩reverof");
     assert_eq!(text(&host, ".server-id"), "acme");
     assert_eq!(text(&host, "#server-version"), "1⟨U+200B⟩.0");
-    assert_eq!(
-        rules_on(&find(&host, ".server-identity").expect("the identity")),
-        ["name-invisible-chars"]
+    // The flags sit under the card's one line, and a flagged name keeps the card open.
+    let card = find(&host, "#discover-panel").expect("the server card");
+    assert_eq!(rules_on(&card), ["name-invisible-chars"]);
+    assert!(
+        card.has_attribute("open"),
+        "a flagged name is not folded away"
     );
     assert!(text(&host, ".name-flag").contains("hidden characters in the title"));
     assert_nothing_hidden(&host);

@@ -6,7 +6,7 @@ use holdbay::connection::{Connection, relay_key};
 use holdbay::session::Session;
 use holdbay::storage;
 use holdbay::tasks::{TaskBoard, TrackedTask, now_ms};
-use holdbay::ui::TasksPanel;
+use holdbay::ui::{TasksAsking, TasksPanel};
 use holdbay_engine::TaskTracker;
 use holdbay_engine::model::CreateTaskResult;
 use leptos::prelude::*;
@@ -50,13 +50,13 @@ fn stored_task(tool: &str, task_id: &str, status: &str, created_ago_ms: u64) -> 
     TrackedTask::new(tool, tracker)
 }
 
-/// The tasks panel of the page's session for `server`: its stored tasks restored, and
-/// followed (polled) from then on.
+/// The tasks panel of the page's session for `server`, with the place above the call where
+/// tasks that ask are answered: its stored tasks restored, and followed (polled) from then on.
 fn mount_panel(host: HtmlElement, server: &'static str) {
     mount_with_session(
         &host,
         move || Session::start(Connection::direct(server.to_owned()), None),
-        || view! { <TasksPanel /> },
+        || view! { <TasksAsking /> <TasksPanel /> },
     );
 }
 
@@ -74,6 +74,18 @@ async fn the_panel_shows_the_stored_tasks_and_a_server_that_is_down() {
     let first = wait_for(&host, r#"li.task-row[data-task-id="pipeline-0001-abcdef"]"#).await;
     let rows = host.query_selector_all("li.task-row").expect("rows");
     assert_eq!(rows.length(), 2, "both stored tasks are listed");
+    let order: Vec<String> = (0..rows.length())
+        .filter_map(|i| rows.item(i))
+        .filter_map(|row| {
+            row.unchecked_into::<Element>()
+                .get_attribute("data-task-id")
+        })
+        .collect();
+    assert_eq!(
+        order,
+        ["import-0002", "pipeline-0001-abcdef"],
+        "newest first"
+    );
     assert_eq!(
         first.get_attribute("data-status").as_deref(),
         Some("working")
@@ -236,8 +248,28 @@ async fn two_inputs_of_one_snapshot_are_answered_together_in_one_update() {
     let host = fresh_host("tasks-gathered");
     mount_panel(host.clone(), PLAN_SERVER);
 
-    // The restored task is polled; its snapshot asks two inputs: one form, two cards.
-    let form = wait_for(&host, "form.task-inputs.gathered").await;
+    // The restored task is polled; its snapshot asks two inputs: one form, two cards, above
+    // the call (its row only points there).
+    let form = wait_for(
+        &host,
+        "#task-asking .task-asking[data-task-id=\"plan-0001\"] form.task-inputs.gathered",
+    )
+    .await;
+    let row = wait_for(&host, r#"li.task-row[data-task-id="plan-0001"]"#).await;
+    assert!(
+        row.query_selector(".input-request")
+            .ok()
+            .flatten()
+            .is_none(),
+        "no form in the row"
+    );
+    assert!(
+        row.query_selector(".task-asks-above button")
+            .ok()
+            .flatten()
+            .is_some(),
+        "the row points to it"
+    );
     let forms = host
         .query_selector_all("form.task-inputs.gathered")
         .expect("query");

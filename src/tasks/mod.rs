@@ -132,6 +132,9 @@ pub struct TaskBoard {
     tasks: RwSignal<Vec<TrackedTask>>,
     /// The tasks' ids in board order; changes only when a task is added or removed.
     ids: RwSignal<Vec<String>>,
+    /// The tasks that ask for input not answered yet, in board order: their forms are shown
+    /// where there is room for them (the call column), not in their rows.
+    asking: RwSignal<Vec<String>>,
     /// One trigger per task, notified when that task changes.
     watchers: StoredValue<HashMap<String, ArcTrigger>>,
     /// A routine save is scheduled.
@@ -168,6 +171,7 @@ impl TaskBoard {
         Self {
             tasks: RwSignal::new(Vec::new()),
             ids: RwSignal::new(Vec::new()),
+            asking: RwSignal::new(Vec::new()),
             watchers: StoredValue::new(HashMap::new()),
             save_pending: StoredValue::new(false),
             server: RwSignal::new(None),
@@ -189,6 +193,11 @@ impl TaskBoard {
     /// The tasks' ids in board order; notified only when a task is added or removed.
     pub fn ids(&self) -> Signal<Vec<String>> {
         self.ids.into()
+    }
+
+    /// The tasks asking for input, in board order; notified only when that set changes.
+    pub fn asking(&self) -> Signal<Vec<String>> {
+        self.asking.into()
     }
 
     /// Subscribe the current reactive scope to changes of one task.
@@ -230,6 +239,22 @@ impl TaskBoard {
             .try_update_value(|watchers| watchers.retain(|id, _| on_board.contains(id)));
         if self.ids.try_with_untracked(|shown| *shown != ids) == Some(true) {
             self.ids.try_set(ids);
+        }
+        self.refresh_asking();
+    }
+
+    fn refresh_asking(&self) {
+        let asking = self
+            .read(|tasks| {
+                tasks
+                    .iter()
+                    .filter(|t| t.tracker.is_asking())
+                    .map(|t| t.id().to_owned())
+                    .collect::<Vec<_>>()
+            })
+            .unwrap_or_default();
+        if self.asking.try_with_untracked(|shown| *shown != asking) == Some(true) {
+            self.asking.try_set(asking);
         }
     }
 
@@ -385,6 +410,7 @@ impl TaskBoard {
             .try_update(|tasks| {
                 let task = tasks.iter_mut().find(|t| t.id() == task_id)?;
                 let (mark, next_poll) = (durable_mark(task), task.tracker.next_poll_at());
+                let was_asking = task.tracker.is_asking();
                 let outcome = change(task);
                 let after = task.tracker.next_poll_at();
                 let how = Change {
@@ -392,11 +418,14 @@ impl TaskBoard {
                     live_set: task.tracker.is_terminal() != mark.0,
                     sooner: after.is_some() && (next_poll.is_none() || after < next_poll),
                 };
-                Some((outcome, how))
+                Some((outcome, how, was_asking != task.tracker.is_asking()))
             })
             .flatten();
-        let (outcome, how) = changed?;
+        let (outcome, how, asking_changed) = changed?;
         self.notify(task_id);
+        if asking_changed {
+            self.refresh_asking();
+        }
         self.changed(how);
         Some(outcome)
     }
@@ -409,6 +438,7 @@ impl TaskBoard {
             .is_some()
         {
             self.notify_all();
+            self.refresh_asking();
             self.changed(Change {
                 urgent: false,
                 live_set: true,

@@ -9,7 +9,8 @@ use super::first_screen::{self, DockFrame, TasksFrame};
 use super::on_demand::{DockOnDemand, SceneColumns, TasksPanelOnDemand};
 use super::state::{UiState, View};
 use super::{
-    CallPanel, Catalog, ConnectionBar, DiscoverPanel, ErrorNotice, SignInCard, VersionNotice,
+    CallPanel, Catalog, ConnectionBar, DiscoverPanel, ErrorNotice, SignInCard, TasksAsking,
+    VersionNotice,
 };
 use crate::catalog::Loaded;
 use crate::connection::Connection;
@@ -179,6 +180,7 @@ fn Workbench(
                 <Catalog />
             </div>
             <div class="column call-column" aria-label="Call">
+                <TasksAsking />
                 <CallPanel />
             </div>
             <div class="column tasks-column" aria-label="Tasks">

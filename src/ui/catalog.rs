@@ -2,9 +2,9 @@
 
 use leptos::prelude::*;
 
-use super::catalog_list::stopped_note;
+use super::ErrorNotice;
 use super::on_demand::{PromptsTabOnDemand, ResourcesTabOnDemand};
-use super::{ErrorNotice, ToolsPanel};
+use super::tools_panel::ToolList;
 use crate::catalog::{Listed, Loaded, Toolbox};
 use crate::session::Session;
 
@@ -20,6 +20,9 @@ enum Tab {
 pub fn Catalog() -> impl IntoView {
     let session = Session::current();
     let tab = RwSignal::new(Tab::Tools);
+    // The tools tab is drawn again when the listing's state changes (listed, failed, listed
+    // anew), not at each page that comes, so the list keeps its search and scroll meanwhile.
+    let tools_state = Memo::new(move |_| session.catalog().tools().with(ToolsState::of));
     let tab_button = move |which: Tab, label: &'static str, id: &'static str| {
         let count = move || {
             let catalog = session.catalog();
@@ -64,7 +67,7 @@ pub fn Catalog() -> impl IntoView {
                 {move || {
                     let catalog = session.catalog();
                     match tab.get() {
-                        Tab::Tools => tools_view(catalog.tools().get()),
+                        Tab::Tools => tools_view(tools_state.get(), catalog.tools()),
                         Tab::Prompts => view! { <PromptsTabOnDemand /> }.into_any(),
                         Tab::Resources => view! { <ResourcesTabOnDemand /> }.into_any(),
                     }
@@ -78,21 +81,37 @@ fn count_of<T>(step: &Loaded<Listed<T>>) -> Option<usize> {
     step.ready().map(|listed| listed.items.len())
 }
 
-fn tools_view(tools: Loaded<Toolbox>) -> AnyView {
-    match tools {
-        Loaded::Loading => view! { <p class="pending">"Listing tools…"</p> }.into_any(),
-        Loaded::Ready(Toolbox { tools, hidden }) => view! {
-            <ToolsPanel tools=tools.items hidden=hidden names=tools.names />
-            {stopped_note(tools.stopped)}
-        }
-        .into_any(),
-        Loaded::NotOffered => {
+fn tools_view(state: ToolsState, tools: Signal<Loaded<Toolbox>>) -> AnyView {
+    match state {
+        ToolsState::Loading => view! { <p class="pending">"Listing tools…"</p> }.into_any(),
+        ToolsState::Listed(_) => view! { <ToolList toolbox=tools /> }.into_any(),
+        ToolsState::NotOffered => {
             view! { <p class="quiet" id="no-tools">"This server does not advertise tools."</p> }
                 .into_any()
         }
         // Also shown when discovery failed and tools/list was never sent.
-        Loaded::Failed(message) => {
+        ToolsState::Failed(message) => {
             view! { <ErrorNotice title="tools not listed" message=message /> }.into_any()
+        }
+    }
+}
+
+/// Where the tools' listing stands (a listing's round: a relisting draws the list anew).
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum ToolsState {
+    Loading,
+    Listed(u32),
+    NotOffered,
+    Failed(String),
+}
+
+impl ToolsState {
+    fn of(tools: &Loaded<Toolbox>) -> Self {
+        match tools {
+            Loaded::Loading => Self::Loading,
+            Loaded::Ready(toolbox) => Self::Listed(toolbox.round),
+            Loaded::NotOffered => Self::NotOffered,
+            Loaded::Failed(why) => Self::Failed(why.clone()),
         }
     }
 }

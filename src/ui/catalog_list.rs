@@ -12,12 +12,24 @@ use crate::catalog::Loaded;
 /// `ok_echo` never finds `ok_\u{200B}echo`, which shows as `ok_⟨U+200B⟩echo`, and pasting
 /// that name (or its shown text) does.
 pub fn matches<'a>(query: &str, fields: impl IntoIterator<Item = Option<&'a str>>) -> bool {
-    let query = Shown::of(query.trim()).text().to_ascii_lowercase();
-    query.is_empty()
-        || fields
-            .into_iter()
-            .flatten()
-            .any(|field| field.to_ascii_lowercase().contains(&query))
+    let query = search_key(query);
+    query.is_empty() || haystack(fields).contains(&query)
+}
+
+/// The query as [`matches`] looks for it.
+pub fn search_key(query: &str) -> String {
+    Shown::of(query.trim()).text().to_ascii_lowercase()
+}
+
+/// An item's fields as [`matches`] looks in them, one text, kept by a list searched often:
+/// the fields folded, one per line (a query, one line, cannot match across two).
+pub fn haystack<'a>(fields: impl IntoIterator<Item = Option<&'a str>>) -> String {
+    let mut all = String::new();
+    for field in fields.into_iter().flatten() {
+        all.push_str(&field.to_ascii_lowercase());
+        all.push('\n');
+    }
+    all
 }
 
 /// A listed item with its name and title as shown, and the flags its list gives it.

@@ -16,7 +16,8 @@ use super::history::HistoryPanel;
 use super::prompts::PromptsTab;
 use super::resources::ResourcesTab;
 use super::{
-    CallPanel, Dock, ErrorNotice, FindingsPanel, LessonsPanel, Scene, TasksPanel, Timeline,
+    CallPanel, Dock, ErrorNotice, FindingsPanel, LessonsPanel, Scene, TasksAsking, TasksPanel,
+    Timeline,
 };
 use crate::session::Session;
 use crate::split::{ChunkMissing, after_first_screen};
@@ -33,6 +34,7 @@ after_first_screen! {
                 // may hold no control then (no tool chosen yet): focusable, so the keyboard
                 // can scroll it too.
                 <div class="scene-work" tabindex="0" role="region" aria-label="Call and tasks">
+                    <TasksAsking />
                     <CallPanel />
                     <TasksPanel />
                 </div>

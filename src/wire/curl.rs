@@ -77,13 +77,14 @@ pub fn quote(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[test]
+    #[wasm_bindgen_test]
     fn quotes_survive_the_shell() {
         assert_eq!(quote("it's"), r"'it'\''s'");
     }
 
-    #[test]
+    #[wasm_bindgen_test]
     fn credentials_are_told_by_name() {
         assert!(is_credential_header("Authorization"));
         assert!(is_credential_header("X-Api-Key"));

@@ -79,8 +79,9 @@ pub fn contains_ignoring_case(haystack: &str, needle: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use wasm_bindgen_test::wasm_bindgen_test;
 
-    #[test]
+    #[wasm_bindgen_test]
     fn words_match_any_case() {
         assert!(contains_ignoring_case("Book_Table", "book_table"));
         assert!(!contains_ignoring_case("book", "booking"));

@@ -6,7 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { demoAndBrowser, openCleanApp, screenshot } from './support.mjs';
-import { selectTool, fillField, answerInput, call, shown, waitForTaskStatus } from './ui.mjs';
+import { selectTool, fillField, answerInput, call, shown, waitForTaskStatus, askingCardOf } from './ui.mjs';
 
 const app = demoAndBrowser();
 
@@ -93,7 +93,7 @@ test('run_pipeline: a task that stops at the approval gate, answered through tas
   await fillField(page.locator('#call-panel'), 'duration_seconds', '3');
   await call(page);
   const task = await waitForTaskStatus(page, 'run_pipeline', 'input_required');
-  const card = await shown(task, '.input-request[data-key="approve_prod"]');
+  const card = await shown(await askingCardOf(page, task), '.input-request[data-key="approve_prod"]');
   await screenshot(page, '20-task-approval-gate');
   await fillField(card, 'approve', 'true');
   await answerInput(card, 'accept');

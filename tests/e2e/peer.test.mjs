@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHoldbay, startFastmcpPeer, launchBrowser, openPage, screenshot } from './support.mjs';
-import { selectTool, fillField, answerInput, call, shown, waitForTaskStatus } from './ui.mjs';
+import { selectTool, fillField, answerInput, call, shown, waitForTaskStatus, askingCardOf } from './ui.mjs';
 
 let holdbay;
 let peer;
@@ -56,7 +56,7 @@ test('FastMCP: a task that asks for input, answered through tasks/update', async
   await call(page);
   const task = await waitForTaskStatus(page, 'deploy', 'input_required', 30000);
   await screenshot(page, '41-fastmcp-task-input');
-  const card = task.locator('.input-request').first();
+  const card = (await askingCardOf(page, task)).locator('.input-request').first();
   await fillField(card, 'approved', 'true');
   await answerInput(card, 'accept');
   const done = await waitForTaskStatus(page, 'deploy', 'completed', 40000);

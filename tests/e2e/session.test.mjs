@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { demoAndBrowser, openCleanApp, screenshot } from './support.mjs';
-import { selectTool, fillField, answerInput, call, shown, waitForTaskStatus } from './ui.mjs';
+import { selectTool, fillField, answerInput, call, shown, waitForTaskStatus, askingCardOf } from './ui.mjs';
 
 const app = demoAndBrowser();
 
@@ -98,7 +98,7 @@ test('a task asking for two inputs is answered with one Submit, in one tasks/upd
   await fillField(page.locator('#call-panel'), 'duration_seconds', '1');
   await call(page);
   const task = await waitForTaskStatus(page, 'plan_migration', 'input_required');
-  const form = await shown(task, 'form.task-inputs.gathered');
+  const form = await shown(await askingCardOf(page, task), 'form.task-inputs.gathered');
   const windowCard = await shown(form, '.input-request[data-key="window"]');
   const rollbackCard = await shown(form, '.input-request[data-key="rollback"]');
   await fillField(windowCard, 'window', 'sunday');

@@ -44,3 +44,11 @@ export async function call(page) {
 export async function waitForTaskStatus(page, tool, status, timeout = 20000) {
   return shown(page, `.task-row[data-status="${status}"]:has-text("${tool}")`, { timeout });
 }
+
+/** Where the task of `taskRow` (a task row) is answered: its card above the call, which
+ * the row points to. */
+export async function askingCardOf(page, taskRow) {
+  await shown(taskRow, '.task-asks-above');
+  const taskId = await taskRow.getAttribute('data-task-id');
+  return shown(page, `#task-asking .task-asking[data-task-id="${taskId}"]`);
+}

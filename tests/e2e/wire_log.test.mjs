@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { demoAndBrowser, openCleanApp, clearAppStorage, screenshot } from './support.mjs';
-import { selectTool, fillField, answerInput, call, shown, waitForTaskStatus } from './ui.mjs';
+import { selectTool, fillField, answerInput, call, shown, waitForTaskStatus, askingCardOf } from './ui.mjs';
 
 const run = promisify(execFile);
 
@@ -88,7 +88,7 @@ test('a task\'s notifications show as rows under the exchange that carried them'
   await fillField(page.locator('#call-panel'), 'duration_seconds', '2');
   await call(page);
   const task = await waitForTaskStatus(page, 'run_pipeline', 'input_required');
-  const card = await shown(task, '.input-request[data-key="approve_prod"]');
+  const card = await shown(await askingCardOf(page, task), '.input-request[data-key="approve_prod"]');
   await fillField(card, 'approve', 'true');
   await answerInput(card, 'accept');
   await waitForTaskStatus(page, 'run_pipeline', 'completed', 30000);

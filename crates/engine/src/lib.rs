@@ -91,8 +91,8 @@ pub use method::{
 };
 pub use mrtr::{Bounds, ErrorStep, LogicalRequest, MrtrError, Round, Step};
 pub use names::{
-    HiddenChar, HiddenKind, NameBook, NameField, NameMarks, NameWarning, Script, Shown, ShownPiece,
-    confusable_mix, script_of, server_name_findings, server_name_marks, skeleton,
+    HiddenChar, HiddenKind, NameBook, NameField, NameMarks, NameTally, NameWarning, Script, Shown,
+    ShownPiece, confusable_mix, script_of, server_name_findings, server_name_marks, skeleton,
 };
 pub use outgoing::OutgoingRequest;
 pub use pages::{

@@ -430,6 +430,11 @@ impl TaskTracker {
             .collect()
     }
 
+    /// Whether the latest snapshot asks for input not answered yet (cheap: nothing copied).
+    pub fn is_asking(&self) -> bool {
+        self.ordered_keys().any(|key| !self.answered.contains(key))
+    }
+
     /// What to show the user: the latest snapshot's requests not yet answered (staged ones
     /// included, see [`TaskTracker::staged`]), typed by kind, in the server's order.
     pub fn outstanding_asks(&self) -> Vec<InputAsk> {

@@ -9,6 +9,7 @@ pub mod durable;
 pub mod embedded_app;
 pub mod html;
 pub mod http;
+pub mod many_tools;
 pub mod mcp;
 pub mod oauth;
 pub mod options;

@@ -80,6 +80,8 @@ pub enum FixtureSet {
     /// Refuse every request with `-32022`, supporting only 2025-06-18 and 2025-11-25: a
     /// server with no protocol version in common with a 2026-07-28 client.
     NoCommonVersion,
+    /// List 10,000 tools, 500 a page (`many_tools`): the scale of a large real server.
+    ManyTools,
 }
 
 /// Bounds that protect the server; each one, when hit, gives the client a clear error.

@@ -900,7 +900,7 @@ async fn run_pipeline_to_staging_never_speaks_of_production() {
     assert_in_order(
         &messages,
         &[
-            "Queued behind 2 other builds",
+            "Queued behind 2 other builds (the demo pretends a build queue)",
             "Step 1 of 4: compiling",
             "Step 2 of 4: running tests",
             "Step 3 of 4: deploying to staging",
@@ -955,7 +955,7 @@ async fn run_pipeline_to_production_goes_through_the_gate_in_six_steps() {
     assert_in_order(
         &messages,
         &[
-            "Queued behind 2 other builds",
+            "Queued behind 2 other builds (the demo pretends a build queue)",
             "Step 1 of 6: compiling",
             "Step 2 of 6: running tests",
             "Step 3 of 6: deploying to staging",

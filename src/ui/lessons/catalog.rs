@@ -151,8 +151,9 @@ pub static LESSONS: [Lesson; 11] = [
                 Choice {
                     text: "The answers and a requestState updated with them",
                     correct: false,
-                    feedback: "No: the client cannot open the latch, let alone change it. The \
-                               answers go in inputResponses beside it.",
+                    feedback: "No: the client must not change it (lesson 8 shows what the \
+                               server does if it does). The answers go in inputResponses \
+                               beside it.",
                 },
             ],
             answer: "The retry is the same tools/call with a new id, the answers in \
@@ -365,8 +366,9 @@ pub static LESSONS: [Lesson; 11] = [
                 }),
             },
             LessonStep {
-                text: "When the task stops at the approve_prod gate (Tasks panel), approve it \
-                       there. Then answer the form.",
+                text: "When the task stops at the approve_prod gate, approve it: its form \
+                       opens above the call (\"A task asks for input\"). Then answer \
+                       book_table's form.",
                 preset: None,
             },
         ],
@@ -408,8 +410,8 @@ pub static LESSONS: [Lesson; 11] = [
             reveal: Reveal::TaskAnswer {
                 tool: "run_pipeline",
             },
-            missing: "Start the lesson and wait for the approve_prod gate, then answer it in \
-                      the Tasks panel.",
+            missing: "Start the lesson and wait for the approve_prod gate, then answer it \
+                      above the call.",
         },
     },
     Lesson {

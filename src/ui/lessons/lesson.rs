@@ -1,6 +1,9 @@
 //! The open lesson: its intro, numbered steps (a step with a call has a button for it), what
 //! to watch, and its question.
 
+use std::collections::HashMap;
+
+use holdbay_engine::traffic::Part;
 use leptos::prelude::*;
 
 use super::catalog::{Lesson, Preset};
@@ -15,7 +18,21 @@ pub fn LessonView(
     progress: RwSignal<LessonProgress>,
     run_step: Callback<Preset>,
     close: Callback<()>,
+    /// Offered at the end of the last lesson.
+    open_recap: Callback<()>,
+    /// The lesson the recap asked to show with its answer.
+    review: RwSignal<Option<u8>>,
+    /// The part each lesson's reveal showed.
+    reveals: StoredValue<HashMap<u8, Part>>,
 ) -> impl IntoView {
+    let last = super::catalog::LESSONS.last().map(|l| l.number) == Some(lesson.number);
+    let recap = last.then(|| {
+        view! {
+            <button class="lesson-to-recap" on:click=move |_| open_recap.run(())>
+                "Recap of all the lessons"
+            </button>
+        }
+    });
     let heading_id = format!("lesson-{}-heading", lesson.number);
     let labelled_by = heading_id.clone();
     let steps = lesson
@@ -63,7 +80,8 @@ pub fn LessonView(
                 <strong>"Watch the scene: "</strong>
                 {lesson.watch}
             </p>
-            <LessonQuestion session=session lesson=lesson progress=progress />
+            <LessonQuestion session=session lesson=lesson progress=progress review=review reveals=reveals />
+            {recap}
         </article>
     }
 }

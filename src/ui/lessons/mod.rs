@@ -6,6 +6,7 @@ pub mod catalog;
 mod lesson;
 mod progress;
 mod question;
+mod recap;
 pub mod reveal;
 
 use leptos::prelude::*;
@@ -37,12 +38,24 @@ pub fn LessonsPanel() -> impl IntoView {
         now
     });
 
+    let review = RwSignal::new(None::<u8>);
+    let reveals = StoredValue::new(std::collections::HashMap::new());
+    let open_recap = Callback::new(move |()| {
+        progress.update(|p| {
+            p.active = None;
+            p.recap = true;
+        });
+        progress.with_untracked(LessonProgress::save);
+    });
     let start = move |number: u8| {
         // A lesson starts from now: the scene live (not the moment an earlier reveal went
         // back to), the earlier lessons' requests and tasks folded away, nothing inspected.
         session.traffic().start_scene();
         ui.inspected().set(None);
-        progress.update(|p| p.active = Some(number));
+        progress.update(|p| {
+            p.active = Some(number);
+            p.recap = false;
+        });
         progress.with_untracked(LessonProgress::save);
         let lesson = catalog::lesson(number);
         if let Some(path) = lesson.and_then(|lesson| lesson.endpoint) {
@@ -56,6 +69,23 @@ pub fn LessonsPanel() -> impl IntoView {
             .and_then(|step| step.preset);
         problem.set(first.and_then(|preset| run_preset(session, preset).err()));
     };
+    // The list is one Tab stop (the arrow keys move within it): the open lesson's button,
+    // else the next lesson not done yet. Tab then reaches the lesson's own controls, and
+    // the call's form after them, without crossing twelve buttons.
+    let recap_shown = Memo::new(move |_| progress.with(|p| p.recap));
+    let tab_stop = Memo::new(move |_| {
+        if recap_shown.get() {
+            return None;
+        }
+        progress.with(|p| {
+            p.active.or_else(|| {
+                LESSONS
+                    .iter()
+                    .map(|lesson| lesson.number)
+                    .find(|number| !p.is_done(*number))
+            })
+        })
+    });
     let buttons = LESSONS
         .iter()
         .map(|lesson| {
@@ -72,6 +102,7 @@ pub fn LessonsPanel() -> impl IntoView {
                     <button
                         class="lesson-start"
                         data-lesson=number
+                        tabindex=move || if tab_stop.get() == Some(number) { "0" } else { "-1" }
                         aria-label=label
                         aria-current=move || current().then_some("step")
                         class:active=current
@@ -89,6 +120,15 @@ pub fn LessonsPanel() -> impl IntoView {
         })
         .collect_view();
     let body = move || {
+        if recap_shown.get() {
+            let close = Callback::new(move |()| {
+                progress.update(|p| p.recap = false);
+                progress.with_untracked(LessonProgress::save);
+            });
+            return Some(
+                view! { <recap::Recap progress=progress review=review close=close /> }.into_any(),
+            );
+        }
         let lesson = catalog::lesson(active.get()?)?;
         let run_step = Callback::new(move |preset: Preset| {
             problem.set(run_preset(session, preset).err());
@@ -98,15 +138,21 @@ pub fn LessonsPanel() -> impl IntoView {
             progress.with_untracked(LessonProgress::save);
             problem.set(None);
         });
-        Some(view! {
-            <LessonView
-                session=session
-                lesson=lesson
-                progress=progress
-                run_step=run_step
-                close=close
-            />
-        })
+        Some(
+            view! {
+                <LessonView
+                    session=session
+                    lesson=lesson
+                    progress=progress
+                    run_step=run_step
+                    close=close
+                    open_recap=open_recap
+                    review=review
+                    reveals=reveals
+                />
+            }
+            .into_any(),
+        )
     };
     view! {
         <section class="panel" id="lessons" aria-labelledby="lessons-heading">
@@ -114,7 +160,22 @@ pub fn LessonsPanel() -> impl IntoView {
             <p class="quiet lessons-hint">
                 "Against the demo server. Start sets up the call and runs it; watch the scene."
             </p>
-            <ol class="lesson-list">{buttons}</ol>
+            <ol class="lesson-list" on:keydown=move_in_list>
+                {buttons}
+                <li>
+                    <button
+                        class="lesson-start lesson-recap-open"
+                        tabindex=move || if tab_stop.get().is_none() { "0" } else { "-1" }
+                        aria-label="Recap of all the lessons"
+                        aria-current=move || recap_shown.get().then_some("step")
+                        class:active=move || recap_shown.get()
+                        on:click=move |_| open_recap.run(())
+                    >
+                        <span class="lesson-number" aria-hidden="true">"∑"</span>
+                        <span class="lesson-title">"Recap"</span>
+                    </button>
+                </li>
+            </ol>
             {move || {
                 problem
                     .get()
@@ -122,6 +183,47 @@ pub fn LessonsPanel() -> impl IntoView {
             }}
             {body}
         </section>
+    }
+}
+
+/// The arrow keys, Home and End move the focus between the list's buttons.
+fn move_in_list(event: leptos::ev::KeyboardEvent) {
+    use wasm_bindgen::JsCast;
+    let Some(list) = event
+        .current_target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    else {
+        return;
+    };
+    let Ok(buttons) = list.query_selector_all("button.lesson-start") else {
+        return;
+    };
+    let count = buttons.length();
+    let focused = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.active_element());
+    let at = (0..count).find(|&i| {
+        buttons
+            .item(i)
+            .zip(focused.as_ref())
+            .is_some_and(|(button, focused)| button.is_same_node(Some(focused)))
+    });
+    let Some(at) = at else {
+        return;
+    };
+    let next = match event.key().as_str() {
+        "ArrowRight" | "ArrowDown" => (at + 1) % count,
+        "ArrowLeft" | "ArrowUp" => (at + count - 1) % count,
+        "Home" => 0,
+        "End" => count - 1,
+        _ => return,
+    };
+    if let Some(button) = buttons
+        .item(next)
+        .and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        event.prevent_default();
+        let _ = button.focus();
     }
 }
 
@@ -141,12 +243,13 @@ fn connect_to(session: Session, ui: UiState, path: &str) -> Result<(), String> {
 /// when the connected server has the tool.
 fn run_preset(session: Session, preset: Preset) -> Result<(), String> {
     let tools = session.catalog_untracked().tools();
-    let has_tool = match tools.get_untracked() {
-        Loaded::Ready(toolbox) => toolbox.tools.items.iter().any(|t| t.name == preset.tool),
-        Loaded::Loading => {
-            return Err("Still connecting to the server: try again in a moment.".to_owned());
-        }
-        _ => false,
+    let has_tool = match tools.with_untracked(|tools| match tools {
+        Loaded::Ready(toolbox) => Some(toolbox.tools.items.iter().any(|t| t.name == preset.tool)),
+        Loaded::Loading => None,
+        _ => Some(false),
+    }) {
+        Some(has_tool) => has_tool,
+        None => return Err("Still connecting to the server: try again in a moment.".to_owned()),
     };
     if !has_tool {
         return Err(format!(

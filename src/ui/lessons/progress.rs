@@ -13,6 +13,9 @@ pub struct LessonProgress {
     pub active: Option<u8>,
     /// Lessons whose question was answered right, or answered and then revealed.
     pub done: Vec<u8>,
+    /// The recap is shown (instead of a lesson).
+    #[serde(default)]
+    pub recap: bool,
 }
 
 impl LessonProgress {

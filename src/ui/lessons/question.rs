@@ -1,12 +1,14 @@
 //! A lesson's closing question: choices with feedback, then the reveal, which shows the
 //! answer and selects the part of the scene where it happens (as soon as it exists).
 
+use std::collections::HashMap;
+
 use holdbay_engine::traffic::Part;
 use leptos::prelude::*;
 
 use super::catalog::{Lesson, Reveal};
 use super::progress::LessonProgress;
-use super::reveal::part_for;
+use super::reveal::{Within, part_for};
 use crate::session::Session;
 use crate::ui::UiState;
 
@@ -15,6 +17,10 @@ pub fn LessonQuestion(
     session: Session,
     lesson: &'static Lesson,
     progress: RwSignal<LessonProgress>,
+    /// Set by the recap's link: open this lesson with its answer shown, wherever its part is.
+    review: RwSignal<Option<u8>>,
+    /// The part each lesson's reveal showed on this page, for the recap's links.
+    reveals: StoredValue<HashMap<u8, Part>>,
 ) -> impl IntoView {
     let question = &lesson.question;
     let chosen = RwSignal::new(None::<usize>);
@@ -29,8 +35,8 @@ pub fn LessonQuestion(
     let went_back = RwSignal::new(false);
     // Show `part`: a part that is only drawn for a moment (a tag on a paused tray, a
     // request on the conveyor) is shown by scrubbing the scene back to that moment.
-    let show = move |part: Part| {
-        if reveal_kind.is_momentary() {
+    let show = move |part: Part, go_back: bool| {
+        if go_back && reveal_kind.is_momentary() {
             // The part's last step on the timeline; an exchange that stands for a tray's
             // round (a retry) has none of its own, so the moment its answer came.
             let moment = traffic.with_whole(|t| {
@@ -52,6 +58,11 @@ pub fn LessonQuestion(
             }
         }
         waiting.set(false);
+        if go_back {
+            reveals.update_value(|all| {
+                all.insert(lesson.number, part.clone());
+            });
+        }
         shown.set(Some(part.clone()));
         inspected.set(Some(part));
     };
@@ -62,8 +73,8 @@ pub fn LessonQuestion(
             return;
         }
         traffic.track();
-        if let Some(part) = traffic.with(|t| part_for(t, reveal_kind)) {
-            show(part);
+        if let Some(part) = traffic.with(|t| part_for(t, reveal_kind, Within::Scene)) {
+            show(part, true);
         }
     });
 
@@ -81,14 +92,28 @@ pub fn LessonQuestion(
             progress.update(|p| p.mark_done(lesson.number));
             progress.with_untracked(LessonProgress::save);
         }
-        match traffic.with(|t| part_for(t, reveal_kind)) {
-            Some(part) => show(part),
+        match traffic.with(|t| part_for(t, reveal_kind, Within::Scene)) {
+            Some(part) => show(part, true),
             None => {
                 shown.set(None);
                 waiting.set(true);
             }
         }
     };
+    // Opened from the recap: the answer at once, and its part wherever it is now (an
+    // earlier lesson's part sits on the earlier strip; the scene stays where it is).
+    let reviewed = review.get_untracked() == Some(lesson.number);
+    if reviewed {
+        review.set(None);
+        revealed.set(true);
+        // The part this page's reveal showed; else (after a reload) the latest that shows it.
+        let part = reveals
+            .with_value(|all| all.get(&lesson.number).cloned())
+            .or_else(|| traffic.with_whole(|t| part_for(t, reveal_kind, Within::Whole)));
+        if let Some(part) = part {
+            show(part, false);
+        }
+    }
     let choices = question
         .choices
         .iter()
@@ -125,6 +150,12 @@ pub fn LessonQuestion(
         })
     };
     let where_shown = move || {
+        if reviewed && shown.get().is_none() {
+            let text = "This page's session does not hold this lesson's run any more: Start runs \
+                        it again."
+                .to_owned();
+            return Some(view! { <p class="lesson-reveal-status" data-found="false">{text}</p> });
+        }
         if waiting.get() {
             let text = format!("Not in the scene yet. {}", question.missing);
             return Some(view! { <p class="lesson-reveal-status" data-found="false">{text}</p> });
@@ -203,7 +234,7 @@ fn describe(part: &Part, reveal: Reveal) -> String {
         }
         (Part::Flight(_), _) => "the tasks/update that answered the task".to_owned(),
         (Part::CartridgeTag { key, .. }, _) => {
-            format!("the open tag {key} (answer it in the Tasks panel)")
+            format!("the open tag {key} (answer it above the call)")
         }
         (Part::Cartridge(task), Reveal::CancelOutcome { .. }) => {
             format!("task {task}, its cancel ask and the status it reached")

@@ -1,25 +1,57 @@
 //! Which part of the scene shows a lesson's answer, found in the traffic model as it is now.
 
 use holdbay_engine::model::TaskStatus;
-use holdbay_engine::traffic::{FlightRole, Part, Tray, TrayState};
+use holdbay_engine::traffic::{Cartridge, FlightRole, Part, Tray, TrayState};
 use holdbay_engine::{InputRequestKind, MethodId, Traffic};
 
 use super::catalog::Reveal;
 
+/// Where to look for the part.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Within {
+    /// The scene as it stands since the lesson started: its own requests and tasks.
+    Scene,
+    /// Everything the session drew, the earlier lessons' parts too (the recap's links).
+    Whole,
+}
+
 /// The part that shows `reveal` happening, if the session has it yet (latest first).
-pub fn part_for(traffic: &Traffic, reveal: Reveal) -> Option<Part> {
+pub fn part_for(traffic: &Traffic, reveal: Reveal, within: Within) -> Option<Part> {
+    let (trays, cartridges): (Vec<&Tray>, &[Cartridge]) = match within {
+        Within::Scene => (traffic.scene_trays().collect(), traffic.scene_cartridges()),
+        Within::Whole => (traffic.trays().iter().collect(), traffic.cartridges()),
+    };
+    let latest_trays = |tool: &'static str| {
+        trays.iter().rev().copied().filter(move |tray| {
+            tray.method == MethodId::CallTool && tray.name.as_deref() == Some(tool)
+        })
+    };
     match reveal {
-        Reveal::Latch { tool } => latest_trays(traffic, tool).find_map(|tray| {
-            let round = tray.rounds.iter().find(|r| r.received_state.is_some())?;
-            Some(Part::Latch {
-                tray: tray.id,
-                round: round.number,
-            })
-        }),
-        Reveal::BoundReached { tool } => latest_trays(traffic, tool)
+        Reveal::Latch { tool } => {
+            // A latch received and carried back unchanged says it best (not one a later
+            // lesson tampered with); before the retry, any latch received.
+            let latch_of = |tray: &Tray, carried_back: bool| {
+                let round = tray.rounds.iter().find(|round| {
+                    round.received_state.is_some()
+                        && (!carried_back
+                            || tray
+                                .rounds
+                                .iter()
+                                .any(|next| next.number == round.number + 1 && !next.latch_changed))
+                })?;
+                Some(Part::Latch {
+                    tray: tray.id,
+                    round: round.number,
+                })
+            };
+            latest_trays(tool)
+                .find_map(|tray| latch_of(tray, true))
+                .or_else(|| latest_trays(tool).find_map(|tray| latch_of(tray, false)))
+        }
+        Reveal::BoundReached { tool } => latest_trays(tool)
             .find(|tray| tray.state == TrayState::BoundReached)
             .map(|tray| Part::Tray(tray.id)),
-        Reveal::UrlTag { tool } => latest_trays(traffic, tool).find_map(|tray| {
+        Reveal::UrlTag { tool } => latest_trays(tool).find_map(|tray| {
             let tag = tray
                 .rounds
                 .iter()
@@ -31,12 +63,11 @@ pub fn part_for(traffic: &Traffic, reveal: Reveal) -> Option<Part> {
                 key: tag.key.clone(),
             })
         }),
-        Reveal::DirectAnswer { tool } => latest_trays(traffic, tool)
+        Reveal::DirectAnswer { tool } => latest_trays(tool)
             .find(|tray| matches!(tray.state, TrayState::Completed { .. }))
             .map(|tray| Part::Tray(tray.id)),
         Reveal::TaskAnswer { tool } => {
-            let tasks: Vec<&str> = traffic
-                .scene_cartridges()
+            let tasks: Vec<&str> = cartridges
                 .iter()
                 .rev()
                 .filter(|c| c.tool.as_deref() == Some(tool))
@@ -48,8 +79,7 @@ pub fn part_for(traffic: &Traffic, reveal: Reveal) -> Option<Part> {
             if let Some(update) = update {
                 return Some(Part::Flight(update.exchange));
             }
-            traffic
-                .scene_cartridges()
+            cartridges
                 .iter()
                 .rev()
                 .filter(|c| c.tool.as_deref() == Some(tool))
@@ -62,8 +92,7 @@ pub fn part_for(traffic: &Traffic, reveal: Reveal) -> Option<Part> {
                 })
         }
         Reveal::CancelOutcome { tool } => {
-            let asked: Vec<_> = traffic
-                .scene_cartridges()
+            let asked: Vec<_> = cartridges
                 .iter()
                 .rev()
                 .filter(|c| c.tool.as_deref() == Some(tool) && c.cancel.is_some())
@@ -83,8 +112,7 @@ pub fn part_for(traffic: &Traffic, reveal: Reveal) -> Option<Part> {
                 .map(|c| Part::Cartridge(c.task_id.clone()))
         }
         Reveal::Restored { tool } => {
-            let restored: Vec<_> = traffic
-                .scene_cartridges()
+            let restored: Vec<_> = cartridges
                 .iter()
                 .rev()
                 .filter(|c| c.restored && c.tool.as_deref().is_none_or(|t| t == tool))
@@ -95,10 +123,10 @@ pub fn part_for(traffic: &Traffic, reveal: Reveal) -> Option<Part> {
                 .or(restored.first())
                 .map(|c| Part::Cartridge(c.task_id.clone()))
         }
-        Reveal::Stopped { tool } => latest_trays(traffic, tool)
+        Reveal::Stopped { tool } => latest_trays(tool)
             .find(|tray| tray.state == TrayState::Stopped)
             .map(|tray| Part::Tray(tray.id)),
-        Reveal::Declined { tool } => latest_trays(traffic, tool).find_map(|tray| {
+        Reveal::Declined { tool } => latest_trays(tool).find_map(|tray| {
             traffic
                 .flights()
                 .rev()
@@ -118,7 +146,7 @@ pub fn part_for(traffic: &Traffic, reveal: Reveal) -> Option<Part> {
                     && flight.status == Some(status)
             })
             .map(|flight| Part::Flight(flight.exchange)),
-        Reveal::ChangedLatch => traffic.scene_trays().rev().find_map(|tray| {
+        Reveal::ChangedLatch => trays.iter().rev().find_map(|tray| {
             let changed = tray.rounds.iter().find(|r| r.latch_changed)?;
             Some(Part::Latch {
                 tray: tray.id,
@@ -127,12 +155,4 @@ pub fn part_for(traffic: &Traffic, reveal: Reveal) -> Option<Part> {
             })
         }),
     }
-}
-
-/// The trays of `tool`'s calls, newest first.
-fn latest_trays<'a>(traffic: &'a Traffic, tool: &'a str) -> impl Iterator<Item = &'a Tray> {
-    traffic
-        .scene_trays()
-        .rev()
-        .filter(move |tray| tray.method == MethodId::CallTool && tray.name.as_deref() == Some(tool))
 }

@@ -1,8 +1,9 @@
 //! The earlier strip: the logical requests and tasks from before the scene started anew (an
 //! earlier lesson, or Reset scene), one line of small parts, each still inspectable.
 
+use holdbay_engine::Traffic;
 use holdbay_engine::protocol::task_status_name;
-use holdbay_engine::traffic::{Part, TrayState};
+use holdbay_engine::traffic::{FlightRole, Part, TrayState};
 use leptos::prelude::*;
 
 use super::SceneContext;
@@ -14,6 +15,8 @@ const SHOWN: usize = 8;
 #[derive(Clone, PartialEq)]
 struct EarlierPart {
     part: Part,
+    /// When it entered the scene (caller's clock): the strip is newest first.
+    at: f64,
     label: String,
     /// What the part is, said in full (its label is short).
     title: String,
@@ -34,6 +37,26 @@ fn tray_words(state: &TrayState) -> &'static str {
     }
 }
 
+/// The strip's tray or task that `selected` is part of (a latch, a tag or an exchange of
+/// it): the strip draws only whole requests and tasks, and marks the one chosen elsewhere
+/// (the recap's link to an earlier lesson's reveal selects a latch, say).
+fn strip_part_of(selected: &Part, traffic: &Traffic) -> Option<Part> {
+    Some(match selected {
+        Part::Tray(tray) | Part::Latch { tray, .. } | Part::TrayTag { tray, .. } => {
+            Part::Tray(*tray)
+        }
+        Part::Cartridge(task) | Part::CartridgeTag { task, .. } => Part::Cartridge(task.clone()),
+        Part::Flight(exchange) => match &traffic.flight(*exchange)?.role {
+            FlightRole::Opens { tray } | FlightRole::Retry { tray, .. } => Part::Tray(*tray),
+            FlightRole::Poll { task }
+            | FlightRole::Update { task }
+            | FlightRole::Cancel { task } => Part::Cartridge(task.clone()),
+            FlightRole::Listen | FlightRole::Other => return None,
+        },
+        Part::Session => return None,
+    })
+}
+
 #[component]
 pub(super) fn EarlierStrip() -> impl IntoView {
     let scene = SceneContext::current();
@@ -46,6 +69,7 @@ pub(super) fn EarlierStrip() -> impl IntoView {
                 let words = tray_words(&tray.state);
                 EarlierPart {
                     part: Part::Tray(tray.id),
+                    at: tray.opened_at,
                     label: format!("{name} · {words}"),
                     title: format!("Earlier request {name}: {words}"),
                 }
@@ -58,17 +82,34 @@ pub(super) fn EarlierStrip() -> impl IntoView {
                 let status = task_status_name(cartridge.status);
                 EarlierPart {
                     part: Part::Cartridge(cartridge.task_id.clone()),
+                    at: cartridge.entered_at,
                     label: format!("{} {tool}", status_glyph(cartridge.status)),
                     title: format!("Earlier task {} ({tool}): {status}", cartridge.task_id),
                 }
             });
-            let all: Vec<EarlierPart> = trays.chain(tasks).collect();
-            let more = all.len().saturating_sub(SHOWN);
-            (all.into_iter().take(SHOWN).collect::<Vec<_>>(), more)
+            let mut all: Vec<EarlierPart> = trays.chain(tasks).collect();
+            all.sort_by(|a, b| b.at.total_cmp(&a.at));
+            all
         })
     });
+    let marked = Memo::new(move |_| {
+        let selected = scene.selected.get()?;
+        traffic.with_whole(|t| strip_part_of(&selected, t))
+    });
+    // The newest first; a part chosen elsewhere (the recap's link to an old reveal) comes
+    // first of all, so the one line always shows it.
+    let shown = Memo::new(move |_| {
+        let mut all = earlier.get();
+        if let Some(at) = marked.with(|m| all.iter().position(|e| Some(&e.part) == m.as_ref())) {
+            let chosen = all.remove(at);
+            all.insert(0, chosen);
+        }
+        let more = all.len().saturating_sub(SHOWN);
+        all.truncate(SHOWN);
+        (all, more)
+    });
     move || {
-        let (parts, more) = earlier.get();
+        let (parts, more) = shown.get();
         (!parts.is_empty()).then(|| {
             view! {
                 <div class="earlier" role="group" aria-label="Earlier requests and tasks">
@@ -82,7 +123,7 @@ pub(super) fn EarlierStrip() -> impl IntoView {
                                 <button
                                     type="button"
                                     class="earlier-part"
-                                    class:selected=move || scene.is_selected(&chosen)
+                                    class:selected=move || marked.with(|m| m.as_ref() == Some(&chosen))
                                     title=earlier.title.clone()
                                     aria-label=earlier.title
                                     on:click=move |_| scene.select(part.clone())

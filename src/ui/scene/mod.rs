@@ -135,6 +135,22 @@ pub fn Scene(#[prop(optional, into)] token: Option<Signal<Option<TokenSet>>>) ->
         }
     });
 
+    // A new start (a lesson, or Reset scene) shows the scene from its top: whatever the
+    // column was scrolled to before (the timeline, an earlier inspector) is of another scene.
+    let section = NodeRef::<leptos::html::Section>::new();
+    let starts = traffic.scene_starts();
+    Effect::new(move |seen: Option<u64>| {
+        let now = starts.get();
+        if seen.is_some_and(|seen| seen != now)
+            && let Some(section) = section.get_untracked()
+        {
+            let options = web_sys::ScrollIntoViewOptions::new();
+            options.set_block(web_sys::ScrollLogicalPosition::Start);
+            section.scroll_into_view_with_scroll_into_view_options(&options);
+        }
+        now
+    });
+
     let replay = move || {
         traffic.track();
         traffic.is_replay()
@@ -160,6 +176,7 @@ pub fn Scene(#[prop(optional, into)] token: Option<Signal<Option<TokenSet>>>) ->
         <section
             class="panel scene"
             id="scene"
+            node_ref=section
             tabindex="-1"
             aria-label="Scene: the holding bay and the job magazine"
             data-replay=move || replay().to_string()

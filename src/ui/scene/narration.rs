@@ -13,10 +13,14 @@ pub(super) fn Narration() -> impl IntoView {
     let lines = Memo::new(move |_| {
         traffic.track();
         traffic.with(|t| {
+            // Only this scene's story: a lesson's start (or Reset scene) leaves the earlier
+            // lines to the timeline.
+            let start = t.scene_start().unwrap_or(f64::NEG_INFINITY);
             let mut lines: Vec<(u64, String)> = t
                 .events()
                 .iter()
                 .rev()
+                .take_while(|event| event.at >= start)
                 .filter_map(|event| Some((event.seq, event.narration.clone()?)))
                 .take(LINES)
                 .collect();

@@ -7,15 +7,20 @@ use holdbay_engine::traffic::{Part, Traffic, TrayState};
 pub fn describe(traffic: &Traffic, part: &Part) -> (String, &'static str) {
     match part {
         Part::Flight(exchange) => {
-            let what = traffic
-                .flight(*exchange)
+            let flight = traffic.flight(*exchange);
+            let what = flight
                 .map(|f| match &f.name {
                     Some(name) => format!("{} {name}", f.method_name),
                     None => f.method_name.clone(),
                 })
                 .unwrap_or_default();
+            // Numbered as the wire log numbers it: by its JSON-RPC id.
+            let number = flight
+                .and_then(|f| f.rpc_id.as_ref())
+                .map(|id| format!(" #{id}"))
+                .unwrap_or_default();
             (
-                format!("Exchange #{exchange}: {what}"),
+                format!("Exchange{number}: {what}"),
                 "One HTTP exchange on the conveyor: the JSON-RPC request the client sent and \
                  everything the server answered on it (a JSON body, or SSE messages ending with \
                  the response). The label is its real duration.",

@@ -1,5 +1,6 @@
 //! The tasks panel: every task this page follows, live.
 
+mod asking;
 pub(crate) mod clock;
 mod following;
 mod outcome;
@@ -10,6 +11,7 @@ use leptos::prelude::*;
 use crate::session::Session;
 use crate::split::{ChunkMissing, chunk, engine_work};
 use crate::ui::chunks::when_loaded;
+pub use asking::TasksAsking;
 use row::TaskRow;
 
 /// A task's row. Its code is in the engine-work chunk (`crate::split`), which following the
@@ -42,8 +44,17 @@ pub fn TasksPanel() -> impl IntoView {
     let board = Session::current().tasks();
     let now = clock::ticking_now();
     let ids = board.ids();
-    let shown_ids =
-        move || ids.with(|ids| ids.iter().take(ROWS_SHOWN).cloned().collect::<Vec<_>>());
+    // Newest first: the task just started (or just asking) is on top, the long-finished
+    // ones below it.
+    let shown_ids = move || {
+        ids.with(|ids| {
+            ids.iter()
+                .rev()
+                .take(ROWS_SHOWN)
+                .cloned()
+                .collect::<Vec<_>>()
+        })
+    };
     let hidden = move || ids.with(Vec::len).saturating_sub(ROWS_SHOWN);
     let pushing = board.is_pushing();
     let many = move || ids.with(Vec::len) > STILL_LAMPS_ABOVE;
@@ -95,7 +106,7 @@ pub fn TasksPanel() -> impl IntoView {
                         view! {
                             <p class="quiet task-more">
                                 {hidden}
-                                " more tasks are followed but not listed here (the first "
+                                " older tasks are followed but not listed here (the newest "
                                 {ROWS_SHOWN}
                                 " are)."
                             </p>

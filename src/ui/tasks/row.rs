@@ -3,6 +3,7 @@
 use holdbay_engine::model::{JsonObject, TaskStatus};
 use holdbay_engine::{InputAnswer, InputAsk, MethodId, Shown};
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 use super::clock::{seconds_until, span};
 use super::following::{following_text, last_snapshot_text};
@@ -14,7 +15,7 @@ use crate::ui::chunks::{chunk, when_loaded};
 use crate::ui::forms::{Delivery, InputRequestCard};
 
 /// Enough of the id to tell tasks apart; the full one is in the tooltip.
-fn short_id(task_id: &str) -> String {
+pub(super) fn short_id(task_id: &str) -> String {
     let short: String = task_id.chars().take(8).collect();
     if short.len() < task_id.len() {
         format!("{short}…")
@@ -93,7 +94,7 @@ pub fn TaskRow(task_id: String, now: Signal<u64>) -> impl IntoView {
             {move || message.get().map(|message| view! { <p class="task-message">{message}</p> })}
             <TaskTimes task=task now=now />
             <Unreachable task=task now=now />
-            <InputRequests task=task task_id=task_id.clone() />
+            <AsksAbove task=task task_id=task_id.clone() />
             {move || {
                 let id = cancel_id.clone();
                 live.get().then(|| {
@@ -248,11 +249,42 @@ fn Unreachable(task: Memo<Option<TrackedTask>>, now: Signal<u64>) -> impl IntoVi
     }
 }
 
+/// A task that asks for input is answered in the call column, where its form has room
+/// (`asking.rs`): the row says so and takes the user there.
+#[component]
+fn AsksAbove(task: Memo<Option<TrackedTask>>, task_id: String) -> impl IntoView {
+    let asking =
+        Memo::new(move |_| task.with(|t| t.as_ref().is_some_and(|t| t.tracker.is_asking())));
+    let go = move |_| {
+        let card = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(&super::asking::asking_card_id(&task_id)));
+        if let Some(card) = card {
+            card.scroll_into_view();
+            if let Ok(card) = card.dyn_into::<web_sys::HtmlElement>() {
+                let _ = card.focus();
+            }
+        }
+    };
+    move || {
+        asking.get().then(|| {
+            view! {
+                <p class="task-asks-above">
+                    "Asks for input: its form is above the call. "
+                    <button type="button" class="task-answer-link" on:click=go.clone()>
+                        "Answer it"
+                    </button>
+                </p>
+            }
+        })
+    }
+}
+
 /// The requests still waiting for an answer. One is answered at once; several are
 /// answered together, by one Submit, in one `tasks/update` (the engine sends it only when
 /// every outstanding request of the snapshot has an answer).
 #[component]
-fn InputRequests(task: Memo<Option<TrackedTask>>, task_id: String) -> impl IntoView {
+pub(super) fn InputRequests(task: Memo<Option<TrackedTask>>, task_id: String) -> impl IntoView {
     let asks = Memo::new(move |_| {
         task.with(|task| {
             task.as_ref()

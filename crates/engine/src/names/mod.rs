@@ -342,19 +342,9 @@ impl NameBook {
     /// name twice is one name (a duplicate hides nothing); different names that read the
     /// same look alike.
     pub fn new<'a>(item: &'static str, names: impl IntoIterator<Item = &'a str>) -> Self {
-        let mut all: Vec<(String, String)> = names
-            .into_iter()
-            .map(|name| (skeleton(name), name.to_owned()))
-            .collect();
-        all.sort_unstable();
-        all.dedup();
-        let alike = all
-            .chunk_by(|a, b| a.0 == b.0)
-            .filter(|same| same.len() > 1)
-            .flatten()
-            .cloned()
-            .collect();
-        Self { item, alike }
+        let mut tally = NameTally::new(item);
+        tally.add(names);
+        tally.book()
     }
 
     /// What one item of the list is called.
@@ -405,6 +395,54 @@ impl NameBook {
             }
         }
         findings
+    }
+}
+
+/// A list's names gathered as its pages come, so that each page's [`NameBook`] (of the pages
+/// so far) reads only that page's names: a list of 10,000 in 20 pages reads each name once,
+/// not ten times over.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NameTally {
+    item: &'static str,
+    /// `(skeleton, name)` of every different name so far, sorted.
+    all: Vec<(String, String)>,
+}
+
+impl NameTally {
+    pub fn new(item: &'static str) -> Self {
+        Self {
+            item,
+            all: Vec::new(),
+        }
+    }
+
+    /// Take in more names of the list.
+    pub fn add<'a>(&mut self, names: impl IntoIterator<Item = &'a str>) {
+        let sorted = self.all.len();
+        self.all.extend(
+            names
+                .into_iter()
+                .map(|name| (skeleton(name), name.to_owned())),
+        );
+        self.all[sorted..].sort_unstable();
+        // Two sorted runs: the stable sort merges them in one pass.
+        self.all.sort();
+        self.all.dedup();
+    }
+
+    /// The book of the names so far.
+    pub fn book(&self) -> NameBook {
+        let alike = self
+            .all
+            .chunk_by(|a, b| a.0 == b.0)
+            .filter(|same| same.len() > 1)
+            .flatten()
+            .cloned()
+            .collect();
+        NameBook {
+            item: self.item,
+            alike,
+        }
     }
 }
 

@@ -384,6 +384,27 @@ fn a_book_flags_every_name_of_a_group_that_reads_alike() {
 }
 
 #[test]
+fn a_tally_fed_page_by_page_gives_the_book_of_all_its_names() {
+    // A look-alike pair split across pages, a name repeated on a later page, a trio.
+    let pages: [&[&str]; 3] = [
+        &["ok_echo", "weather", "tool_1500", "a"],
+        &["zeta", "ok_\u{200B}echo", "weather", "tooI_1500"],
+        &["ok_\u{0435}cho", "b", "A"],
+    ];
+    let mut tally = NameTally::new("tool");
+    let mut so_far: Vec<&str> = Vec::new();
+    for page in pages {
+        tally.add(page.iter().copied());
+        so_far.extend(page);
+        assert_eq!(tally.book(), NameBook::new("tool", so_far.iter().copied()));
+    }
+    let book = tally.book();
+    assert!(book.marks("tool_1500", None).is_flagged());
+    assert!(book.marks("ok_echo", None).is_flagged());
+    assert!(!book.marks("weather", None).is_flagged());
+}
+
+#[test]
 fn the_same_name_twice_is_no_look_alike() {
     // Two resources may share a name (README in two folders): nothing is hidden.
     let book = NameBook::new("resource", ["README", "README"]);

@@ -73,8 +73,10 @@ fn transport_failures_back_off_and_a_snapshot_resets_it() {
 fn input_requests_are_keyed_as_the_server_sent_them_and_answered_once() {
     let mut client = Client::default();
     let mut tracker = TaskTracker::from_created(&created(Some(1000), None), 0);
+    assert!(!tracker.is_asking());
     let key = "t1:9f86d081884c7d65"; // fastmcp-tasks rewrites keys like this
     let events = tracker.handle_snapshot(&snapshot("input_required", approval(key)), None);
+    assert!(tracker.is_asking());
     assert!(events.contains(&TaskEvent::InputRequested {
         keys: vec![key.to_owned()]
     }));
@@ -368,6 +370,10 @@ fn one_update_carries_an_answer_for_every_outstanding_key() {
             "approve": {"action": "accept", "content": {"ok": true}}})
     );
     assert!(tracker.outstanding().is_empty());
+    assert!(
+        !tracker.is_asking(),
+        "every key answered: nothing asks any more"
+    );
     assert!(
         tracker.update(&mut client).is_none(),
         "never answered twice"

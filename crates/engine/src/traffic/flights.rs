@@ -67,6 +67,7 @@ impl Traffic {
             exchange,
             Flight {
                 exchange,
+                rpc_id: sent.id.clone(),
                 method: sent.method,
                 method_name: sent.method_name.clone(),
                 name: sent.name.clone(),

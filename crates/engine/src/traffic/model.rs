@@ -3,7 +3,7 @@
 //! Every field is read from an exchange's typed events; the JSON kept is the real JSON of the
 //! wire.
 
-use rmcp::model::{InputResponses, TaskStatus};
+use rmcp::model::{InputResponses, RequestId, TaskStatus};
 use serde_json::Value;
 
 use crate::events::InputAsk;
@@ -14,6 +14,9 @@ use crate::method::MethodId;
 pub struct Flight {
     /// The exchange's id in the wire log.
     pub exchange: u64,
+    /// The request's JSON-RPC id (what the wire log numbers it by); `None` when the body was
+    /// not a JSON-RPC request.
+    pub rpc_id: Option<RequestId>,
     /// `None` for a method this client does not know (see `method_name`).
     pub method: Option<MethodId>,
     /// The JSON-RPC method as sent.

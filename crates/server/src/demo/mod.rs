@@ -59,6 +59,20 @@ impl DemoServer {
         self.shared.fixtures.contains(&FixtureSet::Conformance)
     }
 
+    fn many_tools(&self) -> bool {
+        self.shared.fixtures.contains(&FixtureSet::ManyTools)
+    }
+
+    /// The tools listed without `--fixtures many-tools`: the demo's, then the conformance
+    /// suite's if asked for.
+    fn own_tools(&self) -> Vec<Tool> {
+        let mut tools = catalog::tools();
+        if self.conformance() {
+            tools.extend(crate::conformance::tools());
+        }
+        tools
+    }
+
     async fn dispatch(&self, call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
         match call.tool() {
             "book_table" => book_table::call(call).await,
@@ -75,6 +89,11 @@ impl DemoServer {
             "echo" => echo::call(call),
             "format_note" => format_note::call(call),
             other => {
+                if self.many_tools()
+                    && crate::many_tools::tool(self.own_tools().len(), other).is_some()
+                {
+                    return Ok(crate::many_tools::call(other, &call.arguments()));
+                }
                 if self.conformance()
                     && let Some(response) = crate::conformance::call_tool(call).await
                 {
@@ -120,25 +139,31 @@ impl ServerHandler for DemoServer {
 
     async fn list_tools(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let mut tools = catalog::tools();
-        if self.conformance() {
-            tools.extend(crate::conformance::tools());
+        let tools = self.own_tools();
+        if !self.many_tools() {
+            return Ok(ListToolsResult::with_all_items(tools));
         }
-        Ok(ListToolsResult::with_all_items(tools))
+        let cursor = request.and_then(|request| request.cursor);
+        let (page, next) = crate::many_tools::page(tools, cursor.as_deref())?;
+        let mut result = ListToolsResult::with_all_items(page);
+        result.next_cursor = next;
+        Ok(result)
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        catalog::tools()
+        let tools = self.own_tools();
+        let count = tools.len();
+        tools
             .into_iter()
-            .chain(if self.conformance() {
-                crate::conformance::tools()
-            } else {
-                Vec::new()
-            })
             .find(|tool| tool.name == name)
+            .or_else(|| {
+                self.many_tools()
+                    .then(|| crate::many_tools::tool(count, name))
+                    .flatten()
+            })
     }
 
     async fn call_tool(

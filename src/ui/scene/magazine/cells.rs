@@ -23,6 +23,8 @@ pub(super) fn acknowledgement(ask: &CancelAsk) -> &'static str {
 }
 
 /// Row baselines and spacing of a roomy cell, in the magazine's units.
+/// Characters of a task id drawn after its tool's name.
+const ID_SHOWN: usize = 4;
 const ROW_3: f64 = 60.0;
 const MARGIN: f64 = 7.0;
 const PAD: f64 = 5.0;
@@ -286,8 +288,15 @@ fn CartridgeCell(cartridge: CartridgeView, grid: Grid, focusable: bool) -> impl 
         let restored = cartridge.restored;
         // The title gives way to the restored mark on the same row.
         let title_room = if restored { 12 } else { 20 };
+        // Two tasks of one tool are told apart by the start of their ids (the inspector and
+        // the tasks panel give the whole id), where the row has room for it.
         let title = match &cartridge.tool {
-            Some(tool) => truncate(&Shown::of(tool).text(), title_room),
+            Some(tool) if restored => truncate(&Shown::of(tool).text(), title_room),
+            Some(tool) => {
+                let short_id: String = cartridge.task_id.chars().take(ID_SHOWN).collect();
+                let tool = truncate(&Shown::of(tool).text(), title_room - ID_SHOWN - 3);
+                format!("{tool} · {short_id}")
+            }
             None => truncate(&cartridge.task_id, title_room),
         };
         let status_line = match &cartridge.message {

@@ -1,11 +1,12 @@
 //! HTTP for the engine's requests: `fetch`, the body read as a stream of chunks that go
-//! straight into the engine's reader (a small JSON answer in one piece), and every exchange
-//! recorded in the wire log with the typed events the engine decoded from it (once, as they
-//! arrived).
+//! straight into the engine's reader, and every exchange recorded in the wire log with the
+//! typed events the engine decoded from it (once, as they arrived).
 //!
 //! A page polling a thousand tasks sends hundreds of these a second, so each costs the main
-//! thread as little as it can: one `fetch` with its init (no `Request` built on the side), a
-//! deadline that is a timer cleared when the exchange ends, and a small answer read whole.
+//! thread as little as it can: one `fetch` with its init (no `Request` built on the side), and
+//! a deadline that is a timer cleared when the exchange ends. (Every body is streamed, small
+//! ones too: a `Content-Length` counts the encoded bytes, so a small gzip bomb read whole
+//! would be decoded whole before the engine's bound could stop it.)
 
 use holdbay_engine::auth::DPOP_NONCE_HEADER;
 use holdbay_engine::headers::merge_extra_headers;
@@ -483,18 +484,6 @@ fn header_pairs(headers: &web_sys::Headers) -> Vec<(String, String)> {
         .collect()
 }
 
-/// An answer that is read whole, in one step: a body that is not an event stream and says
-/// it is at most a window long. (A poll's answer is a few hundred bytes; reading it as a
-/// stream took two more round trips through the event loop.)
-fn reads_whole(response: &Response) -> bool {
-    let headers = response.headers();
-    let header = |name: &str| headers.get(name).ok().flatten();
-    let streamed = header("content-type")
-        .is_some_and(|kind| holdbay_engine::protocol::is_event_stream(Some(&kind)));
-    let length = header("content-length").and_then(|length| length.trim().parse::<u32>().ok());
-    !streamed && length.is_some_and(|length| length <= WINDOW_BYTES)
-}
-
 /// Read the body chunk by chunk into `on_chunk` (which returns false to stop early),
 /// recording each piece as text split only between characters.
 async fn read_body(
@@ -505,29 +494,6 @@ async fn read_body(
     on_chunk: &mut dyn FnMut(&[u8]) -> bool,
 ) -> Result<(), ExchangeError> {
     let url = how.connection.fetch_url();
-    if reads_whole(response)
-        && let Ok(whole) = response.array_buffer()
-    {
-        let bytes = match JsFuture::from(whole).await {
-            Ok(buffer) => Uint8Array::new(&buffer).to_vec(),
-            Err(error) => {
-                let failure = if deadline.passed() {
-                    deadline.error(url)
-                } else if is_abort_value(&error) {
-                    ExchangeError::Aborted { url }
-                } else {
-                    ExchangeError::BodyInterrupted {
-                        url,
-                        detail: js_text(&error),
-                    }
-                };
-                return Err(record.fail(how, failure));
-            }
-        };
-        record.chunk(how, &String::from_utf8_lossy(&bytes));
-        on_chunk(&bytes);
-        return Ok(());
-    }
     let Some(body) = response.body() else {
         return Ok(());
     };

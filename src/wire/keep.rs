@@ -57,8 +57,11 @@ struct Pending {
 
 impl Pending {
     fn of(entry: &WireEntry) -> Option<Self> {
+        let mut json = serde_json::to_string(entry).ok()?;
+        // Written as it grew, it may hold up to twice its length until the write.
+        json.shrink_to_fit();
         Some(Self {
-            json: serde_json::to_string(entry).ok()?,
+            json,
             bytes: entry.retained_bytes(),
         })
     }

@@ -1,21 +1,27 @@
 // Benchmark (not a test): 1,000 live tasks followed by the app in headless Chromium against
 // the real `holdbay serve` on loopback. Records frame times (requestAnimationFrame deltas)
-// while the page animates and polls, and the `tasks/get` requests sent against what the
-// server's `pollIntervalMs` allows over the same window.
+// while the page polls, and every `tasks/get` the page sends: how many against what the
+// server's `pollIntervalMs` allows over the same window, and the observed interval between
+// two polls of one task.
 //
-//   npm run bench:magazine            (in tests/e2e, after cargo build -p holdbay-server
-//                                      and trunk build --release)
-//   node bench-magazine.mjs --tasks 1000 --seconds 20 --mode poll|push --view scene|workbench
+//   cd tests/e2e && HOLDBAY_BIN=../../target/server/holdbay npm run bench:magazine
+//   (after bash scripts/build-app.sh: the release app in dist/, the server in target/server)
+//   node bench-magazine.mjs --tasks 1000 --seconds 20 --poll-interval 5000 --mode poll|push
+//                           --view scene|workbench
 //
+// --poll-interval MS (default 5000): the server announces pollIntervalMs = MS for the tasks
+//   (holdbay serve --min-task-poll-interval-ms; 0 keeps run_pipeline's own, 1,000). The
+//   stored tasks' first polls are spread over one interval (as tasks created one after
+//   another would be), the warm-up lasts an interval and 5 s more (--warmup overrides), and
+//   the report says how timely each task's polls were: every gap between two tasks/get of
+//   one task (the observed interval) and its excess over pollIntervalMs (lateness), and the
+//   polls still overdue at the end.
 // --mode poll (default): the page's subscriptions/listen requests are answered "method not
 //   found" inside the page, so the app follows every task by polling at the server's interval.
 // --mode push: the server's listen stream is used; polling is then only a slow safety net.
-// --poll-interval MS: the server announces pollIntervalMs = MS for the tasks (holdbay serve
-//   --min-task-poll-interval-ms; run_pipeline's own is 1,000). The stored tasks' first polls
-//   are then spread over one interval (as tasks created one after another would be), the
-//   warm-up lasts an interval and 5 s more (--warmup overrides), and the report says how
-//   timely each task's polls were: every gap between two tasks/get of one task against its
-//   pollIntervalMs (lateness p50/p95/p99/max), and the polls still overdue at the end.
+// --trace (main-thread time by event), --profile FILE (CPU profile, self time), --mutations
+//   (DOM mutations by part), --hide SELECTOR, --css RULES, --hide-dock: to find where a
+//   frame's time goes. --screenshot FILE [--color-scheme dark]: the page after the window.
 //
 // How the tasks are made: one run_pipeline call through the UI (so the board stores a real
 // task in the app's own format), 999 more sent from Node with the same headers and body the
@@ -39,7 +45,8 @@ function option(name, fallback) {
 }
 const TASKS = Number(option('tasks', '1000'));
 const SECONDS = Number(option('seconds', '20'));
-const POLL_INTERVAL_MS = option('poll-interval', null) === null ? null : Number(option('poll-interval', null));
+// 0: the tools' own interval (no floor on the server).
+const POLL_INTERVAL_MS = Number(option('poll-interval', '5000')) || null;
 const WARMUP_SECONDS = Number(option('warmup', POLL_INTERVAL_MS ? String(POLL_INTERVAL_MS / 1000 + 5) : '3'));
 const MODE = option('mode', 'poll');
 const VIEW = option('view', 'scene');
@@ -109,6 +116,8 @@ async function pollTimeliness(page, frames, snapshot) {
     if (within) inWindow += 1;
   }
   const lateness = [];
+  // The observed per-task poll interval: each gap between two tasks/get of one task.
+  const gaps = [];
   let early = 0;
   let overdueAtEnd = 0;
   const overdueBy = [];
@@ -120,7 +129,9 @@ async function pollTimeliness(page, frames, snapshot) {
     for (let k = 1; k < all.length; k += 1) {
       if (all[k] < frames.startedAtMs || all[k] > frames.endedAtMs) continue;
       polled = true;
-      const late = all[k] - all[k - 1] - interval;
+      const gap = all[k] - all[k - 1];
+      gaps.push(gap);
+      const late = gap - interval;
       lateness.push(late);
       if (late < -5) early += 1;
     }
@@ -134,12 +145,19 @@ async function pollTimeliness(page, frames, snapshot) {
     }
   }
   const sortedLate = [...lateness].sort((a, b) => a - b);
+  const sortedGaps = [...gaps].sort((a, b) => a - b);
   const sortedOverdue = [...overdueBy].sort((a, b) => a - b);
   const round = (ms) => (ms === null ? null : Math.round(ms));
   return {
     sentInWindow: inWindow,
     othersInWindow,
     gaps: sortedLate.length,
+    intervalMs: {
+      p50: round(percentile(sortedGaps, 0.5)),
+      p95: round(percentile(sortedGaps, 0.95)),
+      min: round(sortedGaps[0] ?? null),
+      max: round(sortedGaps.at(-1) ?? null),
+    },
     latenessMs: {
       p50: round(percentile(sortedLate, 0.5)),
       p95: round(percentile(sortedLate, 0.95)),
@@ -539,7 +557,7 @@ const f = (ms) => (ms === null ? 'n/a' : `${ms.toFixed(1)} ms`);
 function timelinessLine(t) {
   const share = (n) => (t.gaps ? `${((100 * n) / t.gaps).toFixed(1)} %` : 'n/a');
   return `poll timeliness (${t.tasks} tasks, ${t.tasksPolledInWindow} polled again in the window): ${t.sentInWindow} tasks/get sent in the window; `
-    + `${t.gaps} gaps, lateness p50 ${t.latenessMs.p50} ms, p95 ${t.latenessMs.p95} ms, p99 ${t.latenessMs.p99} ms, max ${t.latenessMs.max} ms (min ${t.latenessMs.min} ms, ${t.early} early); `
+    + `${t.gaps} gaps: observed interval p50 ${t.intervalMs.p50} ms, p95 ${t.intervalMs.p95} ms (min ${t.intervalMs.min}, max ${t.intervalMs.max}); lateness p50 ${t.latenessMs.p50} ms, p95 ${t.latenessMs.p95} ms, p99 ${t.latenessMs.p99} ms, max ${t.latenessMs.max} ms (min ${t.latenessMs.min} ms, ${t.early} early); `
     + `within 100 ms ${share(t.within100ms)}, 250 ms ${share(t.within250ms)}, 1 s ${share(t.within1s)}; `
     + `overdue at the end ${t.overdueAtEnd} (p50 ${t.overdueAtEndMs.p50} ms, max ${t.overdueAtEndMs.max} ms); `
     + `response waits p50 ${t.responseWaitMs.p50} ms, p95 ${t.responseWaitMs.p95} ms`;

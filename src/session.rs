@@ -27,6 +27,8 @@ pub struct Session {
     catalog: RwSignal<Catalog>,
     /// Discover and list, for the latest connection.
     connect: Action<(Connection, Catalog), ()>,
+    /// When the latest connect settled (page clock, ms); `None` while one is under way.
+    settled_at: RwSignal<Option<f64>>,
     tasks: TaskBoard,
     calls: Calls,
     /// Each prompt's `prompts/get` and each URI's `resources/read`, run like calls.
@@ -59,12 +61,19 @@ impl Session {
         let calls = Calls::new(link, tasks, catalog.into());
         let prompts = Runs::new(link, tasks, catalog.into());
         let reads = Runs::new(link, tasks, catalog.into());
-        let connect =
-            Action::new_local(move |(_, catalog): &(Connection, Catalog)| catalog.load(link));
+        let settled_at = RwSignal::new(None);
+        let connect = Action::new_local(move |(_, catalog): &(Connection, Catalog)| {
+            let loading = catalog.load(link);
+            async move {
+                loading.await;
+                settled_at.try_set(Some(js_sys::Date::now()));
+            }
+        });
         Self {
             link,
             catalog,
             connect,
+            settled_at,
             tasks,
             calls,
             prompts,
@@ -158,6 +167,12 @@ impl Session {
         self.connect.pending().into()
     }
 
+    /// When the latest connect settled (`Date.now()`), stamped as it ends: a view mounted
+    /// later (the dock comes with a later chunk) still tells the exchanges after it.
+    pub fn connect_settled_at(&self) -> Signal<Option<f64>> {
+        self.settled_at.into()
+    }
+
     pub fn tasks(&self) -> TaskBoard {
         self.tasks
     }
@@ -207,6 +222,7 @@ impl Session {
         self.calls.clear();
         self.prompts.clear();
         self.reads.clear();
+        self.settled_at.try_set(None);
         let catalog = self.owner.make(Catalog::new);
         self.catalog.try_set(catalog);
         self.connect.dispatch_local((connection, catalog));

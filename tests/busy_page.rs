@@ -3,7 +3,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use holdbay::wire::budget::{BODY_KEPT_BYTES, LOG_BYTES};
-use holdbay::wire::{MAX_LIVE_ENTRIES, WireChunk, WireEntry, WireLog};
+use holdbay::wire::{DROPPED_AT_ONCE, MAX_LIVE_ENTRIES, WireChunk, WireEntry, WireLog};
 use leptos::prelude::*;
 use wasm_bindgen_test::*;
 
@@ -36,10 +36,19 @@ fn the_wire_log_keeps_the_latest_exchanges_and_counts_the_dropped() {
         let last = ids[ids.len() - 1];
         // Listeners hear of every exchange, kept or not.
         assert_eq!(seen.get(), MAX_LIVE_ENTRIES + extra);
-        assert_eq!(log.with_shown(<[WireEntry]>::len), MAX_LIVE_ENTRIES);
-        assert_eq!(log.dropped(), extra);
+        // Past the bound the oldest go, a batch at a time; the newest all stay.
+        let kept = log.with_shown(<[WireEntry]>::len);
+        assert!(
+            kept <= MAX_LIVE_ENTRIES && kept > MAX_LIVE_ENTRIES - DROPPED_AT_ONCE,
+            "{kept}"
+        );
+        assert_eq!(
+            log.dropped(),
+            ids.len() - kept,
+            "every dropped exchange is counted"
+        );
         let first = log.with_shown(|entries| entries[0].id);
-        assert_eq!(first, ids[extra], "the oldest were dropped");
+        assert_eq!(first, ids[ids.len() - kept], "the oldest were dropped");
 
         // The newest can still be updated, and listeners hear of it.
         log.update(last, |entry| {
@@ -54,7 +63,7 @@ fn the_wire_log_keeps_the_latest_exchanges_and_counts_the_dropped() {
         // An id already dropped is ignored.
         log.update(ids[0], |entry| entry.status = Some(500));
         assert_eq!(seen.get(), MAX_LIVE_ENTRIES + extra + 1);
-        assert_eq!(log.entries().get_untracked().len(), MAX_LIVE_ENTRIES);
+        assert_eq!(log.entries().get_untracked().len(), kept);
     });
 }
 
@@ -254,4 +263,56 @@ fn a_machine_s_stray_late_frames_keep_polling_near_the_page_s_limit() {
         "polling ran at {:.0} % of what the page can take",
         share_of_limit * 100.0
     );
+}
+
+/// `seconds` of frames at 60 Hz, every `late_every`th of them a refresh late for reasons of
+/// its own, spending whatever the pace allows: the polls started.
+fn polls_started(
+    pace: &mut holdbay::tasks::pacing::PollPace,
+    seconds: f64,
+    late_every: usize,
+) -> f64 {
+    let (mut at, mut started, mut frame) = (smooth_frames(pace, 0.0, 2), 0.0, 0);
+    let end = at + seconds * 1_000.0;
+    while at < end {
+        frame += 1;
+        at += if frame % late_every == 0 { 33.4 } else { 16.7 };
+        pace.frame(at);
+        let allowed = pace.allowed();
+        started += allowed as f64;
+        pace.spend(allowed);
+    }
+    started
+}
+
+#[wasm_bindgen_test]
+fn the_board_s_steady_rate_is_never_held_back_even_while_frames_are_late() {
+    use holdbay::tasks::pacing::PollPace;
+    // A thousand tasks at 5 s: 200 polls a second. One frame in four misses a refresh (a
+    // busy machine): the pace slows what it can, but not below the steady rate.
+    let mut pace = PollPace::default();
+    pace.set_steady_rate(200.0);
+    let started = polls_started(&mut pace, 10.0, 4);
+    assert!(
+        started >= 10.0 * 200.0,
+        "{started} polls started in 10 s; the board needs 2,000"
+    );
+    assert!(
+        pace.rate() < 0.5,
+        "the burst allowance slowed: {}",
+        pace.rate()
+    );
+    // Without a steady rate to keep, the same frames slow polling to a trickle.
+    let mut idle = PollPace::default();
+    let trickle = polls_started(&mut idle, 10.0, 4);
+    assert!(trickle < 200.0, "{trickle}");
+}
+
+#[wasm_bindgen_test]
+fn a_few_stray_late_frames_do_not_slow_polling() {
+    use holdbay::tasks::pacing::PollPace;
+    // One refresh in a hundred missed, for reasons polling did not cause.
+    let mut pace = PollPace::default();
+    polls_started(&mut pace, 20.0, 100);
+    assert_eq!(pace.rate(), 6.0, "the burst allowance stayed at its most");
 }

@@ -16,7 +16,8 @@ use web_sys::{Element, Event, EventInit, HtmlElement, HtmlInputElement};
 mod dom;
 
 use dom::{
-    find, fresh_host, mount_with_session, record_exchange, sleep_ms, text, wait_for, with_meta,
+    begin_exchange, find, fresh_host, mount_with_session, record_exchange, sleep_ms, text,
+    wait_for, with_meta,
 };
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -52,6 +53,44 @@ fn scrub(host: &Element, index: usize) {
     fire(&input, "input");
 }
 
+/// One whole exchange as the transport records it: sent, status line, body, end.
+fn exchange_entry(
+    at: f64,
+    method: &str,
+    name: &str,
+    id: u32,
+    params: &str,
+    response: &str,
+) -> WireEntry {
+    let params = with_meta(&format!("{{{params}}}"));
+    let request_body =
+        format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{params}}}"#);
+    let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{response}}}"#);
+    WireEntry {
+        method: method.to_owned(),
+        name: Some(name.to_owned()),
+        server: SERVER.to_owned(),
+        url: SERVER.to_owned(),
+        started_at: at,
+        request_headers: vec![
+            ("Content-Type".into(), "application/json".into()),
+            ("MCP-Protocol-Version".into(), "2026-07-28".into()),
+            ("Mcp-Method".into(), method.to_owned()),
+            ("Mcp-Name".into(), name.to_owned()),
+        ],
+        request_body,
+        status: Some(200),
+        response_headers: vec![("content-type".into(), "application/json".into())],
+        responded_after: Some(40.0),
+        body: vec![WireChunk {
+            after: 45.0,
+            text: body,
+        }],
+        finished_after: Some(46.0),
+        ..Default::default()
+    }
+}
+
 /// Record one whole exchange the way the transport does: sent, status line, body, end, with
 /// the events the engine decodes from them.
 fn record(
@@ -63,35 +102,9 @@ fn record(
     params: &str,
     response: &str,
 ) {
-    let params = with_meta(&format!("{{{params}}}"));
-    let request_body =
-        format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{params}}}"#);
-    let body = format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{response}}}"#);
     record_exchange(
         &session.wire(),
-        WireEntry {
-            method: method.to_owned(),
-            name: Some(name.to_owned()),
-            server: SERVER.to_owned(),
-            url: SERVER.to_owned(),
-            started_at: at,
-            request_headers: vec![
-                ("Content-Type".into(), "application/json".into()),
-                ("MCP-Protocol-Version".into(), "2026-07-28".into()),
-                ("Mcp-Method".into(), method.to_owned()),
-                ("Mcp-Name".into(), name.to_owned()),
-            ],
-            request_body,
-            status: Some(200),
-            response_headers: vec![("content-type".into(), "application/json".into())],
-            responded_after: Some(40.0),
-            body: vec![WireChunk {
-                after: 45.0,
-                text: body,
-            }],
-            finished_after: Some(46.0),
-            ..Default::default()
-        },
+        exchange_entry(at, method, name, id, params, response),
     );
 }
 
@@ -530,6 +543,100 @@ async fn interleaved_routine_polls_of_many_tasks_fold_into_one_row() {
         .and_then(|r| r.text_content())
         .unwrap_or_default();
     assert_eq!(last, folded[0], "the folded row is the newest");
+}
+
+#[wasm_bindgen_test]
+async fn polls_of_many_tasks_still_out_stay_in_their_folded_row() {
+    let host = fresh_host("timeline-polls-out");
+    let (session, _) = mount(&host);
+    wait_for(&host, ".timeline-empty").await;
+    let tasks = ["task-a", "task-b", "task-c"];
+    for (n, task) in (0_u32..).zip(tasks) {
+        record(
+            &session,
+            T0 + f64::from(n) * 100.0,
+            "tools/call",
+            "deploy",
+            10 + n,
+            r#""name":"deploy","arguments":{"env":"staging"}"#,
+            &queued_snapshot(task, "task"),
+        );
+    }
+    let poll = |id: u32, task: &str| {
+        exchange_entry(
+            T0 + 1_000.0 + f64::from(id) * 100.0,
+            "tasks/get",
+            task,
+            id,
+            &format!(r#""taskId":"{task}""#),
+            &queued_snapshot(task, "complete"),
+        )
+    };
+    for round in 0..2_u32 {
+        for (n, task) in (0_u32..).zip(tasks) {
+            record_exchange(&session.wire(), poll(20 + round * 3 + n, task));
+        }
+    }
+    // Two more sent, not answered yet: a busy poller always has some out.
+    begin_exchange(&session.wire(), &poll(40, "task-a"));
+    begin_exchange(&session.wire(), &poll(41, "task-b"));
+    calm().await;
+    let rows: Vec<String> = all(&host, ".timeline-event")
+        .iter()
+        .filter_map(|r| r.text_content())
+        .collect();
+    let polls: Vec<&String> = rows
+        .iter()
+        .filter(|text| text.contains("tasks/get"))
+        .collect();
+    assert_eq!(polls.len(), 1, "{rows:?}");
+    assert!(polls[0].contains("tasks/get ×6 for 3 tasks"), "{polls:?}");
+}
+
+#[wasm_bindgen_test]
+async fn polls_long_after_their_exchanges_were_let_go_still_fold_into_one_row() {
+    use holdbay_engine::traffic::MAX_FINISHED_FLIGHTS;
+    let host = fresh_host("timeline-old-polls");
+    let (session, _) = mount(&host);
+    wait_for(&host, ".timeline-empty").await;
+    record(
+        &session,
+        T0,
+        "tools/call",
+        "deploy",
+        10,
+        r#""name":"deploy","arguments":{"env":"staging"}"#,
+        &queued_snapshot("task-a", "task"),
+    );
+    // More unchanged polls than the scene keeps exchanges of: the oldest ones' exchanges
+    // are gone from the model, yet each of their steps still reads as routine polling.
+    let polls = u32::try_from(MAX_FINISHED_FLIGHTS).unwrap_or(400) + 100;
+    for n in 0..polls {
+        let id = 20 + n;
+        record(
+            &session,
+            T0 + 1_000.0 + f64::from(n) * 10.0,
+            "tasks/get",
+            "task-a",
+            id,
+            r#""taskId":"task-a""#,
+            &queued_snapshot("task-a", "complete"),
+        );
+    }
+    calm().await;
+    let rows: Vec<String> = all(&host, ".timeline-event")
+        .iter()
+        .filter_map(|r| r.text_content())
+        .collect();
+    let folded: Vec<&String> = rows
+        .iter()
+        .filter(|text| text.contains("tasks/get"))
+        .collect();
+    assert_eq!(folded.len(), 1, "{rows:?}");
+    assert!(
+        folded[0].contains(&format!("tasks/get ×{polls}")),
+        "{folded:?}"
+    );
 }
 
 #[wasm_bindgen_test]

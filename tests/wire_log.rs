@@ -501,3 +501,36 @@ async fn a_busy_log_is_redrawn_calmly_and_catches_up() {
     sleep_ms(CALM_REDRAW_MS as i32 + 100).await;
     assert_eq!(count(&host, ".wire-entry"), 41);
 }
+
+#[wasm_bindgen_test]
+async fn a_flooded_log_draws_its_newest_rows_once_a_second_and_says_so() {
+    use holdbay::ui::wire_log::{FLOOD_REDRAW_MS, FLOODED_ROWS_DRAWN, ROWS_DRAWN};
+    clear_storage();
+    let host = fresh_host("wire-flood-host");
+    let (session, _) = mount_panel(&host);
+    let log = session.wire();
+    // Hundreds of exchanges a second (a thousand tasks polled at their interval) for two
+    // seconds and more: the log says it is busy and draws only its newest rows.
+    let mut id = 0;
+    let mut flooded_rows = None;
+    for _ in 0..60 {
+        for _ in 0..12 {
+            id += 1;
+            record_exchange(&log, call(id, "book_table", json!({}), None));
+        }
+        sleep_ms(40).await;
+        if find(&host, ".wire-flood").is_some() {
+            flooded_rows = Some(count(&host, ".wire-entry"));
+        }
+    }
+    let rows = flooded_rows.expect("the log said it was flooded");
+    assert!(
+        rows as usize <= FLOODED_ROWS_DRAWN,
+        "{rows} rows drawn while flooded"
+    );
+    assert!(text(&host, ".wire-flood").contains("exchanges a second"));
+    // Quiet again: within a redraw or two the log draws its usual window.
+    sleep_ms(4 * FLOOD_REDRAW_MS as i32).await;
+    assert!(find(&host, ".wire-flood").is_none(), "the flood is over");
+    assert_eq!(count(&host, ".wire-entry") as usize, ROWS_DRAWN);
+}

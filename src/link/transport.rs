@@ -1,8 +1,13 @@
-//! HTTP for the engine's requests: `fetch` through gloo-net, the body read as a stream of
-//! chunks that go straight into the engine's reader, and every exchange recorded in the wire
-//! log with the typed events the engine decoded from it (once, as they arrived).
+//! HTTP for the engine's requests: `fetch`, the body read as a stream of chunks that go
+//! straight into the engine's reader, and every exchange recorded in the wire log with the
+//! typed events the engine decoded from it (once, as they arrived).
+//!
+//! A page polling a thousand tasks sends hundreds of these a second, so each costs the main
+//! thread as little as it can: one `fetch` with its init (no `Request` built on the side), and
+//! a deadline that is a timer cleared when the exchange ends. (Every body is streamed, small
+//! ones too: a `Content-Length` counts the encoded bytes, so a small gzip bomb read whole
+//! would be decoded whole before the engine's bound could stop it.)
 
-use gloo_net::http::{Method, RequestBuilder, Response};
 use holdbay_engine::auth::DPOP_NONCE_HEADER;
 use holdbay_engine::headers::merge_extra_headers;
 use holdbay_engine::relay::RELAY_TOKEN_HEADER;
@@ -11,9 +16,10 @@ use holdbay_engine::{
     Reply, ResponseError, Subscription, TimedEvent, Unsendable, VersionMismatch, check_sendable,
 };
 use js_sys::{Reflect, Uint8Array};
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{AbortSignal, ReadableStreamDefaultReader};
+use web_sys::{AbortSignal, ReadableStreamDefaultReader, Response};
 
 use super::relay_token;
 use crate::connection::Connection;
@@ -99,11 +105,15 @@ pub struct Carry<'a> {
 }
 
 /// One exchange's bound on its whole wait: the fetch is aborted when it passes (or when
-/// the caller's own signal aborts, e.g. Stop).
+/// the caller's own signal aborts, e.g. Stop). Its timer is cleared when the exchange is
+/// over (a timer left to fire a minute later, hundreds a second, was work for nothing).
 struct Deadline {
-    timeout: AbortSignal,
+    controller: web_sys::AbortController,
     /// Aborts when either the deadline passes or the caller aborts.
     signal: AbortSignal,
+    timer: Option<i32>,
+    /// Called by the timer; kept as long as the timer may fire.
+    _on_timeout: Option<Closure<dyn FnMut()>>,
     secs: u32,
     stream: bool,
 }
@@ -117,22 +127,38 @@ impl Deadline {
             deadlines.request_secs
         }
         .clamp(1, crate::connection::Deadlines::MAX_SECS);
-        let timeout = AbortSignal::timeout_with_u32(secs.saturating_mul(1000));
-        let signals = js_sys::Array::of1(&timeout);
-        if let Some(abort) = how.abort {
-            signals.push(abort);
-        }
-        let signal = AbortSignal::any(&signals);
+        // AbortController::new only fails outside a browser; a deadline then never passes.
+        let controller = web_sys::AbortController::new()
+            .unwrap_or_else(|_| wasm_bindgen::JsValue::UNDEFINED.unchecked_into());
+        let own = controller.signal();
+        let signal = match how.abort {
+            Some(abort) => AbortSignal::any(&js_sys::Array::of2(&own, abort)),
+            None => own,
+        };
+        let on_timeout = {
+            let controller = controller.clone();
+            Closure::<dyn FnMut()>::new(move || controller.abort())
+        };
+        let timer = web_sys::window().and_then(|window| {
+            window
+                .set_timeout_with_callback_and_timeout_and_arguments_0(
+                    on_timeout.as_ref().unchecked_ref(),
+                    i32::try_from(secs.saturating_mul(1000)).unwrap_or(i32::MAX),
+                )
+                .ok()
+        });
         Self {
-            timeout,
+            controller,
             signal,
+            timer,
+            _on_timeout: timer.map(|_| on_timeout),
             secs,
             stream,
         }
     }
 
     fn passed(&self) -> bool {
-        self.timeout.aborted()
+        self.controller.signal().aborted()
     }
 
     fn error(&self, url: String) -> ExchangeError {
@@ -140,6 +166,14 @@ impl Deadline {
             url,
             secs: self.secs,
             stream: self.stream,
+        }
+    }
+}
+
+impl Drop for Deadline {
+    fn drop(&mut self) {
+        if let (Some(timer), Some(window)) = (self.timer, web_sys::window()) {
+            window.clear_timeout_with_handle(timer);
         }
     }
 }
@@ -178,9 +212,10 @@ async fn read_to_end<M: McpMethod>(
     let deadline = Deadline::start(how, false);
     let response = send(how, record, &wire, &deadline).await?;
     let headers = response.headers();
-    let mut reader = request.reader(response.status(), headers.get("content-type").as_deref());
-    reader.set_www_authenticate(headers.get("www-authenticate").as_deref());
-    reader.set_dpop_nonce(headers.get(DPOP_NONCE_HEADER).as_deref());
+    let header = |name: &str| headers.get(name).ok().flatten();
+    let mut reader = request.reader(response.status(), header("content-type").as_deref());
+    reader.set_www_authenticate(header("www-authenticate").as_deref());
+    reader.set_dpop_nonce(header(DPOP_NONCE_HEADER).as_deref());
     record.events(how, reader.take_events());
     read_body(how, record, &response, &deadline, &mut |chunk| {
         reader.push_chunk(chunk);
@@ -210,7 +245,7 @@ pub async fn listen(
     let record = Record::begin(how, request.sent_event(), &wire);
     let deadline = Deadline::start(how, true);
     let response = send(how, record, &wire, &deadline).await?;
-    let content_type = response.headers().get("content-type");
+    let content_type = response.headers().get("content-type").ok().flatten();
     let mut subscription = Subscription::open(request, response.status(), content_type.as_deref());
     record.events(how, subscription.take_events());
     let mut going = true;
@@ -337,7 +372,7 @@ impl Record {
 
     fn responded(&self, how: &Carry<'_>, response: &Response) {
         let after = self.after();
-        let headers: Vec<(String, String)> = response.headers().entries().collect();
+        let headers = header_pairs(&response.headers());
         let status = response.status();
         self.update(how, |entry| {
             entry.status = Some(status);
@@ -412,19 +447,21 @@ async fn send(
             record.fail(how, unreachable(format!("header {name}: {}", js_text(&e))))
         })?;
     }
-    let request = RequestBuilder::new(&url)
-        .method(Method::POST)
-        .headers(gloo_net::http::Headers::from_raw(headers))
-        .abort_signal(Some(&deadline.signal))
-        .body(wire.body)
-        .map_err(|e| record.fail(how, unreachable(e.to_string())))?;
-    let response = match request.send().await {
-        Ok(response) => response,
+    let init = web_sys::RequestInit::new();
+    init.set_method("POST");
+    init.set_headers(&headers);
+    init.set_body(&JsValue::from_str(wire.body));
+    init.set_signal(Some(&deadline.signal));
+    let Some(window) = web_sys::window() else {
+        return Err(record.fail(how, unreachable("no browser window".to_owned())));
+    };
+    let response = match JsFuture::from(window.fetch_with_str_and_init(&url, &init)).await {
+        Ok(response) => response.unchecked_into::<Response>(),
         Err(_) if deadline.passed() => return Err(record.fail(how, deadline.error(url))),
-        Err(error) if is_abort(&error) => {
+        Err(error) if is_abort_value(&error) => {
             return Err(record.fail(how, ExchangeError::Aborted { url }));
         }
-        Err(error) => return Err(record.fail(how, unreachable(error.to_string()))),
+        Err(error) => return Err(record.fail(how, unreachable(thrown_text(&error)))),
     };
     record.responded(how, &response);
     Ok(response)
@@ -432,6 +469,20 @@ async fn send(
 
 /// Bytes of a received chunk handed to the engine at once.
 const WINDOW_BYTES: u32 = 64 * 1024;
+
+/// A response's headers as name and value pairs, in the browser's order.
+fn header_pairs(headers: &web_sys::Headers) -> Vec<(String, String)> {
+    let Ok(Some(entries)) = js_sys::try_iter(headers) else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(Result::ok)
+        .filter_map(|pair| {
+            let pair: js_sys::Array = pair.dyn_into().ok()?;
+            Some((pair.get(0).as_string()?, pair.get(1).as_string()?))
+        })
+        .collect()
+}
 
 /// Read the body chunk by chunk into `on_chunk` (which returns false to stop early),
 /// recording each piece as text split only between characters.
@@ -543,15 +594,19 @@ fn redact(
     (recorded, withheld)
 }
 
-fn is_abort(error: &gloo_net::Error) -> bool {
-    matches!(error, gloo_net::Error::JsError(js) if js.name == "AbortError")
-}
-
 fn is_abort_value(error: &JsValue) -> bool {
     Reflect::get(error, &"name".into())
         .ok()
         .and_then(|name| name.as_string())
         .is_some_and(|name| name == "AbortError")
+}
+
+/// What a rejected `fetch` says, as the browser writes it (`TypeError: Failed to fetch`).
+fn thrown_text(value: &JsValue) -> String {
+    match value.dyn_ref::<js_sys::Error>() {
+        Some(error) => String::from(error.to_string()),
+        None => js_text(value),
+    }
 }
 
 /// A readable text for a thrown JS value (usually a `TypeError`).

@@ -8,7 +8,7 @@ use holdbay_engine::{ClientEnding, MAX_POLLS_IN_FLIGHT, TaskEvent, due_polls};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 
-use super::pacing::{self, NO_FRAME_MS, PollPace};
+use super::pacing::{self, NO_FRAME_MS, PollPace, page_now};
 use super::{PollProblem, SnapshotSeen, TaskBoard, now_ms};
 use crate::link::{ExchangeError, Link};
 use crate::traffic::TrafficView;
@@ -22,6 +22,7 @@ pub async fn run(board: TaskBoard, link: Link, traffic: TrafficView) {
     while link.is_alive() {
         follow_server_changes(board, link, traffic);
         let now = now_ms();
+        pace.accrue(page_now());
         let slots = MAX_POLLS_IN_FLIGHT.saturating_sub(in_flight.with_value(BTreeSet::len));
         let free = slots.min(pace.allowed());
         let due = in_flight.with_value(|busy| {
@@ -37,6 +38,7 @@ pub async fn run(board: TaskBoard, link: Link, traffic: TrafficView) {
         let Some(due) = due else {
             return;
         };
+        pace.set_steady_rate(due.steady_per_second);
         pace.spend(due.due.len());
         for task_id in due.due {
             in_flight.update_value(|ids| {
@@ -49,7 +51,8 @@ pub async fn run(board: TaskBoard, link: Link, traffic: TrafficView) {
             });
         }
         if due.more_due && free < slots {
-            // Held back to keep the page drawing: go on at the next frame.
+            // A burst beyond the steady rate, held back while it makes frames late: go on
+            // at the next frame.
             pacing::next_frame(&mut pace).await;
             continue;
         }

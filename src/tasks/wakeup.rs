@@ -5,8 +5,9 @@ use wasm_bindgen_futures::JsFuture;
 
 #[derive(Clone, Copy)]
 pub struct Wakeup {
-    /// Resolves the pending sleep, if any.
-    resolve: StoredValue<Option<js_sys::Function>, LocalStorage>,
+    /// Resolves the pending sleep, if any, and its timer (cleared when woken: a loop woken
+    /// hundreds of times a second left as many timers to fire for nothing).
+    resolve: StoredValue<Option<(js_sys::Function, Option<i32>)>, LocalStorage>,
     /// A wake that came while nobody slept: the next sleep returns at once.
     pending: StoredValue<bool>,
 }
@@ -22,7 +23,10 @@ impl Wakeup {
     /// End the current sleep now (or the next one, if nobody is sleeping).
     pub fn wake(&self) {
         match self.resolve.try_update_value(Option::take).flatten() {
-            Some(resolve) => {
+            Some((resolve, timer)) => {
+                if let (Some(timer), Some(window)) = (timer, web_sys::window()) {
+                    window.clear_timeout_with_handle(timer);
+                }
                 let _ = resolve.call0(&wasm_bindgen::JsValue::NULL);
             }
             None => {
@@ -50,7 +54,7 @@ impl Wakeup {
                 // No timer: return at once rather than hang.
                 let _ = resolve.call0(&wasm_bindgen::JsValue::NULL);
             }
-            resolve_slot.try_set_value(Some(resolve));
+            resolve_slot.try_set_value(Some((resolve, timed)));
         });
         let _ = JsFuture::from(promise).await;
         resolve_slot.try_set_value(None);

@@ -32,8 +32,13 @@ pub fn Dock() -> impl IntoView {
     });
     let wire = session.wire();
     let findings = session.link().findings();
-    // Counted in place: copying a busy log every frame just to count it was measurable.
-    let wire_count = move || wire.with_shown(<[_]>::len);
+    // Counted in place (copying a busy log just to count it was measurable), and at the
+    // log's calm pace: a count that changes every frame makes every frame draw.
+    let wire_calm = super::wire_log::calm_revision(wire).revision;
+    let wire_count = move || {
+        wire_calm.track();
+        wire.with_shown_untracked(<[_]>::len)
+    };
     let findings_count = move || findings.with(Vec::len);
     let calls = session.history().calls();
     let history_count = move || calls.with(Vec::len);
@@ -125,23 +130,27 @@ pub fn Dock() -> impl IntoView {
 }
 
 /// Unfold the dock at the first exchange that starts after the connect settled (a call, a
-/// task's poll, a sign-in), unless someone already chose. Exchanges restored from this
-/// browser's kept log are older than that, so they do not count.
+/// task's poll or listen, a sign-in), unless someone already chose. Exchanges restored from
+/// this browser's kept log are older than that, so they do not count. The session stamps
+/// when the connect settled: the dock comes with a later chunk, often after the connect,
+/// and an exchange begun before it mounted (a restored task's listen) still counts.
 fn unfold_at_first_activity(session: Session, fold: DockFold) {
     let wire = session.wire();
     let connecting = session.is_connecting();
-    let settled_at = StoredValue::new(None::<f64>);
+    let settled = session.connect_settled_at();
+    // No connect settled yet (none made): from when the dock first saw the page idle.
+    let seen_idle_at = StoredValue::new(None::<f64>);
     Effect::new(move || {
         if !fold.waits_for_activity() {
             return;
         }
         if connecting.get() {
-            settled_at.set_value(None);
+            seen_idle_at.set_value(None);
             return;
         }
         let newest = wire.with_shown(|entries| entries.last().map(|entry| entry.started_at));
-        let Some(since) = settled_at.get_value() else {
-            settled_at.set_value(Some(js_sys::Date::now()));
+        let Some(since) = settled.get().or_else(|| seen_idle_at.get_value()) else {
+            seen_idle_at.set_value(Some(js_sys::Date::now()));
             return;
         };
         if newest.is_some_and(|started| started > since) {

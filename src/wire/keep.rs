@@ -1,5 +1,6 @@
-//! Keeping the wire log across reloads: the newest exchanges go to IndexedDB (as JS values,
-//! through serde-wasm-bindgen) when they end, and come back, decoded again by the engine,
+//! Keeping the wire log across reloads: the newest exchanges go to IndexedDB when they end,
+//! each as its JSON text (written in the wasm: a busy page ends hundreds a second, and
+//! building each as a JS object cost far more), and come back, decoded again by the engine,
 //! when the page loads. A reload then keeps the story of a session: the timeline, a replay,
 //! and the tasks whose handles came back from storage.
 
@@ -36,8 +37,9 @@ const UNSAVED_KEY: &str = "holdbay/wire-log-unsaved";
 pub struct WireKeep {
     database: StoredValue<String>,
     db: StoredValue<Option<IdbDatabase>, LocalStorage>,
-    /// Exchanges waiting to be written, by id.
-    pending: StoredValue<BTreeMap<u64, WireEntry>>,
+    /// Exchanges waiting to be written, by id: their JSON and what they hold
+    /// ([`WireEntry::retained_bytes`]).
+    pending: StoredValue<BTreeMap<u64, Pending>>,
     write_scheduled: StoredValue<bool>,
     /// The ids in the store, with the bytes each holds.
     kept: StoredValue<BTreeMap<u64, usize>>,
@@ -45,6 +47,29 @@ pub struct WireKeep {
     gave_up: StoredValue<bool>,
     problem: RwSignal<Option<String>>,
 }
+
+/// An exchange that ended and waits to be written.
+#[derive(Debug, Clone)]
+struct Pending {
+    json: String,
+    bytes: usize,
+}
+
+impl Pending {
+    fn of(entry: &WireEntry) -> Option<Self> {
+        let mut json = serde_json::to_string(entry).ok()?;
+        // Written as it grew, it may hold up to twice its length until the write.
+        json.shrink_to_fit();
+        Some(Self {
+            json,
+            bytes: entry.retained_bytes(),
+        })
+    }
+}
+
+/// The property of a stored record that holds the exchange's JSON (records of older builds
+/// are the exchange itself, as a JS object).
+const JSON_FIELD: &str = "json";
 
 after_first_screen! {
     /// [`WireKeep::attach`], from the after-first-screen chunk: IndexedDB and
@@ -84,18 +109,16 @@ impl WireKeep {
                 .iter()
                 .any(|timed| matches!(timed.event, ExchangeEvent::Ended(_)));
             if ended && self.gave_up.try_get_value() == Some(false) {
-                self.pending
-                    .try_update_value(|pending| pending.insert(entry.id, entry.clone()));
+                self.hold(entry);
                 self.write_soon();
             }
         });
         // What ended before: the page attaches its keep after the first screen.
         log.with_live(|entries| {
-            self.pending.try_update_value(|pending| {
-                for entry in entries.iter().filter(|entry| entry.is_finished()) {
-                    pending.insert(entry.id, entry.clone());
-                }
-            });
+            entries
+                .iter()
+                .filter(|entry| entry.is_finished())
+                .for_each(|entry| self.hold(entry));
         });
         let _ = window_event_listener(leptos::ev::pagehide, move |_| {
             if self.gave_up.try_get_value() != Some(false) {
@@ -103,15 +126,17 @@ impl WireKeep {
             }
             // Exchanges still open go too: they come back marked as interrupted.
             log.with_live(|entries| {
-                self.pending.try_update_value(|pending| {
-                    for entry in entries.iter().filter(|e| !e.is_finished()) {
-                        pending.insert(entry.id, entry.clone());
-                    }
-                });
+                entries
+                    .iter()
+                    .filter(|e| !e.is_finished())
+                    .for_each(|entry| self.hold(entry));
             });
-            let unsaved: Vec<WireEntry> = self
-                .pending
-                .with_value(|pending| pending.values().cloned().collect());
+            let unsaved: Vec<WireEntry> = self.pending.with_value(|pending| {
+                pending
+                    .values()
+                    .filter_map(|kept| serde_json::from_str(&kept.json).ok())
+                    .collect()
+            });
             if !unsaved.is_empty() {
                 let _ = crate::storage::save_for_tab(UNSAVED_KEY, &unsaved);
             }
@@ -125,8 +150,7 @@ impl WireKeep {
                     crate::storage::take_for_tab(UNSAVED_KEY).unwrap_or_default();
                 for mut entry in unsaved.into_iter().filter(|e| !known.contains(&e.id)) {
                     came_back(&mut entry);
-                    self.pending
-                        .try_update_value(|pending| pending.insert(entry.id, entry.clone()));
+                    self.hold(&entry);
                     entries.push(entry);
                 }
                 let entries = match decoded(entries).await {
@@ -179,7 +203,7 @@ impl WireKeep {
         let mut entries: Vec<WireEntry> = js_sys::Array::from(&all)
             .iter()
             // A record a newer or older build wrote differently is skipped, not fatal.
-            .filter_map(|value| serde_wasm_bindgen::from_value(value).ok())
+            .filter_map(|value| read_record(&value))
             .collect();
         entries.iter_mut().for_each(came_back);
         self.kept.set_value(
@@ -192,6 +216,14 @@ impl WireKeep {
                 .collect(),
         );
         Ok(entries)
+    }
+
+    /// Hold `entry` to be written with the next batch.
+    fn hold(&self, entry: &WireEntry) {
+        if let Some(kept) = Pending::of(entry) {
+            self.pending
+                .try_update_value(|pending| pending.insert(entry.id, kept));
+        }
     }
 
     fn write_soon(&self) {
@@ -207,7 +239,8 @@ impl WireKeep {
     }
 
     /// Write what is pending in one transaction, then delete the oldest beyond
-    /// [`KEPT_EXCHANGES`] or [`KEPT_BYTES`].
+    /// [`KEPT_EXCHANGES`] or [`KEPT_BYTES`] (one range of keys: ids grow with time). Of the
+    /// pending exchanges only those that stay are written.
     pub fn write_now(&self) {
         self.write_scheduled.try_set_value(false);
         // Until the store is open, what ended stays pending (`attach` writes it then).
@@ -224,19 +257,24 @@ impl WireKeep {
             let tx = db.transaction_with_str_and_mode(STORE, IdbTransactionMode::Readwrite)?;
             let store = tx.object_store(STORE)?;
             let mut ids = self.kept.get_value();
-            for (id, entry) in &pending {
-                let value = serde_wasm_bindgen::to_value(entry)
-                    .map_err(|e| JsValue::from_str(&e.to_string()))?;
-                store.put(&value)?;
-                ids.insert(*id, entry.retained_bytes());
-            }
+            ids.extend(pending.iter().map(|(id, kept)| (*id, kept.bytes)));
             let mut bytes: usize = ids.values().sum();
+            let mut newest_dropped = None;
             while ids.len() > KEPT_EXCHANGES || (bytes > KEPT_BYTES && ids.len() > 1) {
                 let Some((oldest, size)) = ids.pop_first() else {
                     break;
                 };
                 bytes = bytes.saturating_sub(size);
-                store.delete(&JsValue::from_f64(oldest as f64))?;
+                newest_dropped = Some(oldest);
+            }
+            for (id, kept) in pending.range(newest_dropped.map_or(0, |id| id + 1)..) {
+                let record = js_sys::Object::new();
+                js_sys::Reflect::set(&record, &"id".into(), &JsValue::from_f64(*id as f64))?;
+                js_sys::Reflect::set(&record, &JSON_FIELD.into(), &JsValue::from_str(&kept.json))?;
+                store.put(&record)?;
+            }
+            if let Some(newest) = newest_dropped {
+                store.delete(&keys_up_to(newest)?)?;
             }
             self.kept.set_value(ids);
             Ok(())
@@ -268,6 +306,26 @@ impl WireKeep {
     pub fn kept_count(&self) -> usize {
         self.kept.with_value(BTreeMap::len)
     }
+}
+
+/// A stored record as an exchange: its JSON (this build), or the exchange itself as a JS
+/// object (records written before).
+fn read_record(value: &JsValue) -> Option<WireEntry> {
+    match js_sys::Reflect::get(value, &JSON_FIELD.into())
+        .ok()
+        .and_then(|json| json.as_string())
+    {
+        Some(json) => serde_json::from_str(&json).ok(),
+        None => serde_wasm_bindgen::from_value(value.clone()).ok(),
+    }
+}
+
+/// The keys from the smallest up to `id` (an `IDBKeyRange`), to delete them in one request.
+fn keys_up_to(id: u64) -> Result<JsValue, JsValue> {
+    let ranges = js_sys::Reflect::get(&js_sys::global(), &"IDBKeyRange".into())?;
+    let upper_bound: js_sys::Function =
+        js_sys::Reflect::get(&ranges, &"upperBound".into())?.dyn_into()?;
+    upper_bound.call1(&ranges, &JsValue::from_f64(id as f64))
 }
 
 /// An exchange kept from the last page, made ready for this one: one still open then is

@@ -27,6 +27,10 @@ pub type WireListener = Box<dyn Fn(&WireEntry, &[TimedEvent])>;
 /// This page's log keeps at most this many exchanges; older ones are dropped (and counted),
 /// so a page polling many tasks for hours stays small.
 pub const MAX_LIVE_ENTRIES: usize = 2_000;
+/// Past [`MAX_LIVE_ENTRIES`], this many of the oldest go at once: dropping one at a time
+/// moved the whole log in memory on every exchange (hundreds of kilobytes, hundreds of
+/// times a second with many tasks polled).
+pub const DROPPED_AT_ONCE: usize = MAX_LIVE_ENTRIES / 20;
 
 /// The log of this page, shared by every panel. `Copy`: it is a bundle of signals.
 ///
@@ -121,13 +125,23 @@ impl WireLog {
         id
     }
 
-    /// Drop the oldest finished exchanges while the log holds more than
-    /// [`MAX_LIVE_ENTRIES`] or [`budget::LOG_BYTES`] (one still open stays: it is bounded
-    /// by [`budget::BODY_KEPT_BYTES`]).
+    /// Drop the oldest exchanges when the log holds more than [`MAX_LIVE_ENTRIES`]
+    /// ([`DROPPED_AT_ONCE`] of them), and the oldest finished ones while it holds more than
+    /// [`budget::LOG_BYTES`] (one still open stays: it is bounded by
+    /// [`budget::BODY_KEPT_BYTES`]).
     fn within_budget(&self) {
         let Some((dropped, freed)) = self.live.try_update_value(|entries| {
             let mut bytes = self.bytes.get_value();
             let (mut dropped, mut freed) = (0, 0);
+            if entries.len() > MAX_LIVE_ENTRIES {
+                let excess = entries.len() - (MAX_LIVE_ENTRIES - DROPPED_AT_ONCE);
+                for gone in entries.drain(..excess) {
+                    let gone = gone.retained_bytes();
+                    bytes = bytes.saturating_sub(gone);
+                    freed += gone;
+                    dropped += 1;
+                }
+            }
             while entries.len() > 1
                 && (entries.len() > MAX_LIVE_ENTRIES || bytes > budget::LOG_BYTES)
             {

@@ -104,9 +104,9 @@ export async function startFastmcpPeer() {
   return { url: `http://127.0.0.1:${port}/mcp`, stop: () => child.kill() };
 }
 
-/** Chromium with a throwaway profile. */
-export async function launchBrowser() {
-  const profile = mkdtempSync(join(tmpdir(), 'holdbay-e2e-'));
+/** Chromium with a throwaway profile, or with `profile` (kept when the browser closes). */
+export async function launchBrowser({ profile: kept } = {}) {
+  const profile = kept ?? mkdtempSync(join(tmpdir(), 'holdbay-e2e-'));
   const context = await chromium.launchPersistentContext(profile, {
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
@@ -119,7 +119,7 @@ export async function launchBrowser() {
     context,
     async close() {
       await context.close();
-      rmSync(profile, { recursive: true, force: true });
+      if (!kept) rmSync(profile, { recursive: true, force: true });
     },
   };
 }

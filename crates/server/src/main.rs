@@ -136,6 +136,10 @@ struct ServeArgs {
     /// Seconds a task is kept after it is created (its ttlMs).
     #[arg(long, default_value_t = Limits::default().task_ttl.as_secs())]
     task_ttl_seconds: u64,
+    /// The shortest pollIntervalMs the demo's tasks announce, in ms (each tool's own interval
+    /// is raised to it; 0 keeps them, e.g. 1000 for run_pipeline).
+    #[arg(long, value_name = "MS", default_value_t = Limits::default().min_task_poll_interval_ms)]
+    min_task_poll_interval_ms: u64,
 }
 
 #[tokio::main]
@@ -196,6 +200,7 @@ impl ServeArgs {
         options.limits.max_live_tasks_per_user = self.max_live_tasks;
         options.limits.state_ttl = Duration::from_secs(self.state_ttl_seconds);
         options.limits.task_ttl = Duration::from_secs(self.task_ttl_seconds);
+        options.limits.min_task_poll_interval_ms = self.min_task_poll_interval_ms;
         options.auth = self.auth;
         options.oauth.token_lifetime = Duration::from_secs(self.auth_token_lifetime);
         options.oauth.code_lifetime = Duration::from_secs(self.auth_code_lifetime);

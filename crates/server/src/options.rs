@@ -97,6 +97,9 @@ pub struct Limits {
     pub state_ttl: Duration,
     /// How long a task is kept after it is created.
     pub task_ttl: Duration,
+    /// The shortest `pollIntervalMs` a demo task announces: a tool's own interval (1 s for
+    /// `run_pipeline`) is raised to it, so clients polling many tasks poll less often.
+    pub min_task_poll_interval_ms: u64,
 }
 
 impl Default for Limits {
@@ -107,6 +110,7 @@ impl Default for Limits {
             max_live_tasks_per_user: 64,
             state_ttl: Duration::from_secs(10 * 60),
             task_ttl: Duration::from_secs(60 * 60),
+            min_task_poll_interval_ms: 0,
         }
     }
 }

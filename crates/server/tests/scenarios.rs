@@ -349,6 +349,24 @@ async fn run_pipeline_is_a_task_with_an_approval_gate_answered_by_tasks_update()
 }
 
 #[tokio::test]
+async fn a_floor_on_the_poll_interval_slows_the_demo_tasks_polls() {
+    // run_pipeline asks for a poll every second; bulk_import's own 500 ms; with a floor of
+    // 5 s both announce 5 s, at creation and in every snapshot.
+    let server = TestServer::start(&["--min-task-poll-interval-ms", "5000"]);
+    let mut mcp = session(&server);
+    for tool in ["run_pipeline", "bulk_import"] {
+        let task_id = mcp.start_task(tool, json!({})).await;
+        let snapshot = wire(&mcp.get_task(&task_id).await.expect("tasks/get"));
+        assert_eq!(snapshot["pollIntervalMs"], 5000, "{tool}: {snapshot:?}");
+    }
+    let usual = TestServer::start(&[]);
+    let mut mcp = session(&usual);
+    let task_id = mcp.start_task("run_pipeline", json!({})).await;
+    let snapshot = wire(&mcp.get_task(&task_id).await.expect("tasks/get"));
+    assert_eq!(snapshot["pollIntervalMs"], 1000);
+}
+
+#[tokio::test]
 async fn run_pipeline_without_the_tasks_extension_is_refused_with_32021() {
     let server = TestServer::start(&[]);
     let mut mcp = session(&server);

@@ -85,15 +85,17 @@ fn answer_arrives_at(traffic: &Traffic, tray: &Tray) -> Option<f64> {
     Some(back.max(round.sent_at + TRAVEL_MS) + TRAVEL_MS)
 }
 
-/// Pieces travel (no reduced-motion preference), so the bay waits for them.
+/// Pieces travel (no reduced-motion preference), so the bay waits for them. The query is
+/// made once per page: the bay asks on every frame that traffic changes.
 fn motion_allowed() -> bool {
-    !web_sys::window()
-        .and_then(|w| {
+    thread_local! {
+        static REDUCED_MOTION: Option<web_sys::MediaQueryList> = web_sys::window().and_then(|w| {
             w.match_media("(prefers-reduced-motion: reduce)")
                 .ok()
                 .flatten()
-        })
-        .is_some_and(|query| query.matches())
+        });
+    }
+    !REDUCED_MOTION.with(|query| query.as_ref().is_some_and(web_sys::MediaQueryList::matches))
 }
 
 impl TrayView {

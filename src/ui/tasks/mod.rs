@@ -36,6 +36,8 @@ engine_work! {
 
 /// Rows drawn at most; the rest are counted (the scene's magazine shows every task).
 pub const ROWS_SHOWN: usize = 50;
+/// Above this many tasks the lamps stop pulsing (`.task-list.many`).
+pub const STILL_LAMPS_ABOVE: usize = 24;
 
 #[component]
 pub fn TasksPanel() -> impl IntoView {
@@ -55,6 +57,7 @@ pub fn TasksPanel() -> impl IntoView {
     };
     let hidden = move || ids.with(Vec::len).saturating_sub(ROWS_SHOWN);
     let pushing = board.is_pushing();
+    let many = move || ids.with(Vec::len) > STILL_LAMPS_ABOVE;
     view! {
         <section class="panel" id="tasks-panel" aria-labelledby="tasks-heading">
             <h2 id="tasks-heading">
@@ -91,7 +94,7 @@ pub fn TasksPanel() -> impl IntoView {
                         }
                     })
             }}
-            <ul class="task-list">
+            <ul class="task-list" class:many=many>
                 <For each=shown_ids key=|id| id.clone() let:task_id>
                     <TaskRowFromChunk task_id=task_id now=now />
                 </For>

@@ -37,13 +37,24 @@ pub fn TaskRow(task_id: String, now: Signal<u64>) -> impl IntoView {
     let with_task = move |read: fn(&TrackedTask) -> Option<AnyView>| {
         move || task.with(|task| task.as_ref().and_then(read))
     };
-    let status = move || {
+    // What the row shows, each a memo of its own: a poll that changes nothing a row shows
+    // (its time of arrival aside) leaves the rest of the row alone.
+    let status = Memo::new(move |_| {
         task.with(|task| {
             task.as_ref()
                 .map(|task| task.tracker.status_name())
                 .unwrap_or_default()
         })
-    };
+    });
+    let pushed = Memo::new(move |_| task.with(|t| t.as_ref().is_some_and(|t| t.tracker.pushed)));
+    let message = Memo::new(move |_| {
+        task.with(|t| t.as_ref().and_then(|t| t.tracker.status_message.clone()))
+    });
+    let live =
+        Memo::new(move |_| task.with(|t| t.as_ref().is_some_and(|t| !t.tracker.is_terminal())));
+    let terminal =
+        Memo::new(move |_| task.with(|t| t.as_ref().is_some_and(|t| t.tracker.is_terminal())));
+    let note = Memo::new(move |_| task.with(|t| t.as_ref().and_then(|t| t.note.clone())));
     // The tool's name as the catalog shows it (hidden characters as markers).
     let tool = task.with_untracked(|task| {
         task.as_ref()
@@ -65,9 +76,9 @@ pub fn TaskRow(task_id: String, now: Signal<u64>) -> impl IntoView {
                 <span class="task-status">{status}</span>
                 <code class="task-tool">{tool}</code>
                 <code class="task-id" title=task_id.clone()>{short_id(&task_id)}</code>
-                {with_task(|task| {
-                    task.tracker
-                        .pushed
+                {move || {
+                    pushed
+                        .get()
                         .then(|| {
                             view! {
                                 <span
@@ -77,23 +88,16 @@ pub fn TaskRow(task_id: String, now: Signal<u64>) -> impl IntoView {
                                     "pushed"
                                 </span>
                             }
-                                .into_any()
                         })
-                })}
+                }}
             </div>
-            {with_task(|task| {
-                task.tracker
-                    .status_message
-                    .clone()
-                    .map(|message| view! { <p class="task-message">{message}</p> }.into_any())
-            })}
+            {move || message.get().map(|message| view! { <p class="task-message">{message}</p> })}
             <TaskTimes task=task now=now />
             <Unreachable task=task now=now />
             <AsksAbove task=task task_id=task_id.clone() />
             {move || {
-                let live = task.with(|t| t.as_ref().is_some_and(|t| !t.tracker.is_terminal()));
                 let id = cancel_id.clone();
-                live.then(|| {
+                live.get().then(|| {
                     view! {
                         <div class="task-cancel-box">
                             <button
@@ -109,14 +113,12 @@ pub fn TaskRow(task_id: String, now: Signal<u64>) -> impl IntoView {
                     }
                 })
             }}
-            {with_task(|task| {
-                task.note.clone().map(|note| view! { <p class="task-note" role="status">{note}</p> }.into_any())
-            })}
+            {move || note.get().map(|note| view! { <p class="task-note" role="status">{note}</p> })}
             {with_task(ending)}
             {move || {
-                let terminal = task.with(|t| t.as_ref().is_some_and(|t| t.tracker.is_terminal()));
                 let id = forget_id.clone();
                 terminal
+                    .get()
                     .then(|| {
                         view! {
                             <button
@@ -170,36 +172,51 @@ fn ending(task: &TrackedTask) -> Option<AnyView> {
     }
 }
 
-/// Age, TTL countdown, how the task is followed, and its newest snapshot.
+/// Age, TTL countdown, how the task is followed, and its newest snapshot. Each text is its
+/// own memo: a poll or a tick of the clock touches only the texts it changed.
 #[component]
 fn TaskTimes(task: Memo<Option<TrackedTask>>, now: Signal<u64>) -> impl IntoView {
-    move || {
-        let now = now.get();
+    let text = move |read: fn(&TrackedTask, u64) -> String| {
+        Memo::new(move |_| {
+            let now = now.get();
+            task.with(|task| task.as_ref().map(|task| read(task, now)))
+                .unwrap_or_default()
+        })
+    };
+    let age = text(|task, now| span(now.saturating_sub(task.tracker.created_locally_at_ms)));
+    let ttl = text(|task, now| {
+        let tracker = &task.tracker;
+        match tracker.ttl_ms {
+            None => "no TTL".to_owned(),
+            Some(ttl) if tracker.is_terminal() => format!("TTL {}", span(ttl)),
+            Some(_) if tracker.is_expired(now) => {
+                "TTL passed: the server may have purged it".to_owned()
+            }
+            Some(ttl) => {
+                let ends = tracker.created_locally_at_ms.saturating_add(ttl);
+                format!("expires in {}", span(ends.saturating_sub(now)))
+            }
+        }
+    });
+    let following = Memo::new(move |_| {
         task.with(|task| {
-            let task = task.as_ref()?;
-            let tracker = &task.tracker;
-            let age = span(now.saturating_sub(tracker.created_locally_at_ms));
-            let ttl = match tracker.ttl_ms {
-                None => "no TTL".to_owned(),
-                Some(ttl) if tracker.is_terminal() => format!("TTL {}", span(ttl)),
-                Some(_) if tracker.is_expired(now) => {
-                    "TTL passed: the server may have purged it".to_owned()
-                }
-                Some(ttl) => {
-                    let ends = tracker.created_locally_at_ms.saturating_add(ttl);
-                    format!("expires in {}", span(ends.saturating_sub(now)))
-                }
-            };
-            let following = following_text(tracker.following());
-            let last = last_snapshot_text(task.last_snapshot, now);
-            Some(view! {
+            task.as_ref()
+                .map(|task| following_text(task.tracker.following()))
+        })
+        .unwrap_or_default()
+    });
+    let last = text(|task, now| last_snapshot_text(task.last_snapshot, now));
+    let present = Memo::new(move |_| task.with(Option::is_some));
+    move || {
+        present.get().then(|| {
+            view! {
                 <p class="task-times">
                     <span class="task-age">"age " {age}</span>
                     <span class="task-ttl">{ttl}</span>
                     <span class="task-poll">{following}</span>
                     <span class="task-last-snapshot">{last}</span>
                 </p>
-            })
+            }
         })
     }
 }

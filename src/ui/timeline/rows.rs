@@ -4,7 +4,7 @@
 use std::collections::HashSet;
 
 use holdbay_engine::Traffic;
-use holdbay_engine::traffic::{FlightRole, Lane, Part, TrafficEvent};
+use holdbay_engine::traffic::{Lane, Part, TrafficEvent};
 
 /// Rows rendered at once; older ones are a click away, so thousands of polls stay fast.
 pub const WINDOW: usize = 300;
@@ -55,7 +55,7 @@ struct Span {
 /// List `traffic`'s events, ending with the row that holds `anchor` (`None`: the newest).
 pub fn listing(traffic: &Traffic, anchor: Option<u64>) -> Listing {
     let events = traffic.events();
-    let spans = spans(traffic, events);
+    let spans = spans(events);
     let end = anchor
         .and_then(|anchor| spans.iter().position(|s| events[s.end - 1].seq >= anchor))
         .map_or(spans.len(), |index| index + 1);
@@ -105,11 +105,11 @@ fn row(events: &[TrafficEvent], span: Span, first_at: f64) -> Row {
 /// Group the events into rows: consecutive routine polls (the requests and their unchanged
 /// answers, of one task or of many followed at once) fold into one row; everything else is a
 /// row of its own.
-fn spans<'a>(traffic: &'a Traffic, events: &'a [TrafficEvent]) -> Vec<Span> {
+fn spans(events: &[TrafficEvent]) -> Vec<Span> {
     let mut spans: Vec<Span> = Vec::with_capacity(events.len());
     let mut run: Option<(HashSet<&str>, Span)> = None;
     for (index, event) in events.iter().enumerate() {
-        let poll = routine_poll(traffic, event);
+        let poll = routine_poll(event);
         if let (Some((tasks, span)), Some((of, is_request))) = (&mut run, &poll) {
             tasks.insert(of);
             span.end = index + 1;
@@ -142,10 +142,12 @@ fn spans<'a>(traffic: &'a Traffic, events: &'a [TrafficEvent]) -> Vec<Span> {
 }
 
 /// A run folds up to its last answer (a poll still out, or answered with news, stays a row
-/// of its own); a run of fewer than two answered polls is not worth folding.
+/// of its own); a run of fewer than two answered polls is not worth folding. Polls of many
+/// tasks at once keep theirs still out in the run: a busy poller has several out at any
+/// moment, and as many rows coming and going with every redraw is noise.
 fn close(events: &[TrafficEvent], spans: &mut Vec<Span>, mut run: Span) {
     let full_end = run.end;
-    while run.end > run.start && events[run.end - 1].from == Lane::Client {
+    while run.tasks <= 1 && run.end > run.start && events[run.end - 1].from == Lane::Client {
         run.end -= 1;
     }
     let single = |index| Span {
@@ -164,13 +166,11 @@ fn close(events: &[TrafficEvent], spans: &mut Vec<Span>, mut run: Span) {
 
 /// `Some((task, is_request))` when `event` is routine polling: a `tasks/get` going out, or
 /// an answer that changed nothing (the model narrates every change, so it has no narration).
-fn routine_poll<'a>(traffic: &'a Traffic, event: &'a TrafficEvent) -> Option<(&'a str, bool)> {
+fn routine_poll(event: &TrafficEvent) -> Option<(&str, bool)> {
     match (&event.part, event.from, event.to) {
-        (Part::Flight(exchange), Lane::Client, Lane::Server) => {
-            match &traffic.flight(*exchange)?.role {
-                FlightRole::Poll { task } => Some((task.as_str(), true)),
-                _ => None,
-            }
+        // Read from the step: the flight itself may be long gone (a busy poller's are).
+        (Part::Flight(_), Lane::Client, Lane::Server) => {
+            event.polls.as_deref().map(|task| (task, true))
         }
         (Part::Cartridge(task), Lane::Server, Lane::Client) if event.narration.is_none() => {
             Some((task.as_str(), false))

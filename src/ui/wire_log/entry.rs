@@ -77,7 +77,9 @@ pub fn WireEntryRow(entry: WireEntry, options: RowOptions) -> impl IntoView {
     };
     let notes = NoteRow::of_entry(&entry);
     let not_kept = entry.notifications_not_kept;
-    let details = StoredValue::new(entry.clone());
+    let (server, relayed) = (entry.server.clone(), entry.relayed);
+    // Kept for opening the row (the row itself needs only its summary).
+    let details = StoredValue::new(entry);
     let round_or_task = [
         summary.round.map(|round| format!("round {round}")),
         summary.task_id.as_ref().map(|task| format!("task {task}")),
@@ -108,8 +110,8 @@ pub fn WireEntryRow(entry: WireEntry, options: RowOptions) -> impl IntoView {
                 <span class="wire-rpc-id" title="JSON-RPC id">
                     {summary.rpc_id.clone().map(|id| format!("#{id}"))}
                 </span>
-                <span class="wire-server" title=entry.server.clone()>
-                    {server_label(&entry.server).to_owned()}
+                <span class="wire-server" title=server.clone()>
+                    {server_label(&server).to_owned()}
                 </span>
                 <code class="wire-method">{summary.method.clone()}</code>
                 <span class="wire-name shown-name" title=shown_name.clone()>{shown_name.clone()}</span>
@@ -125,7 +127,7 @@ pub fn WireEntryRow(entry: WireEntry, options: RowOptions) -> impl IntoView {
                             {format!("{} notif.", summary.notifications)}
                         </span>
                     })}
-                    {entry.relayed.then(|| view! { <span class="chip relayed" title="Sent through the relay">"relay"</span> })}
+                    {relayed.then(|| view! { <span class="chip relayed" title="Sent through the relay">"relay"</span> })}
                 </span>
             </button>
             {move || options.show_notes.get().then(|| view! { <NoteRows notes=notes.clone() not_kept=not_kept /> })}

@@ -54,14 +54,36 @@ pub const ROWS_DRAWN: usize = 200;
 pub const CALM_REDRAW_MS: f64 = 300.0;
 /// Redraws that show at once after a quiet spell.
 pub const REDRAW_BURST: f64 = 8.0;
+/// From this many exchanges a second the log is flooded (a thousand tasks polled at 5 s are
+/// 200): nobody reads rows that fast, and building each one costs the page a little.
+pub const FLOOD_PER_SECOND: f64 = 50.0;
+/// While flooded, the log is redrawn at most once per this many ms...
+pub const FLOOD_REDRAW_MS: f64 = 1_000.0;
+/// ... with its newest this many matching rows: at most that many rows built a second,
+/// however fast exchanges come.
+pub const FLOODED_ROWS_DRAWN: usize = 40;
+
+/// When the log is redrawn: its revision at the calm pace, and how fast exchanges come
+/// while they flood it.
+#[derive(Clone, Copy)]
+pub(crate) struct CalmLog {
+    pub revision: Signal<u64>,
+    /// Exchanges a second, while at least [`FLOOD_PER_SECOND`].
+    pub flood: Signal<Option<u32>>,
+}
 
 /// A revision that follows the log's own, paced as [`CALM_REDRAW_MS`] says (a token bucket:
-/// `REDRAW_BURST` redraws, refilled one per `CALM_REDRAW_MS`).
-fn calm_revision(log: crate::wire::WireLog) -> Signal<u64> {
+/// `REDRAW_BURST` redraws, refilled one per `CALM_REDRAW_MS`), or once per
+/// [`FLOOD_REDRAW_MS`] while the log is flooded (exchanges counted over a second or more).
+pub(crate) fn calm_revision(log: crate::wire::WireLog) -> CalmLog {
     let revision = RwSignal::new(0u64);
+    let flood = RwSignal::new(None::<u32>);
     // (redraws available, when they were last counted)
     let bucket = StoredValue::new((REDRAW_BURST, js_sys::Date::now()));
     let waiting = StoredValue::new(false);
+    // This page's exchanges so far (dropped ones too), and when the count was last taken.
+    let recorded = move || log.dropped_untracked() + log.with_live(<[_]>::len);
+    let counted = StoredValue::new((recorded(), js_sys::Date::now()));
     let refill = move || {
         let now = js_sys::Date::now();
         bucket
@@ -72,12 +94,52 @@ fn calm_revision(log: crate::wire::WireLog) -> Signal<u64> {
             })
             .unwrap_or(0.0)
     };
-    let draw = move || {
+    // Exchanges a second since the count was taken, once a second or more has passed.
+    let measure_flood = move || {
+        let (now, count) = (js_sys::Date::now(), recorded());
+        let Some((before, at)) = counted.try_get_value() else {
+            return;
+        };
+        if now - at < FLOOD_REDRAW_MS {
+            return;
+        }
+        counted.try_set_value((count, now));
+        let per_second = count.saturating_sub(before) as f64 * 1_000.0 / (now - at);
+        let shown = (per_second >= FLOOD_PER_SECOND)
+            .then(|| per_second.round().min(f64::from(u32::MAX)) as u32);
+        if flood.try_get_untracked() != Some(shown) {
+            flood.try_set(shown);
+        }
+    };
+    let draw = StoredValue::new_local(None::<std::rc::Rc<dyn Fn()>>);
+    let redraw = move || {
+        if let Some(draw) = draw.try_get_value().flatten() {
+            draw();
+        }
+    };
+    draw.set_value(Some(std::rc::Rc::new(move || {
         waiting.try_set_value(false);
         refill();
-        bucket.try_update_value(|(tokens, _)| *tokens = (*tokens - 1.0).max(0.0));
+        measure_flood();
+        let flooded = flood.try_get_untracked().flatten().is_some();
+        bucket.try_update_value(|(tokens, _)| {
+            *tokens = if flooded {
+                // No redraw before FLOOD_REDRAW_MS: the bucket goes that far below one.
+                1.0 - FLOOD_REDRAW_MS / CALM_REDRAW_MS
+            } else {
+                (*tokens - 1.0).max(0.0)
+            }
+        });
         revision.try_update(|r| *r += 1);
-    };
+        if flooded {
+            // The next redraw comes in any case: it also sees when the flood is over.
+            waiting.try_set_value(true);
+            set_timeout(
+                redraw,
+                std::time::Duration::from_millis(FLOOD_REDRAW_MS as u64),
+            );
+        }
+    })));
     Effect::new(move |_| {
         log.with_shown(|_| ());
         if waiting.try_get_value() != Some(false) {
@@ -85,15 +147,18 @@ fn calm_revision(log: crate::wire::WireLog) -> Signal<u64> {
         }
         let tokens = refill();
         if tokens >= 1.0 {
-            draw();
+            redraw();
         } else {
             waiting.set_value(true);
             // Below one token the wait is under CALM_REDRAW_MS: the cast cannot truncate.
             let wait = ((1.0 - tokens) * CALM_REDRAW_MS).ceil() as u64;
-            set_timeout(draw, std::time::Duration::from_millis(wait));
+            set_timeout(redraw, std::time::Duration::from_millis(wait));
         }
     });
-    revision.into()
+    CalmLog {
+        revision: revision.into(),
+        flood: flood.into(),
+    }
 }
 
 /// What a row shows, as its key: a row is redrawn only when one of these changes.
@@ -148,7 +213,10 @@ pub fn WireLogPanel() -> impl IntoView {
 
     // Read in place at the calm pace (`calm_revision`): the rows get their entry when
     // drawn, so nothing is copied per body piece.
-    let calm = calm_revision(log);
+    let CalmLog {
+        revision: calm,
+        flood,
+    } = calm_revision(log);
     let methods = Memo::new(move |_| {
         calm.track();
         log.with_shown_untracked(|entries| {
@@ -194,6 +262,11 @@ pub fn WireLogPanel() -> impl IntoView {
         let query = WireQuery::new(&search.get());
         let is_imported = imported.get();
         calm.track();
+        let most = if flood.get().is_some() {
+            FLOODED_ROWS_DRAWN
+        } else {
+            ROWS_DRAWN
+        };
         log.with_shown_untracked(|entries| {
             let mut rows: Vec<RowKey> = entries
                 .iter()
@@ -206,13 +279,14 @@ pub fn WireLogPanel() -> impl IntoView {
                 .map(|e| RowKey::of(e, is_imported))
                 .collect();
             let matching = rows.len();
-            rows.truncate(ROWS_DRAWN);
+            rows.truncate(most);
             rows.reverse();
-            (rows, matching)
+            (rows, matching, most)
         })
     });
-    let drawn = Memo::new(move |_| shown.with(|(rows, _)| rows.clone()));
-    let matching = move || shown.with(|(_, matching)| *matching);
+    let drawn = Memo::new(move |_| shown.with(|(rows, ..)| rows.clone()));
+    let matching = move || shown.with(|(_, matching, _)| *matching);
+    let undrawn = move || shown.with(|(_, matching, most)| matching.saturating_sub(*most));
 
     view! {
         <section class="panel wire-log" id="wire-log" aria-label="Wire log">
@@ -383,7 +457,20 @@ pub fn WireLogPanel() -> impl IntoView {
                     })
             }}
             {move || {
-                let hidden = matching().saturating_sub(ROWS_DRAWN);
+                flood
+                    .get()
+                    .map(|per_second| {
+                        view! {
+                            <p class="quiet wire-flood">
+                                {format!(
+                                    "Busy: about {per_second} exchanges a second. The newest {FLOODED_ROWS_DRAWN} are drawn, once a second; filter, or export the log, to read every one.",
+                                )}
+                            </p>
+                        }
+                    })
+            }}
+            {move || {
+                let hidden = undrawn();
                 (hidden > 0)
                     .then(|| {
                         view! {

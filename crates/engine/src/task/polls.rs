@@ -3,11 +3,13 @@
 use super::TaskTracker;
 
 /// At most this many `tasks/get` in flight at once: with many tasks due together (after a
-/// reload, say) they go out a few at a time. Browsers allow about six connections per host.
-pub const MAX_POLLS_IN_FLIGHT: usize = 6;
+/// reload, say) they go out a few at a time. Browsers allow about six connections per host;
+/// twice that keeps them busy while a busy page has yet to read the answers that came (a
+/// connection is free once its answer is in, a poll only once the page has taken it in).
+pub const MAX_POLLS_IN_FLIGHT: usize = 12;
 
 /// The polls to send now, and when to look again.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct DuePolls {
     /// Task ids whose poll is due, most overdue first; at most `limit`.
     pub due: Vec<String>,
@@ -15,6 +17,10 @@ pub struct DuePolls {
     pub more_due: bool,
     /// The earliest poll not yet due among the tasks not in flight (local clock), if any.
     pub next_at: Option<u64>,
+    /// Polls a second that following every task at its interval takes (Σ 1 / interval over
+    /// the tasks still polled, those in flight included): the rate a pace must not hold the
+    /// polls below, or they fall behind for good.
+    pub steady_per_second: f64,
 }
 
 /// The polls due at `now_ms` among `trackers`, skipping those `in_flight` (their next poll
@@ -29,13 +35,15 @@ pub fn due_polls<'a>(
 ) -> DuePolls {
     let mut due: Vec<(u64, &str)> = Vec::new();
     let mut next_at: Option<u64> = None;
+    let mut steady_per_second = 0.0;
     for tracker in trackers {
-        if in_flight(&tracker.task_id) {
-            continue;
-        }
         let Some(at) = tracker.next_poll_at() else {
             continue;
         };
+        steady_per_second += 1_000.0 / tracker.poll_interval() as f64;
+        if in_flight(&tracker.task_id) {
+            continue;
+        }
         if tracker.is_poll_due(now_ms) {
             due.push((at, &tracker.task_id));
         } else {
@@ -53,6 +61,7 @@ pub fn due_polls<'a>(
             .collect(),
         more_due,
         next_at,
+        steady_per_second,
     }
 }
 
@@ -122,6 +131,22 @@ mod tests {
         let polls = due_polls(&tasks, nothing_in_flight, 1_000, 6);
         assert!(polls.due.is_empty());
         assert_eq!(polls.next_at, Some(2_000));
+    }
+
+    #[test]
+    fn the_steady_rate_counts_every_task_still_polled_at_its_interval() {
+        let tasks = [task("a", 5000, 0), task("b", 250, 0), task("busy", 1000, 0)];
+        let polls = due_polls(&tasks, |id| id == "busy", 0, 6);
+        // 0.2 + 4 + 1 polls a second: a poll in flight still counts.
+        assert!(
+            (polls.steady_per_second - 5.2).abs() < 1e-9,
+            "{}",
+            polls.steady_per_second
+        );
+        let mut pushed = task("pushed", 1000, 0);
+        pushed.set_pushed(true, 0);
+        let polls = due_polls([&pushed], nothing_in_flight, 0, 6);
+        assert!((polls.steady_per_second - 1.0 / 60.0).abs() < 1e-9);
     }
 
     #[test]

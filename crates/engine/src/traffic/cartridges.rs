@@ -259,6 +259,7 @@ impl Traffic {
             None,
             Part::Flight(exchange),
         );
+        self.mark_poll(task);
         FlightRole::Poll {
             task: task.to_owned(),
         }

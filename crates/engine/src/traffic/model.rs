@@ -337,4 +337,7 @@ pub struct TrafficEvent {
     pub part: Part,
     /// The step is a failure: an error answer, an unreadable one, or an exchange cut off.
     pub failed: bool,
+    /// A `tasks/get` going out: the task it polls. Kept on the step itself, so a view can
+    /// tell routine polling long after the exchange's flight was let go.
+    pub polls: Option<String>,
 }

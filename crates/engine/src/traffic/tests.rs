@@ -421,6 +421,40 @@ fn an_unchanged_poll_is_counted_but_not_drawn() {
 }
 
 #[test]
+fn a_poll_step_names_its_task_after_its_flight_is_let_go() {
+    let mut wire = Wire::new(10);
+    for _ in 0..(2 * MAX_FINISHED_FLIGHTS) {
+        let poll = wire.send("tasks/get", Some("t"), json!({ "taskId": "t" }));
+        wire.result(
+            poll,
+            with(task("t", "working"), json!({ "resultType": "complete" })),
+        );
+    }
+    let first = wire
+        .traffic
+        .events()
+        .iter()
+        .find(|event| event.from == Lane::Client && event.to == Lane::Server)
+        .expect("a poll going out");
+    let Part::Flight(exchange) = first.part else {
+        panic!("a poll step is its flight's: {:?}", first.part);
+    };
+    assert!(
+        wire.traffic.flight(exchange).is_none(),
+        "its flight was let go"
+    );
+    assert_eq!(first.polls.as_deref(), Some("t"));
+    // Answers are not requests; nothing else polls.
+    assert!(
+        wire.traffic
+            .events()
+            .iter()
+            .filter(|event| event.polls.is_some())
+            .all(|event| event.from == Lane::Client)
+    );
+}
+
+#[test]
 fn a_poll_for_an_unknown_task_means_it_was_restored_from_storage() {
     let mut wire = Wire::new(10);
     let poll = wire.send("tasks/get", Some("old"), json!({ "taskId": "old" }));

@@ -27,8 +27,16 @@ impl Traffic {
             narration,
             part,
             failed: false,
+            polls: None,
         });
         self.next_seq += 1;
+    }
+
+    /// Mark the step just added as a `tasks/get` of `task`.
+    pub(super) fn mark_poll(&mut self, task: &str) {
+        if let Some(last) = self.events.last_mut() {
+            last.polls = Some(task.to_owned());
+        }
     }
 
     /// Mark the step just added as a failure when `failed`.

@@ -109,8 +109,10 @@ impl Call<'_> {
         &self,
         kind: &str,
         arguments: JsonObject,
-        options: CreateOptions,
+        mut options: CreateOptions,
     ) -> Result<CallToolResponse, ErrorData> {
+        let floor = self.shared.limits.min_task_poll_interval_ms;
+        options.poll_interval_ms = options.poll_interval_ms.max(floor);
         let task = self
             .shared
             .tasks

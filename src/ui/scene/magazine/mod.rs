@@ -112,9 +112,15 @@ pub(super) fn Magazine() -> impl IntoView {
         traffic.with(|t| t.scene_cartridges().len())
     });
     let grid = Memo::new(move |_| Grid::for_count(count.get()));
-    // Poll pulses: a tasks/get on the wire for a task (a pushed snapshot has none).
+    // Poll pulses: a tasks/get on the wire for a task (a pushed snapshot has none). Many
+    // tasks are polled many times a second: their rings are redrawn calmly, not every frame
+    // (a frame that changes nothing on the page costs it nothing to draw).
     let pulses = Memo::new(move |_| {
-        traffic.track();
+        if grid.with(|grid| grid.compact) {
+            traffic.track_calm();
+        } else {
+            traffic.track();
+        }
         traffic.with(|t| {
             t.flights()
                 .rev()

@@ -166,6 +166,8 @@ test('an expired refresh token asks for a new sign-in, saying why', async () => 
   const error = await shown(page, '#sign-in .sign-in-error', { timeout: 20000 });
   assert.match(await error.innerText(), /authorization server no longer accepts the refresh token \(invalid_grant\)/);
   // The refused refresh is in the wire log (its export: the rows on screen are a window).
+  // The reload's connect made every exchange of this page, so the dock stays folded until asked.
+  await page.click('#dock-tab-wire');
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('.wire-export')]);
   const exported = JSON.parse(readFileSync(await download.path(), 'utf8'));
   const refresh = exported.entries.filter((entry) => entry.method === 'oauth: refresh');

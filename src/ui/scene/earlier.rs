@@ -7,7 +7,6 @@ use holdbay_engine::traffic::{FlightRole, Part, TrayState};
 use leptos::prelude::*;
 
 use super::SceneContext;
-use super::magazine::status_glyph;
 
 /// Parts drawn at most on the strip, newest first (the rest are counted).
 const SHOWN: usize = 8;
@@ -83,7 +82,7 @@ pub(super) fn EarlierStrip() -> impl IntoView {
                 EarlierPart {
                     part: Part::Cartridge(cartridge.task_id.clone()),
                     at: cartridge.entered_at,
-                    label: format!("{} {tool}", status_glyph(cartridge.status)),
+                    label: format!("{tool} · task {status}"),
                     title: format!("Earlier task {} ({tool}): {status}", cartridge.task_id),
                 }
             });
@@ -124,8 +123,9 @@ pub(super) fn EarlierStrip() -> impl IntoView {
                                     type="button"
                                     class="earlier-part"
                                     class:selected=move || marked.with(|m| m.as_ref() == Some(&chosen))
-                                    title=earlier.title.clone()
-                                    aria-label=earlier.title
+                                    // Named by its visible words (a name that differs from
+                                    // them fails WCAG 2.5.3); the title adds the detail.
+                                    title=earlier.title
                                     on:click=move |_| scene.select(part.clone())
                                 >
                                     {earlier.label}

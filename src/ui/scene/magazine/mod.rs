@@ -6,7 +6,6 @@
 //! can be inspected.
 
 mod cells;
-pub(super) use cells::status_glyph;
 mod compact;
 
 use holdbay_engine::model::TaskStatus;

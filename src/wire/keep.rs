@@ -57,12 +57,16 @@ struct Pending {
 
 impl Pending {
     fn of(entry: &WireEntry) -> Option<Self> {
-        let mut json = serde_json::to_string(entry).ok()?;
-        // Written as it grew, it may hold up to twice its length until the write.
+        let bytes = entry.retained_bytes();
+        // Sized for the bodies' escaping up front: a buffer that doubles as it is written
+        // would reach twice a large exchange's size (a megabyte of notifications) in the
+        // wasm memory, which never shrinks back.
+        let mut json = Vec::with_capacity(bytes + bytes / 2 + 4096);
+        serde_json::to_writer(&mut json, entry).ok()?;
         json.shrink_to_fit();
         Some(Self {
-            json,
-            bytes: entry.retained_bytes(),
+            json: String::from_utf8(json).ok()?,
+            bytes,
         })
     }
 }

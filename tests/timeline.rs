@@ -108,6 +108,23 @@ fn record(
     );
 }
 
+/// Three `deploy` calls, each answered with a task of its own: the tasks' ids.
+fn three_deploy_tasks(session: &Session) -> [&'static str; 3] {
+    let tasks = ["task-a", "task-b", "task-c"];
+    for (n, task) in (0_u32..).zip(tasks) {
+        record(
+            session,
+            T0 + f64::from(n) * 100.0,
+            "tools/call",
+            "deploy",
+            10 + n,
+            r#""name":"deploy","arguments":{"env":"staging"}"#,
+            &queued_snapshot(task, "task"),
+        );
+    }
+    tasks
+}
+
 fn task_snapshot(status: &str, message: &str) -> String {
     format!(
         r#"{{"resultType":"complete","taskId":"{TASK}","status":"{status}","statusMessage":"{message}","createdAt":"2026-08-01T10:30:00Z","lastUpdatedAt":"2026-08-01T10:30:00Z","ttlMs":3600000,"pollIntervalMs":1000}}"#
@@ -502,18 +519,7 @@ async fn interleaved_routine_polls_of_many_tasks_fold_into_one_row() {
     let host = fresh_host("timeline-many-pollers");
     let (session, _) = mount(&host);
     wait_for(&host, ".timeline-empty").await;
-    let tasks = ["task-a", "task-b", "task-c"];
-    for (n, task) in (0_u32..).zip(tasks) {
-        record(
-            &session,
-            T0 + f64::from(n) * 100.0,
-            "tools/call",
-            "deploy",
-            10 + n,
-            r#""name":"deploy","arguments":{"env":"staging"}"#,
-            &queued_snapshot(task, "task"),
-        );
-    }
+    let tasks = three_deploy_tasks(&session);
     // Three rounds of polls, the tasks taking turns, nothing changing.
     for round in 0..3_u32 {
         for (n, task) in (0_u32..).zip(tasks) {
@@ -550,18 +556,7 @@ async fn polls_of_many_tasks_still_out_stay_in_their_folded_row() {
     let host = fresh_host("timeline-polls-out");
     let (session, _) = mount(&host);
     wait_for(&host, ".timeline-empty").await;
-    let tasks = ["task-a", "task-b", "task-c"];
-    for (n, task) in (0_u32..).zip(tasks) {
-        record(
-            &session,
-            T0 + f64::from(n) * 100.0,
-            "tools/call",
-            "deploy",
-            10 + n,
-            r#""name":"deploy","arguments":{"env":"staging"}"#,
-            &queued_snapshot(task, "task"),
-        );
-    }
+    let tasks = three_deploy_tasks(&session);
     let poll = |id: u32, task: &str| {
         exchange_entry(
             T0 + 1_000.0 + f64::from(id) * 100.0,

@@ -32,8 +32,10 @@ async function signIn(page, { button = 'button.sign-in', decision = 'allow' } = 
   ]);
   await popup.waitForSelector(`button[value="${decision}"]`, { timeout: 15000 });
   const consent = await popup.locator('body').innerText();
+  // Waited for before the click: the window may close while the click is still settling.
+  const closed = popup.waitForEvent('close', { timeout: 15000 });
   await popup.click(`button[value="${decision}"]`);
-  await popup.waitForEvent('close', { timeout: 15000 });
+  await closed;
   return consent;
 }
 

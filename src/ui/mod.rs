@@ -12,6 +12,7 @@ pub mod content;
 mod discover_panel;
 mod dock;
 pub mod dock_fold;
+pub(crate) mod dom_id;
 mod findings;
 pub(crate) mod first_screen;
 pub mod focus;

@@ -5,8 +5,8 @@
 // shared with the other scene tests in lessons.test.mjs.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { screenshot as screenshotAs } from './support.mjs';
-import { fillField, answerInput, shown, askingCardOf } from './ui.mjs';
+import { openCleanApp, screenshot as screenshotAs } from './support.mjs';
+import { fillField, answerInput, shown, askingCardOf, recordMcpRequests } from './ui.mjs';
 import { violations } from './axe.mjs';
 
 /** The colour scheme the walk is in: screenshots are named by it, and a check that looks at
@@ -192,18 +192,14 @@ export function part(page, selector, timeout = 20000) {
   return shown(page, `#scene ${selector}`, { timeout });
 }
 
-/** The tasks/call requests the page sent, with their parsed bodies. */
-export function recordCalls(page) {
-  const sent = [];
-  page.on('request', (request) => {
-    if (request.method() === 'POST' && request.url().endsWith('/mcp')) {
-      const body = JSON.parse(request.postData() ?? 'null');
-      if (body?.method) sent.push(body);
-    }
-  });
-  return sent;
+/** The app in the Scene view with nothing stored from earlier tests, tools loaded. */
+export async function openScene(app) {
+  const opened = await openCleanApp(app.context, app.url);
+  await opened.page.click('#view-scene');
+  await opened.page.waitForSelector('#scene svg.scene-svg');
+  assert.match(opened.page.url(), /view=scene/);
+  return opened;
 }
-
 
 /** What the scene shows, in a comparable form. */
 export async function sceneSummary(page) {
@@ -421,7 +417,7 @@ export const LESSON_WALKS = [
     number: 4,
     title: 'the server decides: run_pipeline detaches a task, quick_sum answers at once',
     async run({ page, app }) {
-      const sent = recordCalls(page);
+      const sent = recordMcpRequests(page);
       await startLesson(page, 4);
       const detached = await part(page, 'g.tray[data-state="detached"]');
       assert.equal(await detached.getAttribute('data-occupied'), 'false');
@@ -588,7 +584,7 @@ export const LESSON_WALKS = [
     number: 9,
     title: 'progress fills the tray on the request\'s own stream, and Stop closes it',
     async run({ page, app }) {
-      const sent = recordCalls(page);
+      const sent = recordMcpRequests(page);
       await startLesson(page, 9);
       await part(page, 'g.tray[data-state="in_flight"] g.tray-progress');
       // The bar moves with the notifications: wait for the second one (1 of 6 sections done).
@@ -621,7 +617,7 @@ export const LESSON_WALKS = [
     number: 10,
     title: 'roots and sampling it never declared are declined in a shape the server reads',
     async run({ page, app }) {
-      const sent = recordCalls(page);
+      const sent = recordMcpRequests(page);
       await startLesson(page, 10);
       await part(page, 'g.tray[data-state="paused"]');
       await part(page, 'g.tag[data-key="workspace"][data-kind="roots/list"]');
@@ -766,9 +762,9 @@ export const LESSON_WALKS = [
  * learner takes them: one page, never reloaded but where lesson 7 asks; then the recap, its
  * answers, and its link back to lesson 1's reveal.
  */
-export async function walkAllLessons(app, scheme, openScene) {
+export async function walkAllLessons(app, scheme) {
   setWalkScheme(scheme);
-  const { page, errors } = await openScene();
+  const { page, errors } = await openScene(app);
   await page.emulateMedia({ colorScheme: scheme });
   for (const lesson of LESSON_WALKS) {
     try {
@@ -802,7 +798,7 @@ export async function walkAllLessons(app, scheme, openScene) {
 
   // Its link goes back to lesson 1's reveal: the answer shown, the latch (now on the earlier
   // strip) selected and inspected, nothing run again.
-  const sentAfter = recordCalls(page);
+  const sentAfter = recordMcpRequests(page);
   await recap.locator('.recap-item[data-lesson="1"] .recap-review').click();
   await shown(page, '#lessons .lesson[data-lesson="1"] .lesson-answer');
   assert.equal(await page.getAttribute('#lessons .lesson-reveal-status', 'data-found'), 'true');

@@ -7,23 +7,13 @@ import { readFileSync } from 'node:fs';
 import { demoAndBrowser, openCleanApp, screenshot } from './support.mjs';
 import { fillField, answerInput, shown } from './ui.mjs';
 import {
-  assertLabelsFit, inspected, part, sceneSummary, startLesson,
+  assertLabelsFit, inspected, openScene, part, sceneSummary, startLesson,
 } from './lesson_walk.mjs';
 
 const app = demoAndBrowser();
 
-/** The app in the Scene view with nothing stored from earlier tests, tools loaded. */
-async function openScene() {
-  const opened = await openCleanApp(app.context, app.url);
-  const { page } = opened;
-  await page.click('#view-scene');
-  await page.waitForSelector('#scene svg.scene-svg');
-  assert.match(page.url(), /view=scene/);
-  return opened;
-}
-
 test('ten tasks in the magazine stay legible: signs, words, badges inside their cells', async () => {
-  const { page, errors } = await openScene();
+  const { page, errors } = await openScene(app);
   await startLesson(page, 7);
   // Lesson 7's last step starts flaky_job as a task; ten of them fill five rows.
   const flaky = page.locator('#lessons button.lesson-step-run').first();
@@ -52,7 +42,7 @@ test('ten tasks in the magazine stay legible: signs, words, badges inside their 
 });
 
 test('a replay of an exported wire log draws the same final scene', async () => {
-  const { page, errors } = await openScene();
+  const { page, errors } = await openScene(app);
   await startLesson(page, 1);
   const card = await shown(page, '#call-panel .input-request[data-key="party"]');
   await fillField(card, 'size', '4');
@@ -75,7 +65,7 @@ test('a replay of an exported wire log draws the same final scene', async () => 
   const exported = readFileSync(await download.path(), 'utf8');
   await page.close();
 
-  const { page: replay, errors: replayErrors } = await openScene();
+  const { page: replay, errors: replayErrors } = await openScene(app);
   await replay.setInputFiles('.wire-import', { name: 'session.json', mimeType: 'application/json', buffer: Buffer.from(exported) });
   await shown(replay, '#scene[data-replay="true"]');
   await shown(replay, `#scene g.cartridge[data-task-id="${taskId}"][data-sealed="true"]`);
@@ -100,7 +90,7 @@ test('a replay of an exported wire log draws the same final scene', async () => 
 });
 
 test('with reduced motion nothing moves, and the scene is usable from the keyboard', async () => {
-  const { page, errors } = await openScene();
+  const { page, errors } = await openScene(app);
   await page.emulateMedia({ reducedMotion: 'reduce' });
   await startLesson(page, 1);
   const tray = await part(page, 'g.tray[data-state="paused"]');

@@ -4,20 +4,11 @@
 // requests and tasks, and at each reveal the answer, the part and its inspector share one
 // screen with labels ≥ 11 px and axe-core finds nothing; then the recap and its links.
 import { test } from 'node:test';
-import assert from 'node:assert/strict';
-import { demoAndBrowser, openCleanApp } from './support.mjs';
+import { demoAndBrowser } from './support.mjs';
 import { walkAllLessons } from './lesson_walk.mjs';
 
 const app = demoAndBrowser();
 
-async function openScene() {
-  const opened = await openCleanApp(app.context, app.url);
-  await opened.page.click('#view-scene');
-  await opened.page.waitForSelector('#scene svg.scene-svg');
-  assert.match(opened.page.url(), /view=scene/);
-  return opened;
-}
-
 test('all the lessons in a row in one page, light: each live from its start, each reveal on one screen, then the recap', async () => {
-  await walkAllLessons(app, 'light', openScene);
+  await walkAllLessons(app, 'light');
 });

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { demoAndBrowser, openCleanApp, screenshot } from './support.mjs';
-import { selectTool, fillField, answerInput, call, shown, waitForTaskStatus, askingCardOf } from './ui.mjs';
+import { selectTool, fillField, answerInput, call, shown, waitForTaskStatus, askingCardOf, recordMcpRequests } from './ui.mjs';
 
 const app = demoAndBrowser();
 
@@ -15,18 +15,6 @@ function openApp(view = 'workbench') {
   return view === 'scene'
     ? openCleanApp(app.context, app.url, { path: '/?view=scene', ready: '#scene svg.scene-svg' })
     : openCleanApp(app.context, app.url);
-}
-
-/** Every JSON-RPC request the page POSTs to the demo server, parsed. */
-function recordRequests(page) {
-  const sent = [];
-  page.on('request', (request) => {
-    if (request.method() === 'POST' && request.url().endsWith('/mcp')) {
-      const body = JSON.parse(request.postData() ?? 'null');
-      if (body?.method) sent.push(body);
-    }
-  });
-  return sent;
 }
 
 async function switchTo(page, view) {
@@ -93,7 +81,7 @@ test('a call paused in the Scene survives the Workbench and back, and completes 
 
 test('a task asking for two inputs is answered with one Submit, in one tasks/update carrying both keys', async () => {
   const { page, errors } = await openApp();
-  const sent = recordRequests(page);
+  const sent = recordMcpRequests(page);
   await selectTool(page, 'plan_migration');
   await fillField(page.locator('#call-panel'), 'duration_seconds', '1');
   await call(page);

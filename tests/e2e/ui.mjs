@@ -52,3 +52,15 @@ export async function askingCardOf(page, taskRow) {
   const taskId = await taskRow.getAttribute('data-task-id');
   return shown(page, `#task-asking .task-asking[data-task-id="${taskId}"]`);
 }
+
+/** Every JSON-RPC request the page POSTs to a server's `/mcp`, parsed, in order. */
+export function recordMcpRequests(page) {
+  const sent = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && request.url().endsWith('/mcp')) {
+      const body = JSON.parse(request.postData() ?? 'null');
+      if (body?.method) sent.push(body);
+    }
+  });
+  return sent;
+}

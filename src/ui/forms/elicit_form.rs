@@ -18,10 +18,7 @@ pub fn FormElicitation(
     delivery: Delivery,
 ) -> impl IntoView {
     let content = RwSignal::new(Ok::<Value, String>(Value::Object(JsonObject::new())));
-    let safe_key: String = key
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-        .collect();
+    let safe_key = crate::ui::dom_id::id_part(&key);
     let form = schema_form(
         &schema,
         fresh_prefix(&format!("elicit-{safe_key}-")),

@@ -25,10 +25,7 @@ pub struct Place {
 impl Place {
     /// The place of a property of the object at this place.
     pub fn child(&self, segment: &str) -> Place {
-        let safe: String = segment
-            .chars()
-            .map(|c| if c.is_ascii_alphanumeric() { c } else { '_' })
-            .collect();
+        let safe = crate::ui::dom_id::id_part(segment);
         Place {
             id: format!("{}-{safe}", self.id),
             name: if self.name.is_empty() {

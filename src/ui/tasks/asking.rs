@@ -9,14 +9,11 @@ use super::row::{InputRequests, short_id};
 use crate::session::Session;
 use crate::split::{ChunkMissing, chunk, engine_work};
 use crate::ui::chunks::when_loaded;
+use crate::ui::dom_id::id_part;
 
 /// The id of a task's asking card, for the row's link to it.
 pub fn asking_card_id(task_id: &str) -> String {
-    let safe: String = task_id
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect();
-    format!("task-asking-{safe}")
+    format!("task-asking-{}", id_part(task_id))
 }
 
 #[component]

@@ -79,6 +79,15 @@ if ! grep -qs "\"version\": \"$CONFORMANCE_VERSION\"" \
   npm ci --prefix "$conformance_dir" --no-audit --no-fund
 fi
 
+# Playwright and axe-core for the end-to-end tests. Installed here, before any layer runs:
+# the client conformance run loads playwright-core from tests/e2e too, and `npm ci`
+# empties node_modules while it installs.
+e2e_dir="$HOLDBAY_ROOT/tests/e2e"
+if ! [ -d "$e2e_dir/node_modules/playwright-core" ] || ! [ -d "$e2e_dir/node_modules/axe-core" ]; then
+  step "playwright-core + axe-core (npm ci in tests/e2e)"
+  npm ci --prefix "$e2e_dir" --no-audit --no-fund
+fi
+
 # The TS SDK v2 peer for the end-to-end tests (tests/peers/ts; the system Node >= 20 runs it).
 TS_PEER_SDK_VERSION=2.4.0
 ts_peer_dir="$HOLDBAY_ROOT/tests/peers/ts"

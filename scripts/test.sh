@@ -135,14 +135,7 @@ layers_end
 
 # Then the layers that drive the real server from browsers and Node, side by side: they
 # mostly wait on real task durations and the network.
-e2e() {
-  cd tests/e2e || return
-  if ! [ -d node_modules/playwright-core ] || ! [ -d node_modules/axe-core ]; then
-    npm ci --no-audit --no-fund || return
-  fi
-  npm test
-}
-layer e2e e2e
+layer e2e bash -c 'cd tests/e2e && npm test'
 layer conformance bash tests/conformance/run.sh
 layer client-conformance bash tests/conformance/client/run.sh
 layers_end

@@ -25,97 +25,103 @@
 //! Every protocol decision (headers, `_meta`, ids, framing, status handling, result decoding)
 //! is made here, once, so the browser app, the native tests and the server all share it.
 //!
+//! # Floors
+//!
+//! The modules stand in four floors, one folder each; a floor imports only the floors below
+//! it, never one above:
+//!
+//! 1. [`vocabulary`]: the wire's words. Methods with their params and outputs
+//!    ([`McpMethod`], [`MethodId`]), the typed events of an exchange ([`ExchangeEvent`]),
+//!    findings, limits, the protocol's constants.
+//! 2. [`readers`]: bytes and JSON from a server into those words, once: a response
+//!    ([`ResponseReader`]), SSE framing, notifications, a recorded request body, content,
+//!    names, schemas.
+//! 3. [`builders`]: each request the client sends, body and headers ([`Client`],
+//!    [`OutgoingRequest`], which hands back the reader of its own response), and the answers
+//!    it writes ([`InputAnswer`]).
+//! 4. [`machines`]: what spans exchanges: MRTR rounds, tasks, listen streams, pages, version
+//!    negotiation, the cache, a recorded log read back.
+//!
+//! [`auth`] is a wing of its own (the authorization flow, sans-IO); the readers use its
+//! challenge reader, and it uses only the vocabulary.
+//!
 //! Wire types are `rmcp::model`'s; each response is decoded as the result type of the method
 //! that was sent, never through rmcp's whole message enum. Each exchange is decoded once, into
 //! typed [`ExchangeEvent`]s as it is read; the scene's model ([`Traffic`]) and a replayed log
 //! ([`decode_recorded`]) read those events, never the bytes again.
 
-mod answer;
 pub mod auth;
-mod bounds;
-mod cache;
-mod client;
-mod content;
-mod decode;
-mod events;
-mod findings;
-pub mod headers;
-mod json;
-mod limits;
-mod listen;
-mod listen_schedule;
-mod method;
-mod mrtr;
-mod names;
-mod outgoing;
-mod pages;
-pub mod protocol;
-mod refusal;
-pub mod relay;
-mod response;
-pub mod schema_check;
-mod sendable;
-mod sse;
-mod structured;
-mod task;
+pub mod builders;
+pub mod machines;
+pub mod readers;
 pub mod traffic;
-mod uri_template;
-mod version;
+pub mod vocabulary;
 
-pub use answer::{AnswerError, InputAnswer};
-pub use cache::{AuthContext, ResultCache};
-pub use client::{Client, ClientConfig, CompletionTarget, RequestOptions, default_capabilities};
-pub use content::{
-    MAX_INLINE_BYTES, Media, NotInline, ResourceBody, base64_decoded_len, hex_preview, media,
-    offers_completions, resource_body,
+// The public paths callers have always used, each the one item of its floor.
+pub use builders::headers;
+pub use readers::schema_check;
+pub use vocabulary::{protocol, relay};
+
+pub use builders::answer::{AnswerError, InputAnswer};
+pub use builders::client::{
+    Client, ClientConfig, CompletionTarget, RequestOptions, default_capabilities,
 };
-pub use events::{
-    AnswerEvent, AnswerKind, EndEvent, ExchangeDecoder, ExchangeEvent, InputAsk, InputRequestKind,
-    NotificationEvent, NotificationKind, RecordedExchange, SentDetail, SentRequest, TimedEvent,
-    decode_recorded, decode_recorded_as,
-};
-pub use findings::{Finding, Rule, Severity};
-pub use headers::{MergedHeaders, is_reserved_header, merge_extra_headers};
-pub use limits::{
-    Limits, MAX_AUTH_DOCUMENT_BYTES, MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_ID_BYTES,
-    MAX_INPUT_REQUESTS, MAX_NAME_BYTES, MAX_NOTIFICATIONS_KEPT,
-};
-pub use listen::{Listen, ListenEvent, ListenFilter, ListenParams, Subscription};
-pub use listen_schedule::{
+pub use builders::headers::{MergedHeaders, is_reserved_header, merge_extra_headers};
+pub use builders::outgoing::OutgoingRequest;
+pub use builders::refusal::refusal_for;
+pub use builders::sendable::{Unsendable, check_sendable};
+pub use builders::uri_template::{UriTemplate, UriTemplateError};
+pub use machines::cache::{AuthContext, ResultCache};
+pub use machines::listen::{ListenEvent, Subscription};
+pub use machines::listen_schedule::{
     LISTEN_RETRY_FIRST_MS, LISTEN_RETRY_MAX_MS, ListenEnding, ListenSchedule,
 };
-pub use method::{
-    CallTool, CancelTask, Complete, Discover, GetPrompt, GetTask, ListPrompts,
-    ListResourceTemplates, ListResources, ListTools, McpMethod, MethodId, MethodRules,
-    ReadResource, RoundFields, UpdateTask,
+pub use machines::mrtr::{Bounds, ErrorStep, LogicalRequest, MrtrError, Round, Step};
+pub use machines::pages::{
+    Listing, MAX_PAGES, MAX_TOOL_PAGES, Pages, PagesError, name_book, tool_display_name, tool_title,
 };
-pub use mrtr::{Bounds, ErrorStep, LogicalRequest, MrtrError, Round, Step};
-pub use names::{
-    HiddenChar, HiddenKind, NameBook, NameField, NameMarks, NameTally, NameWarning, Script, Shown,
-    ShownPiece, confusable_mix, script_of, server_name_findings, server_name_marks, skeleton,
+pub use machines::replay::{
+    ExchangeDecoder, RecordedExchange, TimedEvent, decode_recorded, decode_recorded_as,
 };
-pub use outgoing::OutgoingRequest;
-pub use pages::{
-    ListMethod, Listing, MAX_PAGES, MAX_TOOL_PAGES, Pages, PagesError, name_book,
-    tool_display_name, tool_title,
-};
-pub use refusal::refusal_for;
-pub use response::{
-    Decoded, Outcome, Reply, ResponseError, ResponseReader, SignInNeeded, TaskProblem,
-};
-pub use sendable::{Unsendable, check_sendable};
-pub use sse::{SseDecoder, SseError};
-pub use structured::OutputContract;
-pub use task::{
+pub use machines::task::{
     ClientEnding, DEFAULT_POLL_MS, DuePolls, Following, MAX_POLL_MS, MAX_POLLS_IN_FLIGHT,
     MIN_POLL_MS, TaskError, TaskEvent, TaskTracker, due_polls,
 };
-pub use traffic::Traffic;
-pub use uri_template::{UriTemplate, UriTemplateError};
-pub use version::{
-    CLIENT_VERSIONS, LATEST_LEGACY_VERSION, Negotiated, Negotiation, VersionMismatch,
-    VersionRejection, legacy_server, newest_common,
+pub use machines::version::{
+    Negotiated, Negotiation, VersionMismatch, legacy_server, newest_common,
 };
+pub use readers::content::{
+    MAX_INLINE_BYTES, Media, NotInline, ResourceBody, base64_decoded_len, hex_preview, media,
+    offers_completions, resource_body,
+};
+pub use readers::names::{
+    HiddenChar, HiddenKind, NameBook, NameField, NameMarks, NameTally, NameWarning, Script, Shown,
+    ShownPiece, confusable_mix, script_of, server_name_findings, server_name_marks, skeleton,
+};
+pub use readers::response::{
+    Decoded, Outcome, Reply, ResponseError, ResponseReader, SignInNeeded, TaskProblem,
+};
+pub use readers::sse::{SseDecoder, SseError};
+pub use readers::structured::OutputContract;
+pub use readers::version_rejection::VersionRejection;
+pub use traffic::Traffic;
+pub use vocabulary::events::{
+    AnswerEvent, AnswerKind, EndEvent, ExchangeEvent, InputAsk, InputRequestKind,
+    NotificationEvent, NotificationKind, SentDetail, SentRequest,
+};
+pub use vocabulary::findings::{Finding, Rule, Severity};
+pub use vocabulary::limits::{
+    Limits, MAX_AUTH_DOCUMENT_BYTES, MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_ID_BYTES,
+    MAX_INPUT_REQUESTS, MAX_NAME_BYTES, MAX_NOTIFICATIONS_KEPT,
+};
+pub use vocabulary::list_method::ListMethod;
+pub use vocabulary::listen_params::{ListenFilter, ListenParams};
+pub use vocabulary::method::{
+    CallTool, CancelTask, Complete, Discover, GetPrompt, GetTask, ListPrompts,
+    ListResourceTemplates, ListResources, ListTools, Listen, McpMethod, MethodId, MethodRules,
+    ReadResource, RoundFields, UpdateTask,
+};
+pub use vocabulary::protocol::{CLIENT_VERSIONS, LATEST_LEGACY_VERSION};
 
 /// The `rmcp` wire model, re-exported so callers use the very types the engine decodes into.
 pub use rmcp::model;

@@ -20,7 +20,7 @@ use super::oauth::{
 };
 use super::request::{AuthRequest, AuthResponse, HttpMethod, Purpose};
 use super::uri::{Issuer, prm_urls, server_resource};
-use crate::findings::Finding;
+use crate::vocabulary::findings::Finding;
 
 /// Step-ups allowed for one request: 3 authorizations in all (conformance
 /// `auth/scope-retry-limit` allows at most 3).

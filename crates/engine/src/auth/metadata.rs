@@ -7,8 +7,8 @@ use serde_json::Value;
 
 use super::AuthError;
 use super::uri::{Issuer, is_https_or_loopback, parse_http_url, resource_covers};
-use crate::findings::{Finding, Rule};
-use crate::limits::MAX_AUTH_DOCUMENT_BYTES;
+use crate::vocabulary::findings::{Finding, Rule};
+use crate::vocabulary::limits::MAX_AUTH_DOCUMENT_BYTES;
 
 /// A JSON object from a response body, within [`MAX_AUTH_DOCUMENT_BYTES`].
 pub(crate) fn json_object(

@@ -11,7 +11,7 @@ use sha2::{Digest, Sha256};
 use super::AuthError;
 use super::metadata::{AuthServerMetadata, json_object};
 use super::request::{AuthRequest, AuthResponse, HttpMethod, Purpose, RequestBody};
-use crate::findings::{Finding, Rule};
+use crate::vocabulary::findings::{Finding, Rule};
 
 /// The PKCE verifier from 32 random bytes (43 characters, RFC 7636 §4.1) and its S256
 /// challenge.

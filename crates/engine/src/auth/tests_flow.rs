@@ -736,7 +736,7 @@ fn without_dpop_es256_or_app_support_the_flow_stays_bearer() {
     assert!(
         flow.findings()
             .iter()
-            .any(|f| f.rule == crate::findings::Rule::TokenTypeNotBearer)
+            .any(|f| f.rule == crate::vocabulary::findings::Rule::TokenTypeNotBearer)
     );
     assert!(world.fetched.iter().all(|r| r.dpop.is_none()));
     // The app cannot sign: the same.

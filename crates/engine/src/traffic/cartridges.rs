@@ -6,8 +6,8 @@ use serde_json::Value;
 
 use super::flights::{failure_of, reply_label};
 use super::{CancelAsk, Cartridge, Delivery, FlightRole, Lane, Part, Traffic, narration};
-use crate::events::{AnswerEvent, AnswerKind, InputAsk};
-use crate::method::MethodId;
+use crate::vocabulary::events::{AnswerEvent, AnswerKind, InputAsk};
+use crate::vocabulary::method::MethodId;
 
 /// Where a task snapshot came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

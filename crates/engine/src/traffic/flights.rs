@@ -8,10 +8,10 @@ use super::{
     Flight, FlightRole, Lane, MAX_FINISHED_FLIGHTS, MAX_MESSAGES_PER_FLIGHT, Part, Traffic,
     narration,
 };
-use crate::events::{
+use crate::vocabulary::events::{
     AnswerEvent, AnswerKind, EndEvent, NotificationEvent, NotificationKind, SentDetail, SentRequest,
 };
-use crate::method::MethodId;
+use crate::vocabulary::method::MethodId;
 
 impl Traffic {
     pub(super) fn on_sent(&mut self, exchange: u64, at: f64, sent: &SentRequest) {

@@ -30,7 +30,7 @@ pub use model::{
     TrayProgress, TrayRound, TrayState,
 };
 
-use crate::events::ExchangeEvent;
+use crate::vocabulary::events::ExchangeEvent;
 
 /// Timeline events kept; older ones are dropped (and counted) so a long session stays light.
 pub const MAX_EVENTS: usize = 5_000;

@@ -6,8 +6,8 @@
 use rmcp::model::{InputResponses, RequestId, TaskStatus};
 use serde_json::Value;
 
-use crate::events::InputAsk;
-use crate::method::MethodId;
+use crate::vocabulary::events::InputAsk;
+use crate::vocabulary::method::MethodId;
 
 /// One HTTP exchange on the conveyor between client and server.
 #[derive(Debug, Clone, PartialEq)]

@@ -4,8 +4,8 @@
 use rmcp::model::{ResultType, TASKS_EXTENSION_ID, TaskStatus};
 
 use super::{Cartridge, Delivery, TrayProgress};
-use crate::method::MethodId;
-use crate::protocol::task_status_name;
+use crate::vocabulary::method::MethodId;
+use crate::vocabulary::protocol::task_status_name;
 
 /// ` book_table`: a name as it follows a method or a word, or nothing.
 pub(super) fn named(name: Option<&str>) -> String {
@@ -186,7 +186,7 @@ pub(super) fn exchange_failed(reason: &str) -> String {
     format!("The exchange failed: {reason}")
 }
 
-pub(super) fn tag_label(tag: &crate::events::InputAsk) -> String {
+pub(super) fn tag_label(tag: &crate::vocabulary::events::InputAsk) -> String {
     format!("{} {}", tag.kind.method_name(), tag.key)
 }
 

@@ -4,9 +4,10 @@ use rmcp::model::{ResultType, TaskStatus};
 use serde_json::{Value, json};
 
 use super::*;
-use crate::events::{RecordedExchange, SentRequest, decode_recorded};
-use crate::method::MethodId;
-use crate::protocol::task_status_name;
+use crate::machines::replay::{RecordedExchange, decode_recorded};
+use crate::vocabulary::events::SentRequest;
+use crate::vocabulary::method::MethodId;
+use crate::vocabulary::protocol::task_status_name;
 
 /// A session on a fake clock. Requests are decoded as recorded requests; answers go through
 /// the engine's readers (`decode_recorded`), as the app's wire log feeds the scene.

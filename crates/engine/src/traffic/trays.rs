@@ -10,8 +10,8 @@ use super::{
     FlightRole, Lane, MAX_FINISHED_TRAYS, Part, Tag, Traffic, Tray, TrayProgress, TrayRound,
     TrayState, narration,
 };
-use crate::events::{AnswerEvent, AnswerKind, SentRequest};
-use crate::method::MethodId;
+use crate::vocabulary::events::{AnswerEvent, AnswerKind, SentRequest};
+use crate::vocabulary::method::MethodId;
 
 /// Progress notifications of one tray listed one by one on the timeline; later ones replace
 /// the last.

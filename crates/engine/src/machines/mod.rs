@@ -1,0 +1,12 @@
+//! Floor 4, the machines: what spans exchanges. MRTR rounds within their bounds, tasks and
+//! their polls, listen streams and when to reopen them, paginated lists, version
+//! negotiation, the result cache, and a recorded log read back through the live readers.
+
+pub mod cache;
+pub mod listen;
+pub mod listen_schedule;
+pub mod mrtr;
+pub mod pages;
+pub mod replay;
+pub mod task;
+pub mod version;

@@ -2,7 +2,7 @@
 //! are read, and a typed result at the end.
 //!
 //! The bytes, the event stream and the JSON-RPC envelope are read by one non-generic
-//! [`body::BodyReader`]; `resultType` is checked in one place ([`result_type::check`]);
+//! `body::BodyReader`; `resultType` is checked in one place (`result_type::check`);
 //! [`ResponseReader`] only adds the method's types. Each message is parsed once.
 
 mod body;

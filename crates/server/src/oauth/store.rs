@@ -105,13 +105,90 @@ pub struct IssuedToken {
 #[derive(Debug, Clone, Copy)]
 pub struct Full;
 
-#[derive(Debug, Default)]
+/// An entry that stops being valid at a moment.
+pub trait Expiring {
+    fn expires(&self) -> Instant;
+}
+
+impl Expiring for Pending {
+    fn expires(&self) -> Instant {
+        self.expires
+    }
+}
+
+impl Expiring for Code {
+    fn expires(&self) -> Instant {
+        self.expires
+    }
+}
+
+impl Expiring for IssuedToken {
+    fn expires(&self) -> Instant {
+        self.expires
+    }
+}
+
+/// Entries keyed by their secret's digest, at most `max` of them: a full table first drops
+/// its expired entries, then refuses.
+#[derive(Debug)]
+struct SecretTable<V> {
+    entries: HashMap<SecretDigest, V>,
+    max: usize,
+}
+
+impl<V: Expiring> SecretTable<V> {
+    fn new(max: usize) -> Self {
+        Self {
+            entries: HashMap::new(),
+            max,
+        }
+    }
+
+    fn add(&mut self, secret: &str, value: V, now: Instant) -> Result<(), Full> {
+        if self.entries.len() >= self.max {
+            self.entries.retain(|_, entry| entry.expires() > now);
+        }
+        if self.entries.len() >= self.max {
+            return Err(Full);
+        }
+        self.entries.insert(digest(secret), value);
+        Ok(())
+    }
+
+    /// The live entry of `secret`.
+    fn get(&self, secret: &str, now: Instant) -> Option<&V> {
+        self.entries
+            .get(&digest(secret))
+            .filter(|entry| entry.expires() > now)
+    }
+
+    /// The entry of `secret`, removed whether or not it is still live: used at most once.
+    fn take(&mut self, secret: &str, now: Instant) -> Option<V> {
+        self.entries
+            .remove(&digest(secret))
+            .filter(|entry| entry.expires() > now)
+    }
+}
+
+#[derive(Debug)]
 pub struct Stores {
     pub clients: HashMap<String, Client>,
-    pending: HashMap<SecretDigest, Pending>,
-    codes: HashMap<SecretDigest, Code>,
-    access: HashMap<SecretDigest, IssuedToken>,
-    refresh: HashMap<SecretDigest, IssuedToken>,
+    pending: SecretTable<Pending>,
+    codes: SecretTable<Code>,
+    access: SecretTable<IssuedToken>,
+    refresh: SecretTable<IssuedToken>,
+}
+
+impl Default for Stores {
+    fn default() -> Self {
+        Self {
+            clients: HashMap::new(),
+            pending: SecretTable::new(MAX_PENDING),
+            codes: SecretTable::new(MAX_CODES),
+            access: SecretTable::new(MAX_TOKENS),
+            refresh: SecretTable::new(MAX_TOKENS),
+        }
+    }
 }
 
 impl Stores {
@@ -124,34 +201,21 @@ impl Stores {
     }
 
     pub fn add_pending(&mut self, id: &str, pending: Pending, now: Instant) -> Result<(), Full> {
-        insert_bounded(
-            &mut self.pending,
-            digest(id),
-            pending,
-            MAX_PENDING,
-            now,
-            |p| p.expires,
-        )
+        self.pending.add(id, pending, now)
     }
 
     /// The pending request `id`, removed: a decision is made once.
     pub fn take_pending(&mut self, id: &str, now: Instant) -> Option<Pending> {
-        self.pending
-            .remove(&digest(id))
-            .filter(|pending| pending.expires > now)
+        self.pending.take(id, now)
     }
 
     pub fn add_code(&mut self, code: &str, record: Code, now: Instant) -> Result<(), Full> {
-        insert_bounded(&mut self.codes, digest(code), record, MAX_CODES, now, |c| {
-            c.expires
-        })
+        self.codes.add(code, record, now)
     }
 
     /// The code, removed whatever happens next: a code is used at most once.
     pub fn take_code(&mut self, code: &str, now: Instant) -> Option<Code> {
-        self.codes
-            .remove(&digest(code))
-            .filter(|code| code.expires > now)
+        self.codes.take(code, now)
     }
 
     pub fn add_access(
@@ -160,21 +224,12 @@ impl Stores {
         record: IssuedToken,
         now: Instant,
     ) -> Result<(), Full> {
-        insert_bounded(
-            &mut self.access,
-            digest(token),
-            record,
-            MAX_TOKENS,
-            now,
-            |t| t.expires,
-        )
+        self.access.add(token, record, now)
     }
 
     /// The live access token's grant.
     pub fn access(&self, token: &str, now: Instant) -> Option<&IssuedToken> {
-        self.access
-            .get(&digest(token))
-            .filter(|token| token.expires > now)
+        self.access.get(token, now)
     }
 
     pub fn add_refresh(
@@ -183,40 +238,13 @@ impl Stores {
         record: IssuedToken,
         now: Instant,
     ) -> Result<(), Full> {
-        insert_bounded(
-            &mut self.refresh,
-            digest(token),
-            record,
-            MAX_TOKENS,
-            now,
-            |t| t.expires,
-        )
+        self.refresh.add(token, record, now)
     }
 
     /// The refresh token, removed: rotation makes every refresh token single-use.
     pub fn take_refresh(&mut self, token: &str, now: Instant) -> Option<IssuedToken> {
-        self.refresh
-            .remove(&digest(token))
-            .filter(|token| token.expires > now)
+        self.refresh.take(token, now)
     }
-}
-
-fn insert_bounded<V>(
-    map: &mut HashMap<SecretDigest, V>,
-    key: SecretDigest,
-    value: V,
-    max: usize,
-    now: Instant,
-    expires: impl Fn(&V) -> Instant,
-) -> Result<(), Full> {
-    if map.len() >= max {
-        map.retain(|_, entry| expires(entry) > now);
-    }
-    if map.len() >= max {
-        return Err(Full);
-    }
-    map.insert(key, value);
-    Ok(())
 }
 
 #[cfg(test)]

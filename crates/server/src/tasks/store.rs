@@ -5,7 +5,7 @@ use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use rmcp::model::{InputRequests, InputResponses, JsonObject, TaskStatus};
-use rusqlite::{Connection, OptionalExtension, Row, params};
+use rusqlite::{Connection, OptionalExtension, Row, ToSql, params};
 use serde_json::Value;
 
 use super::record::{TaskRecord, parse_status, status_text};
@@ -131,22 +131,9 @@ impl TaskStore {
         status_message: Option<&str>,
         now_ms: i64,
     ) -> Result<bool, StoreError> {
-        let connection = self.lock()?;
-        let changed = connection.execute(
-            &format!(
-                "UPDATE tasks SET step = ?2, memory = ?3, status = 'working',
-                 status_message = COALESCE(?4, status_message), updated_ms = ?5
-                 WHERE task_id = ?1 AND {LIVE}"
-            ),
-            params![
-                task_id,
-                step,
-                serde_json::to_string(memory)?,
-                status_message,
-                now_ms
-            ],
-        )?;
-        Ok(changed == 1)
+        let memory = serde_json::to_string(memory)?;
+        let set = "step = ?2, memory = ?3, status = 'working'";
+        self.update_live(set, task_id, (step, memory), status_message, now_ms)
     }
 
     /// Park the task in `input_required` with these outstanding requests.
@@ -258,20 +245,29 @@ impl TaskStore {
         status_message: Option<&str>,
         now_ms: i64,
     ) -> Result<bool, StoreError> {
+        let outcome = outcome.map(serde_json::to_string).transpose()?;
+        let set = "status = ?2, outcome = ?3, pending = '{}'";
+        let values = (status_text(status), outcome);
+        self.update_live(set, task_id, values, status_message, now_ms)
+    }
+
+    /// Update a task that has not finished: `set` assigns from `?2` and `?3` (`values`); the
+    /// status message (when given) and the time go with it. Returns whether the task was live.
+    fn update_live(
+        &self,
+        set: &str,
+        task_id: &str,
+        values: (impl ToSql, impl ToSql),
+        status_message: Option<&str>,
+        now_ms: i64,
+    ) -> Result<bool, StoreError> {
         let connection = self.lock()?;
         let changed = connection.execute(
             &format!(
-                "UPDATE tasks SET status = ?2, outcome = ?3, pending = '{{}}',
-                 status_message = COALESCE(?4, status_message), updated_ms = ?5
-                 WHERE task_id = ?1 AND {LIVE}"
+                "UPDATE tasks SET {set}, status_message = COALESCE(?4, status_message),
+                 updated_ms = ?5 WHERE task_id = ?1 AND {LIVE}"
             ),
-            params![
-                task_id,
-                status_text(status),
-                outcome.map(serde_json::to_string).transpose()?,
-                status_message,
-                now_ms
-            ],
+            params![task_id, values.0, values.1, status_message, now_ms],
         )?;
         Ok(changed == 1)
     }

@@ -3,7 +3,9 @@
 
 pub mod app_files;
 pub mod app_page;
+pub mod cache_rules;
 pub mod conformance;
+pub mod content_coding;
 pub mod demo;
 pub mod durable;
 pub mod embedded_app;

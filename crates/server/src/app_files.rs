@@ -20,11 +20,7 @@ use tower::util::BoxCloneSyncService;
 use tower_http::services::ServeDir;
 
 use crate::app_page::{self, AppPage};
-
-/// For a file whose name changes whenever its content does.
-pub const IMMUTABLE: &str = "public, max-age=31536000, immutable";
-/// For index.html: keep it, but ask the server (a cheap 304) before each use.
-pub const NO_CACHE: &str = "no-cache";
+use crate::cache_rules::{IMMUTABLE, NO_CACHE};
 
 /// The service behind every path the router does not claim: files from `dist`, and the
 /// app's page for `/`, `/index.html` and any other path, so deep links load the app.

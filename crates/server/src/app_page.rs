@@ -17,7 +17,8 @@ use axum::routing::{MethodRouter, get};
 use holdbay_engine::relay::RELAY_TOKEN_META;
 use sha2::{Digest, Sha256};
 
-use crate::app_files::NO_CACHE;
+use crate::cache_rules::NO_CACHE;
+use crate::content_coding::{PREFERENCE, accepted_codings, content_coding, quality, standing};
 use crate::http::relay_token::RelayToken;
 use crate::precompress::{Encoding, MIN_SIZE};
 
@@ -41,10 +42,6 @@ struct Variant {
     bytes: Bytes,
     etag: HeaderValue,
 }
-
-/// Tried in this order when a request accepts several equally: the smallest first (brotli 11
-/// beats zstd 19 on this page, as on the wasm; see `app_files::prefer_brotli`).
-const PREFERENCE: [Encoding; 3] = [Encoding::Brotli, Encoding::Zstd, Encoding::Gzip];
 
 impl AppPage {
     /// `dist/index.html` with `token` in it; no page if the file cannot be read.
@@ -193,69 +190,13 @@ fn compressed(bytes: &[u8]) -> Vec<(Encoding, Bytes)> {
     })
 }
 
-/// The encoding among `available` that `request` accepts best (ties by [`PREFERENCE`]), or
-/// `None` for the file as it is. For the app's other files, as for the page.
-pub(crate) fn best_encoding(request: &HeaderMap, available: &[Encoding]) -> Option<Encoding> {
-    let accepted = accepted_codings(request);
-    PREFERENCE
-        .into_iter()
-        .filter(|encoding| available.contains(encoding) && quality(&accepted, *encoding) > 0.0)
-        .max_by(|a, b| {
-            let score = |e: &Encoding| {
-                let order = PREFERENCE.iter().position(|p| p == e).unwrap_or(0);
-                quality(&accepted, *e) * 1000.0 + (PREFERENCE.len() - order) as f32
-            };
-            score(a).total_cmp(&score(b))
-        })
-}
-
-/// The request's `Accept-Encoding` as (coding, q) pairs, lowercase.
-fn accepted_codings(request: &HeaderMap) -> Vec<(String, f32)> {
-    request
-        .get_all(header::ACCEPT_ENCODING)
-        .iter()
-        .filter_map(|value| value.to_str().ok())
-        .flat_map(|list| list.split(','))
-        .filter_map(|item| {
-            let mut parts = item.split(';');
-            let coding = parts.next()?.trim().to_ascii_lowercase();
-            let q = parts
-                .filter_map(|param| param.trim().strip_prefix("q="))
-                .find_map(|q| q.trim().parse::<f32>().ok())
-                .unwrap_or(1.0);
-            (!coding.is_empty()).then_some((coding, q))
-        })
-        .collect()
-}
-
-fn quality(accepted: &[(String, f32)], encoding: Encoding) -> f32 {
-    let name = content_coding(encoding);
-    accepted
-        .iter()
-        .find(|(coding, _)| coding.as_str() == name)
-        .map_or(0.0, |(_, q)| *q)
-}
-
-/// A variant's standing for this request: its q, ties broken by [`PREFERENCE`] (the page as
-/// it is comes last among equals, and counts as accepted at q=0.001 so any encoding the
-/// request accepts wins over it).
+/// A variant's standing for this request: an encoding's [`standing`], and the page as it
+/// is last among equals, counted as accepted at q=0.001 so any encoding the request accepts
+/// wins over it.
 fn rank(accepted: &[(String, f32)], variant: &Variant) -> f32 {
-    match variant.encoding {
-        None => 0.001,
-        Some(encoding) => {
-            let order = PREFERENCE.iter().position(|e| *e == encoding).unwrap_or(0);
-            quality(accepted, encoding) * 1000.0 + (PREFERENCE.len() - order) as f32
-        }
-    }
-}
-
-/// The `Content-Encoding` name of a build-time encoding.
-pub(crate) fn content_coding(encoding: Encoding) -> HeaderValue {
-    HeaderValue::from_static(match encoding {
-        Encoding::Gzip => "gzip",
-        Encoding::Brotli => "br",
-        Encoding::Zstd => "zstd",
-    })
+    variant
+        .encoding
+        .map_or(0.001, |encoding| standing(accepted, encoding))
 }
 
 /// Whether `If-None-Match` names this launch's page (in any of its encodings).

@@ -15,7 +15,8 @@ use axum::response::{IntoResponse, Response};
 use tower::service_fn;
 use tower::util::BoxCloneSyncService;
 
-use crate::app_page::{AppPage, best_encoding, content_coding};
+use crate::app_page::AppPage;
+use crate::content_coding::{best_encoding, content_coding};
 use crate::precompress::Encoding;
 
 #[derive(rust_embed::Embed)]

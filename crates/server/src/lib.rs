@@ -3,10 +3,13 @@
 
 pub mod app_files;
 pub mod app_page;
+pub mod cache_rules;
 pub mod conformance;
+pub mod content_coding;
 pub mod demo;
 pub mod durable;
 pub mod embedded_app;
+pub mod fixture_kit;
 pub mod html;
 pub mod http;
 pub mod many_tools;
@@ -18,6 +21,7 @@ pub mod principal;
 mod routes;
 pub mod sealed_state;
 pub mod shared;
+pub mod stores;
 pub mod tasks;
 
 use std::net::SocketAddr;
@@ -30,6 +34,7 @@ use tokio::net::TcpListener;
 pub use routes::router;
 
 use crate::http::relay_token::RelayToken;
+use crate::mcp::sets::ActiveSets;
 use crate::options::ServeOptions;
 use crate::shared::Shared;
 
@@ -59,9 +64,10 @@ pub async fn serve(options: ServeOptions) -> anyhow::Result<()> {
             wasm.display()
         );
     }
-    let shared = Arc::new(Shared::open(&options, address)?);
+    let sets = Arc::new(ActiveSets::chosen(&options.fixtures));
+    let shared = Arc::new(Shared::open(&options, address, sets.jobs())?);
     let relay_token = RelayToken::for_launch(options.relay_token.as_ref())?;
-    let app = router(&options, address, shared, relay_token);
+    let app = router(&options, address, shared, sets, relay_token);
     // Tests and scripts read this line to find the port.
     println!(
         "Holdbay is serving http://{address}/ (demo MCP server at http://{address}/mcp, behind sign-in at http://{address}{})",

@@ -8,7 +8,7 @@ use anyhow::Context;
 use clap::{Parser, Subcommand};
 use holdbay_server::oauth::{AuthMode, OAuthOptions};
 use holdbay_server::options::{
-    FixtureSet, Limits, RelayToken, ServeOptions, Token, default_data_dir,
+    FixtureChoice, Limits, RelayToken, ServeOptions, Token, default_data_dir,
 };
 use holdbay_server::serve;
 
@@ -120,7 +120,7 @@ struct ServeArgs {
     /// Expose extra fixture tools next to the teaching scenarios, or make the server refuse
     /// protocol versions (to show a client's version negotiation). Repeatable.
     #[arg(long, value_enum)]
-    fixtures: Vec<FixtureSet>,
+    fixtures: Vec<FixtureChoice>,
     /// Largest accepted request body, in bytes.
     #[arg(long, default_value_t = Limits::default().max_body_bytes)]
     max_body_bytes: usize,

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use rmcp::ErrorData;
-use rmcp::model::{CallToolResponse, JsonObject, Tool};
+use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, JsonObject, Tool};
 use serde_json::{Value, json};
 
 /// Tools listed in all, the demo's own included.
@@ -466,9 +466,9 @@ fn index_of(name: &str) -> Option<usize> {
 /// A generated tool's answer: what it was sent; nothing is changed anywhere.
 pub fn call(name: &str, arguments: &JsonObject) -> CallToolResponse {
     let sent = serde_json::to_string(arguments).unwrap_or_default();
-    crate::demo::scenarios::text(format!(
+    CallToolResult::success(vec![ContentBlock::text(format!(
         "{name} is a generated fixture tool: it changed nothing. It was sent {sent}."
-    ))
+    ))])
     .into()
 }
 

@@ -38,7 +38,7 @@ pub struct ServeOptions {
     /// The demo authorization server's lifetimes.
     pub oauth: crate::oauth::OAuthOptions,
     /// Extra fixture sets to expose next to the teaching scenarios.
-    pub fixtures: Vec<FixtureSet>,
+    pub fixtures: Vec<FixtureChoice>,
     pub limits: Limits,
 }
 
@@ -69,9 +69,9 @@ impl std::str::FromStr for Token {
     }
 }
 
-/// Fixture sets that `--fixtures` can add.
+/// What `--fixtures` can name: fixture sets to add, or ways to refuse versions.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum FixtureSet {
+pub enum FixtureChoice {
     /// The tools, prompts and resources `@modelcontextprotocol/conformance` expects.
     Conformance,
     /// Refuse the first request this server gets with `-32022` (as the conformance suite's

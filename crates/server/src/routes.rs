@@ -27,6 +27,7 @@ use crate::http::host::{self, HostPolicy};
 use crate::http::origin::OriginPolicy;
 use crate::http::relay::{self, Relay};
 use crate::http::relay_token::{self, RelayToken};
+use crate::mcp::sets::ActiveSets;
 use crate::oauth::{self, AuthMode};
 use crate::options::ServeOptions;
 use crate::shared::Shared;
@@ -38,6 +39,7 @@ pub fn router(
     options: &ServeOptions,
     address: SocketAddr,
     shared: Arc<Shared>,
+    sets: Arc<ActiveSets>,
     relay_token: RelayToken,
 ) -> Router {
     let hosts = Arc::new(HostPolicy::new(address));
@@ -70,7 +72,7 @@ pub fn router(
     // tool call's extra scope once the body is read.
     let open_guard =
         open_is_guarded.then(|| oauth::Guard::new(Arc::clone(&auth_server), oauth::RESOURCE_PATH));
-    let mcp = mcp::service(Arc::clone(&shared))
+    let mcp = mcp::service(Arc::clone(&shared), Arc::clone(&sets))
         .layer(from_fn_with_state(body_limit, oauth::require_tool_scope))
         .layer(from_fn_with_state(body_limit, body_limit::enforce))
         .layer(from_fn_with_state(open_guard, oauth::require_token))
@@ -80,7 +82,7 @@ pub fn router(
         Arc::clone(&auth_server),
         oauth::PROTECTED_PATH,
     ));
-    let protected = mcp::service(Arc::clone(&shared))
+    let protected = mcp::service(Arc::clone(&shared), Arc::clone(&sets))
         .layer(from_fn_with_state(body_limit, oauth::require_tool_scope))
         .layer(from_fn_with_state(body_limit, body_limit::enforce))
         .layer(from_fn_with_state(protected_guard, oauth::require_token));

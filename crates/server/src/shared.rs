@@ -6,10 +6,10 @@ use std::sync::Arc;
 
 use anyhow::Context;
 
-use crate::demo::bookings::Bookings;
-use crate::demo::{self, ConsentBook};
-use crate::options::{FixtureSet, Limits, ServeOptions};
+use crate::options::{FixtureChoice, Limits, ServeOptions};
 use crate::sealed_state::{StateSealer, load_or_create_key};
+use crate::stores::bookings::Bookings;
+use crate::stores::consents::ConsentBook;
 use crate::tasks::{JobRegistry, TaskRuntime, TaskStore};
 
 #[derive(Debug)]
@@ -22,13 +22,18 @@ pub struct Shared {
     pub limits: Limits,
     /// `http://ADDR` of this server, for URLs it hands out (the consent page).
     pub base_url: String,
-    pub fixtures: Vec<FixtureSet>,
+    pub fixtures: Vec<FixtureChoice>,
 }
 
 impl Shared {
-    /// Open the data dir: the state key, the task database, and every job kind, then
-    /// resume unfinished tasks. Must be called inside a Tokio runtime.
-    pub fn open(options: &ServeOptions, address: SocketAddr) -> anyhow::Result<Self> {
+    /// Open the data dir: the state key, the task database with `jobs` (every job kind
+    /// the active fixture sets start), then resume unfinished tasks. Must be called inside
+    /// a Tokio runtime.
+    pub fn open(
+        options: &ServeOptions,
+        address: SocketAddr,
+        jobs: JobRegistry,
+    ) -> anyhow::Result<Self> {
         std::fs::create_dir_all(&options.data_dir).with_context(|| {
             format!("cannot create the data dir {}", options.data_dir.display())
         })?;
@@ -46,11 +51,6 @@ impl Shared {
                 options.data_dir.display()
             )
         })?;
-        let mut jobs = JobRegistry::new();
-        demo::register_jobs(&mut jobs);
-        if options.fixtures.contains(&FixtureSet::Conformance) {
-            crate::conformance::register_jobs(&mut jobs);
-        }
         let tasks = TaskRuntime::start(
             store,
             jobs,

@@ -3,12 +3,13 @@
 use rmcp::ErrorData;
 use rmcp::model::{CompleteRequestParams, CompleteResult, CompletionInfo, Reference};
 
-/// Fixed suggestions that start with what was typed so far.
-pub fn complete(request: &CompleteRequestParams) -> Result<CompleteResult, ErrorData> {
+/// Fixed suggestions that start with what was typed so far; `None` for an argument that
+/// has none.
+pub fn complete(request: &CompleteRequestParams) -> Option<Result<CompleteResult, ErrorData>> {
     let candidates: &[&str] = match (&request.r#ref, request.argument.name.as_str()) {
         (Reference::Resource(_), "id") => &["1", "2", "3"],
         (Reference::Prompt(_), "arg1" | "arg2") => &["test", "testValue1", "testValue2"],
-        _ => &[],
+        _ => return None,
     };
     let typed = request.argument.value.as_str();
     let values = candidates
@@ -16,7 +17,9 @@ pub fn complete(request: &CompleteRequestParams) -> Result<CompleteResult, Error
         .filter(|candidate| candidate.starts_with(typed))
         .map(|candidate| (*candidate).to_owned())
         .collect();
-    let completion =
-        CompletionInfo::new(values).map_err(|error| ErrorData::internal_error(error, None))?;
-    Ok(CompleteResult::new(completion))
+    Some(
+        CompletionInfo::new(values)
+            .map(CompleteResult::new)
+            .map_err(|error| ErrorData::internal_error(error, None)),
+    )
 }

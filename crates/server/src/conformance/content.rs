@@ -1,66 +1,109 @@
 //! The suite's content fixtures (`tools-call-*`, `json-schema-2020-12`): each tool
 //! returns one shape of `CallToolResult`.
 
-use rmcp::ErrorData;
 use rmcp::model::{
-    AudioContent, CallToolResponse, CallToolResult, ContentBlock, ProgressNotificationParam,
-    ResourceContents,
+    AudioContent, CallToolResult, ContentBlock, ProgressNotificationParam, ResourceContents,
 };
 use serde_json::json;
 
-use super::NO_ARGUMENTS;
 use super::media::{PNG_1X1, WAV_SILENCE};
-use crate::demo::Call;
-use crate::demo::catalog::ToolSpec;
+use crate::fixture_kit::{Call, Handler, NO_ARGUMENTS, Reply, Tool};
 
-pub const TOOLS: &[ToolSpec] = &[
-    ToolSpec {
+pub const TOOLS: &[Tool] = &[
+    Tool {
         name: "test_simple_text",
         title: "Conformance: simple text",
         description: "Returns one text block.",
-        schema: NO_ARGUMENTS,
+        input_schema: NO_ARGUMENTS,
+        output_schema: None,
+        handler: Handler::Now(|_| text("This is a simple text response for testing.")),
     },
-    ToolSpec {
+    Tool {
         name: "test_image_content",
         title: "Conformance: image",
         description: "Returns one PNG image block.",
-        schema: NO_ARGUMENTS,
+        input_schema: NO_ARGUMENTS,
+        output_schema: None,
+        handler: Handler::Now(|_| success(vec![ContentBlock::image(PNG_1X1, "image/png")])),
     },
-    ToolSpec {
+    Tool {
         name: "test_audio_content",
         title: "Conformance: audio",
         description: "Returns one WAV audio block.",
-        schema: NO_ARGUMENTS,
+        input_schema: NO_ARGUMENTS,
+        output_schema: None,
+        handler: Handler::Now(|_| {
+            success(vec![ContentBlock::Audio(AudioContent::new(
+                WAV_SILENCE,
+                "audio/wav",
+            ))])
+        }),
     },
-    ToolSpec {
+    Tool {
         name: "test_embedded_resource",
         title: "Conformance: embedded resource",
         description: "Returns one embedded text resource.",
-        schema: NO_ARGUMENTS,
+        input_schema: NO_ARGUMENTS,
+        output_schema: None,
+        handler: Handler::Now(|_| {
+            success(vec![embedded_text(
+                "test://embedded-resource",
+                "text/plain",
+                "This is an embedded resource content.",
+            )])
+        }),
     },
-    ToolSpec {
+    Tool {
         name: "test_multiple_content_types",
         title: "Conformance: mixed content",
         description: "Returns text, an image and an embedded resource together.",
-        schema: NO_ARGUMENTS,
+        input_schema: NO_ARGUMENTS,
+        output_schema: None,
+        handler: Handler::Now(|_| {
+            success(vec![
+                ContentBlock::text("Multiple content types test:"),
+                ContentBlock::image(PNG_1X1, "image/png"),
+                embedded_text(
+                    "test://mixed-content-resource",
+                    "application/json",
+                    r#"{"test":"data","value":123}"#,
+                ),
+            ])
+        }),
     },
-    ToolSpec {
+    Tool {
         name: "test_error_handling",
         title: "Conformance: tool error",
         description: "Always returns a tool execution error (isError), not a protocol error.",
-        schema: NO_ARGUMENTS,
+        input_schema: NO_ARGUMENTS,
+        output_schema: None,
+        handler: Handler::Now(|_| {
+            Ok(CallToolResult::error(vec![ContentBlock::text(
+                "This tool intentionally returns an error for testing",
+            )])
+            .into())
+        }),
     },
-    ToolSpec {
+    Tool {
         name: "test_tool_with_progress",
         title: "Conformance: progress",
         description: "Sends three progress notifications (0, 50, 100) when given a progressToken.",
-        schema: NO_ARGUMENTS,
+        input_schema: NO_ARGUMENTS,
+        output_schema: None,
+        handler: Handler::Later(|call| Box::pin(with_progress(call))),
     },
-    ToolSpec {
+    Tool {
         name: "json_schema_2020_12_tool",
         title: "Conformance: JSON Schema 2020-12",
         description: "Tool with JSON Schema 2020-12 features",
-        schema: json_schema_2020_12,
+        input_schema: json_schema_2020_12,
+        output_schema: None,
+        handler: Handler::Now(|call| {
+            text(&format!(
+                "Hello, {}!",
+                call.string_argument("name", "world")
+            ))
+        }),
     },
 ];
 
@@ -87,46 +130,11 @@ fn json_schema_2020_12() -> serde_json::Value {
     })
 }
 
-pub async fn call(call: &Call<'_>) -> Option<Result<CallToolResponse, ErrorData>> {
-    let result = match call.tool() {
-        "test_simple_text" => text("This is a simple text response for testing."),
-        "test_image_content" => success(vec![ContentBlock::image(PNG_1X1, "image/png")]),
-        "test_audio_content" => success(vec![ContentBlock::Audio(AudioContent::new(
-            WAV_SILENCE,
-            "audio/wav",
-        ))]),
-        "test_embedded_resource" => success(vec![embedded_text(
-            "test://embedded-resource",
-            "text/plain",
-            "This is an embedded resource content.",
-        )]),
-        "test_multiple_content_types" => success(vec![
-            ContentBlock::text("Multiple content types test:"),
-            ContentBlock::image(PNG_1X1, "image/png"),
-            embedded_text(
-                "test://mixed-content-resource",
-                "application/json",
-                r#"{"test":"data","value":123}"#,
-            ),
-        ]),
-        "test_error_handling" => Ok(CallToolResult::error(vec![ContentBlock::text(
-            "This tool intentionally returns an error for testing",
-        )])),
-        "test_tool_with_progress" => with_progress(call).await,
-        "json_schema_2020_12_tool" => {
-            let name = call.string_argument("name", "world");
-            text(&format!("Hello, {name}!"))
-        }
-        _ => return None,
-    };
-    Some(result.map(CallToolResponse::from))
+fn success(content: Vec<ContentBlock>) -> Reply {
+    Ok(CallToolResult::success(content).into())
 }
 
-fn success(content: Vec<ContentBlock>) -> Result<CallToolResult, ErrorData> {
-    Ok(CallToolResult::success(content))
-}
-
-fn text(text: &str) -> Result<CallToolResult, ErrorData> {
+fn text(text: &str) -> Reply {
     success(vec![ContentBlock::text(text)])
 }
 
@@ -139,7 +147,7 @@ fn embedded_text(uri: &str, mime_type: &str, text: &str) -> ContentBlock {
     })
 }
 
-async fn with_progress(call: &Call<'_>) -> Result<CallToolResult, ErrorData> {
+async fn with_progress(call: &Call<'_>) -> Reply {
     let token = call.context.meta.get_progress_token();
     for (progress, message) in [(0.0, "Starting"), (50.0, "Halfway"), (100.0, "Done")] {
         if let Some(token) = &token {

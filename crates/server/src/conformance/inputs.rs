@@ -5,7 +5,7 @@ use rmcp::ErrorData;
 use rmcp::model::{InputRequest, InputResponses, JsonObject};
 use serde_json::{Value, json};
 
-use crate::demo::rounds::form;
+use crate::fixture_kit::rounds::form;
 
 /// A form asking for one string field, the shape every fixture question uses.
 pub fn ask_text(message: &str, field: &str) -> Result<InputRequest, ErrorData> {
@@ -33,7 +33,7 @@ pub fn ask_yes_no(message: &str, field: &str) -> Result<InputRequest, ErrorData>
 
 // The suite's MRTR scenarios ask for sampling and roots exactly as the demo's
 // retired-features scenario does.
-pub use crate::demo::rounds::{roots as ask_roots, sampling as ask_sampling};
+pub use crate::fixture_kit::rounds::{roots as ask_roots, sampling as ask_sampling};
 
 /// The response to `key` when it is a JSON object (an `ElicitResult`,
 /// `CreateMessageResult` or `ListRootsResult`). Anything else counts as unanswered, so

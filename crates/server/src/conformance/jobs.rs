@@ -1,4 +1,4 @@
-//! The work of the Tasks fixtures, as jobs of the demo's durable task runtime.
+//! The work of the Tasks fixtures, as jobs of the server's durable task runtime.
 //!
 //! The runtime honours `tasks/cancel` between steps, so long work is cut into short
 //! steps: a cancelled `slow_compute` settles to `cancelled` within one step.

@@ -1,77 +1,91 @@
-//! Fixtures for `@modelcontextprotocol/conformance` (`holdbay serve --fixtures
+//! The fixture set for `@modelcontextprotocol/conformance` (`holdbay serve --fixtures
 //! conformance`): the tools, prompts and `test://` resources its server scenarios call,
-//! by the names the suite expects. Task fixtures run on the demo's task runtime and
-//! MRTR fixtures use the demo's sealed rounds, so the suite grades the real machinery.
+//! by the names the suite expects. Task fixtures run on the server's durable task runtime
+//! and MRTR fixtures on the sealed rounds every set uses, so the suite grades the real
+//! machinery.
 
-pub mod completion;
+mod completion;
 mod content;
 mod headers;
 mod inputs;
 mod jobs;
 mod media;
 mod mrtr;
-pub mod prompts;
-pub mod resources;
+mod prompts;
+mod resources;
 mod stateless;
 mod tasks;
 
 use rmcp::ErrorData;
 use rmcp::model::{
-    CallToolResponse, PromptsCapability, ResourcesCapability, ServerCapabilities, Tool,
+    CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResponse, Prompt,
+    PromptsCapability, ReadResourceRequestParams, ReadResourceResponse, Resource, ResourceTemplate,
+    ResourcesCapability, ServerCapabilities,
 };
-use serde_json::{Value, json};
 
-use crate::demo::Call;
-use crate::demo::catalog::ToolSpec;
+use crate::fixture_kit::{Asked, FixtureSet, Tool};
 use crate::tasks::JobRegistry;
 
-/// The input schema of a tool that takes no arguments.
-const NO_ARGUMENTS: fn() -> Value = || json!({ "type": "object", "properties": {} });
+/// The suite's fixtures, listed after the demo's.
+pub struct ConformanceSet;
 
-/// Register the conformance task fixtures' jobs.
-pub fn register_jobs(jobs: &mut JobRegistry) {
-    jobs::register(jobs);
-}
+impl FixtureSet for ConformanceSet {
+    fn tools(&self) -> Vec<&'static Tool> {
+        [
+            content::TOOLS,
+            headers::TOOLS,
+            stateless::TOOLS,
+            mrtr::TOOLS,
+            tasks::TOOLS,
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
+    }
 
-/// The demo's capabilities plus prompts, resources and completions. No `listChanged`
-/// or `subscribe`: the fixtures never change, and declaring them would promise
-/// `subscriptions/listen` notifications.
-pub fn capabilities(demo: ServerCapabilities) -> ServerCapabilities {
-    let mut capabilities = demo;
-    capabilities.prompts = Some(PromptsCapability::default());
-    capabilities.resources = Some(ResourcesCapability::default());
-    capabilities.completions = Some(Default::default());
-    capabilities
-}
+    /// Prompts, resources and completions. No `listChanged` or `subscribe`: the fixtures
+    /// never change, and declaring them would promise `subscriptions/listen` notifications.
+    fn capabilities(&self, mut capabilities: ServerCapabilities) -> ServerCapabilities {
+        capabilities.prompts = Some(PromptsCapability::default());
+        capabilities.resources = Some(ResourcesCapability::default());
+        capabilities.completions = Some(Default::default());
+        capabilities
+    }
 
-/// The fixture tools, after the demo's own.
-pub fn tools() -> Vec<Tool> {
-    [
-        content::TOOLS,
-        headers::TOOLS,
-        stateless::TOOLS,
-        mrtr::TOOLS,
-        tasks::TOOLS,
-    ]
-    .into_iter()
-    .flatten()
-    .map(ToolSpec::tool)
-    .collect()
-}
+    fn register_jobs(&self, registry: &mut JobRegistry) {
+        jobs::register(registry);
+    }
 
-/// Run a fixture tool; `None` when `call` names no fixture.
-pub async fn call_tool(call: &Call<'_>) -> Option<Result<CallToolResponse, ErrorData>> {
-    if let Some(response) = content::call(call).await {
-        return Some(response);
+    fn prompts(&self) -> Vec<Prompt> {
+        prompts::list()
     }
-    if let Some(response) = headers::call(call) {
-        return Some(response);
+
+    fn get_prompt(
+        &self,
+        asked: &Asked<'_, GetPromptRequestParams>,
+    ) -> Option<Result<GetPromptResponse, ErrorData>> {
+        prompts::get(asked.params)
     }
-    if let Some(response) = stateless::call(call).await {
-        return Some(response);
+
+    fn resources(&self) -> Vec<Resource> {
+        resources::list()
     }
-    if let Some(response) = mrtr::call(call) {
-        return Some(response);
+
+    fn resource_templates(&self) -> Vec<ResourceTemplate> {
+        resources::templates()
     }
-    tasks::call(call).await
+
+    fn read_resource(
+        &self,
+        asked: &Asked<'_, ReadResourceRequestParams>,
+    ) -> Option<Result<ReadResourceResponse, ErrorData>> {
+        resources::read(&asked.params.uri).map(|result| Ok(result.into()))
+    }
+
+    fn complete(
+        &self,
+        request: &CompleteRequestParams,
+    ) -> Option<Result<CompleteResult, ErrorData>> {
+        completion::complete(request)
+    }
 }

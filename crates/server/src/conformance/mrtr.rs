@@ -2,107 +2,116 @@
 //!
 //! The single-question tools are "ephemeral": they read the answer straight from
 //! `inputResponses`, because the suite also retries them without any `requestState`.
-//! The tools whose scenario checks `requestState` use the demo's sealed [`Rounds`].
+//! The tools whose scenario checks `requestState` use the sealed [`Rounds`] every set uses.
 
-use rmcp::ErrorData;
 use rmcp::model::{
     CallToolResponse, CallToolResult, ContentBlock, InputRequests, InputRequiredResult, JsonObject,
 };
 use serde_json::Value;
 
-use super::NO_ARGUMENTS;
 use super::inputs::{ask_roots, ask_sampling, ask_text, ask_yes_no, content_text, object_response};
-use crate::demo::Call;
-use crate::demo::catalog::ToolSpec;
-use crate::demo::rounds::{Answer, Rounds, one};
+use crate::fixture_kit::rounds::{Answer, Rounds, one};
+use crate::fixture_kit::{Call, Handler, NO_ARGUMENTS, Reply, Tool};
 
-pub const TOOLS: &[ToolSpec] = &[
-    ToolSpec {
+pub const TOOLS: &[Tool] = &[
+    Tool {
         name: "test_input_required_result_elicitation",
         title: "Conformance MRTR: elicitation",
         description: "Asks for user_name with an elicitation, then greets.",
-        schema: NO_ARGUMENTS,
+        input_schema: NO_ARGUMENTS,
+        output_schema: None,
+        handler: Handler::Now(elicitation),
     },
-    ToolSpec {
+    Tool {
         name: "test_input_required_result_sampling",
         title: "Conformance MRTR: sampling",
         description: "Asks the client for a sampling/createMessage answer, then echoes it.",
-        schema: NO_ARGUMENTS,
+        input_schema: NO_ARGUMENTS,
+        output_schema: None,
+        handler: Handler::Now(sampling),
     },
-    ToolSpec {
+    Tool {
         name: "test_input_required_result_list_roots",
         title: "Conformance MRTR: roots",
         description: "Asks the client for its roots, then lists them.",
-        schema: NO_ARGUMENTS,
+        input_schema: NO_ARGUMENTS,
+        output_schema: None,
+        handler: Handler::Now(list_roots),
     },
-    ToolSpec {
+    Tool {
         name: "test_input_required_result_request_state",
         title: "Conformance MRTR: requestState",
         description: "Asks for a confirmation with a sealed requestState and verifies it on the retry.",
-        schema: NO_ARGUMENTS,
+        input_schema: NO_ARGUMENTS,
+        output_schema: None,
+        handler: Handler::Now(confirm_with_state),
     },
-    ToolSpec {
+    Tool {
         name: "test_input_required_result_multiple_inputs",
         title: "Conformance MRTR: several inputs",
         description: "Asks for an elicitation, a sampling answer and the roots in one round.",
-        schema: NO_ARGUMENTS,
+        input_schema: NO_ARGUMENTS,
+        output_schema: None,
+        handler: Handler::Now(multiple_inputs),
     },
-    ToolSpec {
+    Tool {
         name: "test_input_required_result_multi_round",
         title: "Conformance MRTR: several rounds",
         description: "Asks two questions in two rounds, with a new requestState each round.",
-        schema: NO_ARGUMENTS,
+        input_schema: NO_ARGUMENTS,
+        output_schema: None,
+        handler: Handler::Now(multi_round),
     },
-    ToolSpec {
+    Tool {
         name: "test_input_required_result_tampered_state",
         title: "Conformance MRTR: tampered state",
         description: "Like the requestState tool; a modified requestState is rejected with -32602.",
-        schema: NO_ARGUMENTS,
+        input_schema: NO_ARGUMENTS,
+        output_schema: None,
+        handler: Handler::Now(confirm_with_state),
     },
-    ToolSpec {
+    Tool {
         name: "test_input_required_result_capabilities",
         title: "Conformance MRTR: declared capabilities",
         description: "Asks only for the kinds of input the request's client capabilities declare.",
-        schema: NO_ARGUMENTS,
+        input_schema: NO_ARGUMENTS,
+        output_schema: None,
+        handler: Handler::Now(declared_only),
     },
 ];
 
-pub fn call(call: &Call<'_>) -> Option<Result<CallToolResponse, ErrorData>> {
-    let responses = call.request.input_responses.as_ref();
-    let response = match call.tool() {
-        "test_input_required_result_elicitation" => match object_response(responses, "user_name") {
-            Some(answer) => done(&format!(
-                "Hello, {}!",
-                content_text(answer, "name").unwrap_or("friend")
-            )),
-            None => ask_text("What is your name?", "name")
-                .map(|request| ephemeral(one("user_name", request))),
-        },
-        "test_input_required_result_sampling" => {
-            match object_response(responses, "capital_question") {
-                Some(answer) => done(&format!("Sampling response: {}", sampled_text(answer))),
-                None => Ok(ephemeral(one(
-                    "capital_question",
-                    ask_sampling("What is the capital of France?"),
-                ))),
-            }
-        }
-        "test_input_required_result_list_roots" => match object_response(responses, "client_roots")
-        {
-            Some(answer) => done(&format!("Client roots: [{}]", root_uris(answer))),
-            None => Ok(ephemeral(one("client_roots", ask_roots()))),
-        },
-        "test_input_required_result_request_state"
-        | "test_input_required_result_tampered_state" => confirm_with_state(call),
-        "test_input_required_result_multiple_inputs" => multiple_inputs(call),
-        "test_input_required_result_multi_round" => multi_round(call),
-        "test_input_required_result_capabilities" => declared_only(call),
-        _ => return None,
-    };
-    Some(response)
+/// Ephemeral: asks for `user_name`, then greets with the answer alone.
+fn elicitation(call: &Call<'_>) -> Reply {
+    match object_response(call.request.input_responses.as_ref(), "user_name") {
+        Some(answer) => done(&format!(
+            "Hello, {}!",
+            content_text(answer, "name").unwrap_or("friend")
+        )),
+        None => ask_text("What is your name?", "name")
+            .map(|request| ephemeral(one("user_name", request))),
+    }
 }
 
-fn done(text: &str) -> Result<CallToolResponse, ErrorData> {
+/// Ephemeral: asks the client's model, then echoes its text.
+fn sampling(call: &Call<'_>) -> Reply {
+    match object_response(call.request.input_responses.as_ref(), "capital_question") {
+        Some(answer) => done(&format!("Sampling response: {}", sampled_text(answer))),
+        None => Ok(ephemeral(one(
+            "capital_question",
+            ask_sampling("What is the capital of France?"),
+        ))),
+    }
+}
+
+/// Ephemeral: asks for the client's roots, then lists them.
+fn list_roots(call: &Call<'_>) -> Reply {
+    match object_response(call.request.input_responses.as_ref(), "client_roots") {
+        Some(answer) => done(&format!("Client roots: [{}]", root_uris(answer))),
+        None => Ok(ephemeral(one("client_roots", ask_roots()))),
+    }
+}
+
+fn done(text: &str) -> Reply {
     Ok(CallToolResult::success(vec![ContentBlock::text(text)]).into())
 }
 
@@ -112,7 +121,7 @@ fn ephemeral(requests: InputRequests) -> CallToolResponse {
 }
 
 /// Opening the state checks its seal: a tampered one fails here with -32602.
-fn confirm_with_state(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
+fn confirm_with_state(call: &Call<'_>) -> Reply {
     let rounds = Rounds::open(call)?;
     match rounds.answer("confirm") {
         Some(Answer::Accept(_)) => done("Confirmed: state-ok (requestState verified)"),
@@ -123,7 +132,7 @@ fn confirm_with_state(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
     }
 }
 
-fn multiple_inputs(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
+fn multiple_inputs(call: &Call<'_>) -> Reply {
     let rounds = Rounds::open(call)?;
     let keys = ["user_name", "greeting", "client_roots"];
     if keys
@@ -144,7 +153,7 @@ fn multiple_inputs(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
 }
 
 /// Round 1 asks `step1`, round 2 asks `step2`, round 3 completes.
-fn multi_round(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
+fn multi_round(call: &Call<'_>) -> Reply {
     let rounds = Rounds::open(call)?;
     if rounds.answer("step2").is_some() {
         return done("Multi-round flow complete");
@@ -161,7 +170,7 @@ fn multi_round(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
 }
 
 /// SEP-2322: a server may only ask for input the client declared it can give.
-fn declared_only(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
+fn declared_only(call: &Call<'_>) -> Reply {
     if call.request.input_responses.is_some() {
         return done("Capability-aware flow complete");
     }

@@ -4,16 +4,16 @@
 use rmcp::ErrorData;
 use rmcp::model::{
     ContentBlock, GetPromptRequestParams, GetPromptResponse, GetPromptResult, ImageContent,
-    InputRequiredResult, ListPromptsResult, Prompt, PromptArgument, PromptMessage, Role,
+    InputRequiredResult, Prompt, PromptArgument, PromptMessage, Role,
 };
 use serde_json::Value;
 
 use super::inputs::{ask_text, content_text, object_response};
 use super::media::PNG_1X1;
-use crate::demo::rounds::one;
+use crate::fixture_kit::rounds::one;
 
-pub fn list() -> ListPromptsResult {
-    ListPromptsResult::with_all_items(vec![
+pub fn list() -> Vec<Prompt> {
+    vec![
         Prompt::new(
             "test_simple_prompt",
             Some("A simple prompt without arguments"),
@@ -46,10 +46,11 @@ pub fn list() -> ListPromptsResult {
             Some("A prompt that first asks for context with an elicitation (MRTR)"),
             None,
         ),
-    ])
+    ]
 }
 
-pub fn get(request: &GetPromptRequestParams) -> Result<GetPromptResponse, ErrorData> {
+/// `prompts/get` of a fixture prompt; `None` when `request` names none.
+pub fn get(request: &GetPromptRequestParams) -> Option<Result<GetPromptResponse, ErrorData>> {
     let messages = match request.name.as_str() {
         "test_simple_prompt" => vec![PromptMessage::new_text(
             Role::User,
@@ -93,15 +94,10 @@ pub fn get(request: &GetPromptRequestParams) -> Result<GetPromptResponse, ErrorD
                 ContentBlock::Image(ImageContent::new(PNG_1X1, "image/png")),
             ),
         ],
-        "test_input_required_result_prompt" => return with_context(request),
-        other => {
-            return Err(ErrorData::invalid_params(
-                format!("unknown prompt: {other}"),
-                None,
-            ));
-        }
+        "test_input_required_result_prompt" => return Some(with_context(request)),
+        _ => return None,
     };
-    Ok(GetPromptResult::new(messages).into())
+    Some(Ok(GetPromptResult::new(messages).into()))
 }
 
 /// Ask for `user_context`, then build the prompt from the answer.

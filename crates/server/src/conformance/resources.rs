@@ -1,10 +1,6 @@
 //! The suite's `test://` resources (`resources-*`, `caching`, `sep-2164-*` scenarios).
 
-use rmcp::ErrorData;
-use rmcp::model::{
-    ListResourceTemplatesResult, ListResourcesResult, ReadResourceResult, Resource,
-    ResourceContents, ResourceTemplate,
-};
+use rmcp::model::{ReadResourceResult, Resource, ResourceContents, ResourceTemplate};
 use serde_json::json;
 
 use super::media::PNG_1X1;
@@ -14,28 +10,29 @@ const BINARY_URI: &str = "test://static-binary";
 const TEMPLATE_PREFIX: &str = "test://template/";
 const TEMPLATE_SUFFIX: &str = "/data";
 
-pub fn list() -> ListResourcesResult {
-    ListResourcesResult::with_all_items(vec![
+pub fn list() -> Vec<Resource> {
+    vec![
         Resource::new(TEXT_URI, "Static text resource")
             .with_description("A fixed text resource")
             .with_mime_type("text/plain"),
         Resource::new(BINARY_URI, "Static binary resource")
             .with_description("A fixed PNG image, as a blob")
             .with_mime_type("image/png"),
-    ])
+    ]
 }
 
-pub fn templates() -> ListResourceTemplatesResult {
-    ListResourceTemplatesResult::with_all_items(vec![
+pub fn templates() -> Vec<ResourceTemplate> {
+    vec![
         ResourceTemplate::new("test://template/{id}/data", "Templated resource")
             .with_description("A JSON document that repeats the {id} it was read with")
             .with_mime_type("application/json"),
-    ])
+    ]
 }
 
-/// Unknown URIs get rmcp's resource-not-found error, which rmcp sends as -32602 to
-/// 2026-07-28 clients (SEP-2164), with the URI in `data`.
-pub fn read(uri: &str) -> Result<ReadResourceResult, ErrorData> {
+/// `resources/read` of a fixture URI; `None` when `uri` names none (the handler then
+/// answers rmcp's resource-not-found, which rmcp sends as -32602 to 2026-07-28 clients,
+/// SEP-2164, with the URI in `data`).
+pub fn read(uri: &str) -> Option<ReadResourceResult> {
     let contents = if uri == TEXT_URI {
         ResourceContents::TextResourceContents {
             uri: uri.to_owned(),
@@ -59,12 +56,9 @@ pub fn read(uri: &str) -> Result<ReadResourceResult, ErrorData> {
             meta: None,
         }
     } else {
-        return Err(ErrorData::resource_not_found(
-            format!("no resource at {uri}"),
-            Some(json!({ "uri": uri })),
-        ));
+        return None;
     };
-    Ok(ReadResourceResult::new(vec![contents]))
+    Some(ReadResourceResult::new(vec![contents]))
 }
 
 /// The `{id}` of `test://template/{id}/data`, when it is one plain path segment.

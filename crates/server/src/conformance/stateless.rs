@@ -7,50 +7,46 @@ use rmcp::model::{
 };
 use serde_json::json;
 
-use super::NO_ARGUMENTS;
 use super::inputs::ask_text;
-use crate::demo::Call;
-use crate::demo::catalog::ToolSpec;
-use crate::demo::rounds::one;
+use crate::fixture_kit::rounds::one;
+use crate::fixture_kit::{Call, Handler, NO_ARGUMENTS, Reply, Tool};
 
-pub const TOOLS: &[ToolSpec] = &[
-    ToolSpec {
+pub const TOOLS: &[Tool] = &[
+    Tool {
         name: "test_missing_capability",
         title: "Conformance: missing capability",
         description: "Needs the sampling client capability; without it the call fails with -32021.",
-        schema: NO_ARGUMENTS,
+        input_schema: NO_ARGUMENTS,
+        output_schema: None,
+        handler: Handler::Now(missing_capability),
     },
-    ToolSpec {
+    Tool {
         name: "test_streaming_elicitation",
         title: "Conformance: input on the response stream",
         description: "Returns an input_required result with one elicitation (never a server-to-client request).",
-        schema: NO_ARGUMENTS,
+        input_schema: NO_ARGUMENTS,
+        output_schema: None,
+        handler: Handler::Now(|_| {
+            ask_text("Provide a value", "value").map(|request| {
+                CallToolResponse::InputRequired(InputRequiredResult::from_input_requests(one(
+                    "streaming_elicitation",
+                    request,
+                )))
+            })
+        }),
     },
-    ToolSpec {
+    Tool {
         name: "test_logging_tool",
         title: "Conformance: logging on request",
         description: "Sends notifications/message only when the request's _meta sets a logLevel.",
-        schema: NO_ARGUMENTS,
+        input_schema: NO_ARGUMENTS,
+        output_schema: None,
+        handler: Handler::Later(|call| Box::pin(logging(call))),
     },
 ];
 
-pub async fn call(call: &Call<'_>) -> Option<Result<CallToolResponse, ErrorData>> {
-    let response = match call.tool() {
-        "test_missing_capability" => missing_capability(call),
-        "test_streaming_elicitation" => ask_text("Provide a value", "value").map(|request| {
-            CallToolResponse::InputRequired(InputRequiredResult::from_input_requests(one(
-                "streaming_elicitation",
-                request,
-            )))
-        }),
-        "test_logging_tool" => Ok(logging(call).await.into()),
-        _ => return None,
-    };
-    Some(response)
-}
-
 #[expect(deprecated, reason = "the suite's probe capability is sampling")]
-fn missing_capability(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
+fn missing_capability(call: &Call<'_>) -> Reply {
     let declared = call
         .context
         .client_capabilities()
@@ -69,7 +65,7 @@ fn missing_capability(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
     deprecated,
     reason = "the conformance suite still tests per-request log levels"
 )]
-async fn logging(call: &Call<'_>) -> CallToolResult {
+async fn logging(call: &Call<'_>) -> Reply {
     if let Some(level) = call.context.meta.log_level() {
         let message = rmcp::model::LoggingMessageNotificationParam::new(
             level,
@@ -79,7 +75,7 @@ async fn logging(call: &Call<'_>) -> CallToolResult {
         // A closed stream only means nobody is listening; the result still stands.
         let _ = call.context.peer.notify_logging_message(message).await;
     }
-    text("Logging tool completed")
+    Ok(text("Logging tool completed").into())
 }
 
 fn text(text: &str) -> CallToolResult {

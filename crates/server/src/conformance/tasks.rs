@@ -1,40 +1,45 @@
 //! The Tasks-extension fixtures (SEP-2663): which tools run as tasks, and how a call
-//! becomes one. The work itself is in [`super::jobs`], run by the demo's task runtime.
+//! becomes one. The work itself is in [`super::jobs`], run by the server's task runtime.
 //!
 //! Task-supporting tools create a task only when the request declares the extension
 //! and run synchronously otherwise; task-required tools reject such a request with
 //! -32021 instead (they have no synchronous fallback).
 
-use rmcp::ErrorData;
-use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, JsonObject};
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject};
 use serde_json::{Value, json};
 
-use super::NO_ARGUMENTS;
 use super::inputs::ask_text;
 use super::jobs;
-use crate::demo::Call;
-use crate::demo::catalog::ToolSpec;
-use crate::demo::rounds::{Answer, Rounds, one};
+use crate::fixture_kit::rounds::{Answer, Rounds, one};
+use crate::fixture_kit::{Call, Handler, NO_ARGUMENTS, Reply, Tool};
 use crate::tasks::CreateOptions;
 
-pub const TOOLS: &[ToolSpec] = &[
-    ToolSpec {
+pub const TOOLS: &[Tool] = &[
+    Tool {
         name: "greet",
         title: "Conformance tasks: greet",
         description: "Synchronous only: returns Hello, {name}!",
-        schema: || {
+        input_schema: || {
             json!({
                 "type": "object",
                 "properties": { "name": { "type": "string" } },
                 "required": ["name"]
             })
         },
+        output_schema: None,
+        handler: Handler::Now(|call| {
+            Ok(text(&format!(
+                "Hello, {}!",
+                call.string_argument("name", "friend")
+            ))
+            .into())
+        }),
     },
-    ToolSpec {
+    Tool {
         name: "slow_compute",
         title: "Conformance tasks: slow compute",
         description: "Sleeps `seconds`, then returns. Runs as a task when the client accepts tasks; cancellable.",
-        schema: || {
+        input_schema: || {
             json!({
                 "type": "object",
                 "properties": {
@@ -43,63 +48,57 @@ pub const TOOLS: &[ToolSpec] = &[
                 }
             })
         },
+        output_schema: None,
+        handler: Handler::Later(|call| Box::pin(slow_compute(call))),
     },
-    ToolSpec {
+    Tool {
         name: "failing_job",
         title: "Conformance tasks: tool error",
         description: "Task required. Ends completed with an isError result after about a second.",
-        schema: NO_ARGUMENTS,
+        input_schema: NO_ARGUMENTS,
+        output_schema: None,
+        handler: Handler::Later(|call| Box::pin(task_required(call, jobs::FAILING))),
     },
-    ToolSpec {
+    Tool {
         name: "protocol_error_job",
         title: "Conformance tasks: protocol error",
         description: "Fails with a JSON-RPC error: as a task it ends failed with that error.",
-        schema: NO_ARGUMENTS,
+        input_schema: NO_ARGUMENTS,
+        output_schema: None,
+        handler: Handler::Later(|call| Box::pin(protocol_error(call))),
     },
-    ToolSpec {
+    Tool {
         name: "confirm_delete",
         title: "Conformance tasks: one input",
         description: "Task required. Parks in input_required on one confirmation, answered with tasks/update.",
-        schema: || {
+        input_schema: || {
             json!({
                 "type": "object",
                 "properties": { "filename": { "type": "string" } }
             })
         },
+        output_schema: None,
+        handler: Handler::Later(|call| Box::pin(task_required(call, jobs::CONFIRM_DELETE))),
     },
-    ToolSpec {
+    Tool {
         name: "multi_input",
         title: "Conformance tasks: two inputs",
         description: "Task required. Parks on two questions at once; each can be answered separately.",
-        schema: NO_ARGUMENTS,
+        input_schema: NO_ARGUMENTS,
+        output_schema: None,
+        handler: Handler::Later(|call| Box::pin(task_required(call, jobs::MULTI_INPUT))),
     },
-    ToolSpec {
+    Tool {
         name: "test_tool_with_task",
         title: "Conformance tasks: MRTR, then a task",
         description: "Task required. Round 1 asks for user_name (MRTR); round 2 starts a task that greets.",
-        schema: NO_ARGUMENTS,
+        input_schema: NO_ARGUMENTS,
+        output_schema: None,
+        handler: Handler::Later(|call| Box::pin(mrtr_then_task(call))),
     },
 ];
 
-pub async fn call(call: &Call<'_>) -> Option<Result<CallToolResponse, ErrorData>> {
-    let response = match call.tool() {
-        "greet" => Ok(text(&format!(
-            "Hello, {}!",
-            call.string_argument("name", "friend")
-        ))
-        .into()),
-        "slow_compute" => slow_compute(call).await,
-        "failing_job" => task_required(call, jobs::FAILING, call.arguments()).await,
-        "protocol_error_job" => protocol_error(call).await,
-        "confirm_delete" => task_required(call, jobs::CONFIRM_DELETE, call.arguments()).await,
-        "multi_input" => task_required(call, jobs::MULTI_INPUT, call.arguments()).await,
-        "test_tool_with_task" => mrtr_then_task(call).await,
-        _ => return None,
-    };
-    Some(response)
-}
-
-async fn slow_compute(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
+async fn slow_compute(call: &Call<'_>) -> Reply {
     let seconds = call.number_argument("seconds", 1.0, 0.0..=jobs::MAX_COMPUTE_SECONDS)?;
     if call.accepts_tasks() {
         return start(call, jobs::SLOW_COMPUTE, call.arguments()).await;
@@ -108,7 +107,7 @@ async fn slow_compute(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
     Ok(jobs::computed(call.string_argument("label", "compute"), seconds).into())
 }
 
-async fn protocol_error(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
+async fn protocol_error(call: &Call<'_>) -> Reply {
     if call.accepts_tasks() {
         return start(call, jobs::PROTOCOL_ERROR, call.arguments()).await;
     }
@@ -116,18 +115,15 @@ async fn protocol_error(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> 
     Err(jobs::protocol_failure())
 }
 
-async fn task_required(
-    call: &Call<'_>,
-    kind: &str,
-    arguments: JsonObject,
-) -> Result<CallToolResponse, ErrorData> {
+/// A task of `kind` on the call's own arguments; -32021 without the tasks extension.
+async fn task_required(call: &Call<'_>, kind: &str) -> Reply {
     call.require_tasks()?;
-    start(call, kind, arguments).await
+    start(call, kind, call.arguments()).await
 }
 
 /// SEP-2663 composition: gather input with MRTR first, create the task only once the
 /// answer is in, so the task's result can use it.
-async fn mrtr_then_task(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
+async fn mrtr_then_task(call: &Call<'_>) -> Reply {
     call.require_tasks()?;
     let rounds = Rounds::open(call)?;
     let name = match rounds.answer("user_name") {
@@ -148,11 +144,7 @@ async fn mrtr_then_task(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> 
 }
 
 /// Commit the task, then hand back its handle.
-async fn start(
-    call: &Call<'_>,
-    kind: &str,
-    arguments: JsonObject,
-) -> Result<CallToolResponse, ErrorData> {
+async fn start(call: &Call<'_>, kind: &str, arguments: JsonObject) -> Reply {
     let options = CreateOptions {
         poll_interval_ms: jobs::POLL_INTERVAL_MS,
         status_message: None,

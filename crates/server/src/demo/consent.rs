@@ -1,97 +1,20 @@
-//! The consent page `connect_account` sends users to, and the book where answers go.
-//! In-memory on purpose: a consent is as short-lived as the sealed state that names it.
+//! The consent page `connect_account` sends users to: it shows what is asked and records
+//! Allow or Deny in the [`ConsentBook`](crate::stores::consents::ConsentBook).
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::{Form, Path, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
-use rmcp::ErrorData;
 use serde::Deserialize;
 use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::html::escape;
 use crate::http::hardening;
 use crate::shared::Shared;
-
-/// How long an unanswered consent request stays open.
-const CONSENT_TTL: Duration = Duration::from_secs(10 * 60);
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Consent {
-    Pending,
-    Granted,
-    Denied,
-}
-
-#[derive(Debug)]
-struct Entry {
-    principal: String,
-    provider: String,
-    consent: Consent,
-    opened: Instant,
-}
-
-#[derive(Debug, Default)]
-pub struct ConsentBook {
-    entries: Mutex<HashMap<String, Entry>>,
-}
-
-impl ConsentBook {
-    /// Open a consent request; returns its unguessable nonce.
-    pub fn open(&self, principal: &str, provider: &str) -> Result<String, ErrorData> {
-        let mut bytes = [0u8; 16];
-        getrandom::fill(&mut bytes)
-            .map_err(|error| ErrorData::internal_error(format!("no randomness: {error}"), None))?;
-        let nonce = hex::encode(bytes);
-        let mut entries = self.lock();
-        entries.retain(|_, entry| entry.opened.elapsed() < CONSENT_TTL);
-        entries.insert(
-            nonce.clone(),
-            Entry {
-                principal: principal.to_owned(),
-                provider: provider.to_owned(),
-                consent: Consent::Pending,
-                opened: Instant::now(),
-            },
-        );
-        Ok(nonce)
-    }
-
-    /// The answer so far, if the request exists, is fresh and belongs to `principal`.
-    pub fn state(&self, nonce: &str, principal: &str) -> Option<Consent> {
-        self.lock()
-            .get(nonce)
-            .filter(|entry| entry.principal == principal && entry.opened.elapsed() < CONSENT_TTL)
-            .map(|entry| entry.consent)
-    }
-
-    fn provider(&self, nonce: &str) -> Option<(String, Consent)> {
-        self.lock()
-            .get(nonce)
-            .filter(|entry| entry.opened.elapsed() < CONSENT_TTL)
-            .map(|entry| (entry.provider.clone(), entry.consent))
-    }
-
-    fn decide(&self, nonce: &str, consent: Consent) -> Option<String> {
-        let mut entries = self.lock();
-        let entry = entries
-            .get_mut(nonce)
-            .filter(|entry| entry.opened.elapsed() < CONSENT_TTL)?;
-        entry.consent = consent;
-        Some(entry.provider.clone())
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Entry>> {
-        self.entries
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
-}
+use crate::stores::consents::Consent;
 
 /// `GET /consent/{nonce}` shows the page; `POST` records Allow or Deny. The page runs no
 /// script: its policy allows only its own style block and posting its form to itself.

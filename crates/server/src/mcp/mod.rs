@@ -1,4 +1,4 @@
-//! The `/mcp` endpoint: rmcp's Streamable HTTP service running the demo server, plus
+//! The `/mcp` endpoint: rmcp's Streamable HTTP service running the fixture sets' handler, plus
 //! the `subscriptions/listen` streams for `notifications/tasks` that rmcp cannot route, and
 //! the `-32022` answers rmcp gives in-band (a legacy `initialize`) or not at all (the
 //! version fixtures).
@@ -11,15 +11,18 @@ use rmcp::transport::streamable_http_server::{
 };
 use tower_http::compression::CompressionLayer;
 
+mod handler;
 mod listen;
+pub mod sets;
 mod version;
 
-use crate::demo::DemoServer;
 use crate::shared::Shared;
+use handler::FixtureServer;
+use sets::ActiveSets;
 
 /// The MCP service. Host, Origin and CORS are the HTTP edge's job (see `crate::http`,
 /// which also knows the bound address), so rmcp's own allow-lists are off.
-pub fn service(shared: Arc<Shared>) -> Router {
+pub fn service(shared: Arc<Shared>, sets: Arc<ActiveSets>) -> Router {
     let config = StreamableHttpServerConfig::default()
         .with_legacy_session_mode(false)
         .disable_allowed_origins()
@@ -29,8 +32,13 @@ pub fn service(shared: Arc<Shared>) -> Router {
         .with_json_response(true)
         .with_max_request_body_bytes(shared.limits.max_body_bytes);
     let handler_shared = Arc::clone(&shared);
-    let mcp: StreamableHttpService<DemoServer, LocalSessionManager> = StreamableHttpService::new(
-        move || Ok(DemoServer::new(Arc::clone(&handler_shared))),
+    let mcp: StreamableHttpService<FixtureServer, LocalSessionManager> = StreamableHttpService::new(
+        move || {
+            Ok(FixtureServer::new(
+                Arc::clone(&handler_shared),
+                Arc::clone(&sets),
+            ))
+        },
         Arc::new(LocalSessionManager::default()),
         config,
     );

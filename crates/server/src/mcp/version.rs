@@ -19,7 +19,7 @@ use rmcp::model::ErrorCode;
 use serde_json::{Value, json};
 
 use crate::http::error_body::{jsonrpc_error_for, jsonrpc_error_with_data};
-use crate::options::FixtureSet;
+use crate::options::FixtureChoice;
 use crate::shared::Shared;
 
 /// What this server speaks.
@@ -44,8 +44,8 @@ impl VersionDoor {
         let has = |set| shared.fixtures.contains(&set);
         Self {
             max_body_bytes: shared.limits.max_body_bytes,
-            first_refused: has(FixtureSet::RejectFirstVersion).then(|| AtomicBool::new(false)),
-            no_common: has(FixtureSet::NoCommonVersion),
+            first_refused: has(FixtureChoice::RejectFirstVersion).then(|| AtomicBool::new(false)),
+            no_common: has(FixtureChoice::NoCommonVersion),
         }
     }
 

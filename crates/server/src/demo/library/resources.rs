@@ -11,8 +11,8 @@ use rmcp::{ErrorData, RoleServer};
 use serde_json::{Value, json};
 
 use super::media::{LOGO_PNG, SAMPLE_BIN};
-use crate::demo::call::require_form_elicitation;
-use crate::demo::rounds::{Answer, RoundRequest, Rounds, form, one};
+use crate::fixture_kit::require_form_elicitation;
+use crate::fixture_kit::rounds::{Answer, RoundRequest, Rounds, form, one};
 use crate::principal::Principal;
 use crate::shared::Shared;
 

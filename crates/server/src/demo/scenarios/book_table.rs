@@ -1,25 +1,24 @@
 //! `book_table`: MRTR with one form elicitation, and a retry that books once. The first
 //! round mints a booking id and seals it into the `requestState`; the final retry (the
-//! filled form with that state) books under that id ([`crate::demo::bookings`]), so
+//! filled form with that state) books under that id ([`crate::stores::bookings`]), so
 //! replaying it returns the existing booking and says the retry was a duplicate.
 
 use rmcp::ErrorData;
 use rmcp::model::CallToolResponse;
 use serde_json::{Value, json};
 
-use crate::demo::bookings::{Booked, Booking};
-use crate::demo::call::Call;
-use crate::demo::catalog::ToolSpec;
-use crate::demo::rounds::{Answer, Rounds, form, one};
+use crate::fixture_kit::rounds::{Answer, Rounds, form, one};
+use crate::fixture_kit::{Call, Handler, Tool};
+use crate::stores::bookings::{Booked, Booking};
 use crate::tasks::now_ms;
 
-pub const SPEC: ToolSpec = ToolSpec {
+pub const TOOL: Tool = Tool {
     name: "book_table",
     title: "Book a table",
     description: "Pause for input: the server answers input_required with a form asking for \
                   the party size and a time, and a sealed requestState. The client retries the \
                   same call with the answers and the unchanged state, and gets a confirmation.",
-    schema: || {
+    input_schema: || {
         json!({
             "type": "object",
             "properties": {
@@ -27,13 +26,15 @@ pub const SPEC: ToolSpec = ToolSpec {
             }
         })
     },
+    output_schema: None,
+    handler: Handler::Later(|call| Box::pin(run(call))),
 };
 
 const KEY: &str = "party";
 /// Where the sealed memo keeps the booking id.
 const BOOKING: &str = "booking";
 
-pub async fn call(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
+async fn run(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
     call.require_form_elicitation()?;
     let rounds = Rounds::open(call)?;
     let restaurant = call.string_argument("restaurant", "Chez Holdbay");

@@ -5,18 +5,17 @@ use rmcp::ErrorData;
 use rmcp::model::CallToolResponse;
 use serde_json::{Value, json};
 
-use crate::demo::call::Call;
-use crate::demo::catalog::ToolSpec;
+use crate::fixture_kit::{Call, Handler, Tool};
 use crate::tasks::{BoxFuture, CreateOptions, StepInput, StepOutcome, TaskJob};
 
-pub const SPEC: ToolSpec = ToolSpec {
+pub const TOOL: Tool = Tool {
     name: "bulk_import",
     title: "Bulk import",
     description: "Cancel is a polite ask: the import runs as a task in batches and checks for \
                   cancellation only between batches. Cancel early and it ends cancelled; cancel \
                   during the last batch and it still ends completed. Needs a client that \
                   accepts tasks.",
-    schema: || {
+    input_schema: || {
         json!({
             "type": "object",
             "properties": {
@@ -25,12 +24,14 @@ pub const SPEC: ToolSpec = ToolSpec {
             }
         })
     },
+    output_schema: None,
+    handler: Handler::Later(|call| Box::pin(run(call))),
 };
 
 pub const KIND: &str = "bulk_import";
 const BATCHES: u32 = 10;
 
-pub async fn call(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
+async fn run(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
     call.require_tasks()?;
     call.number_argument("records", 500.0, 1.0..=1_000_000.0)?;
     call.number_argument("duration_seconds", 10.0, 1.0..=600.0)?;

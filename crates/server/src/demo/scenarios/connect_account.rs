@@ -5,19 +5,18 @@ use rmcp::ErrorData;
 use rmcp::model::CallToolResponse;
 use serde_json::{Value, json};
 
-use crate::demo::call::Call;
-use crate::demo::catalog::ToolSpec;
-use crate::demo::consent::Consent;
-use crate::demo::rounds::{Answer, Rounds, one, url};
+use crate::fixture_kit::rounds::{Answer, Rounds, one, url};
+use crate::fixture_kit::{Call, Handler, Tool};
+use crate::stores::consents::Consent;
 
-pub const SPEC: ToolSpec = ToolSpec {
+pub const TOOL: Tool = Tool {
     name: "connect_account",
     title: "Connect an account",
     description: "Secrets go through URL mode, never a form: the server asks the client to open \
                   a consent page the server itself serves. The user grants access there, the \
                   client retries, and the server completes without the credential ever passing \
                   through the client.",
-    schema: || {
+    input_schema: || {
         json!({
             "type": "object",
             "properties": {
@@ -25,11 +24,13 @@ pub const SPEC: ToolSpec = ToolSpec {
             }
         })
     },
+    output_schema: None,
+    handler: Handler::Now(run),
 };
 
 const KEY: &str = "consent";
 
-pub fn call(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
+fn run(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
     call.require_url_elicitation()?;
     let rounds = Rounds::open(call)?;
     let provider = call.string_argument("provider", "Example Cloud");

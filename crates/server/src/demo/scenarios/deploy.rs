@@ -4,18 +4,17 @@ use rmcp::ErrorData;
 use rmcp::model::CallToolResponse;
 use serde_json::{Value, json};
 
-use crate::demo::call::Call;
-use crate::demo::catalog::ToolSpec;
-use crate::demo::rounds::{Answer, Rounds, form, one};
+use crate::fixture_kit::rounds::{Answer, Rounds, form, one};
+use crate::fixture_kit::{Call, Handler, Tool};
 
-pub const SPEC: ToolSpec = ToolSpec {
+pub const TOOL: Tool = Tool {
     name: "deploy",
     title: "Deploy a service",
     description: "Several rounds: first the server asks which region; for a production region \
                   it then asks for an explicit approval in a second round. Each retry carries \
                   the answers and the state the server sealed in the round before. Declining \
                   ends with \"not deployed\".",
-    schema: || {
+    input_schema: || {
         json!({
             "type": "object",
             "properties": {
@@ -23,13 +22,15 @@ pub const SPEC: ToolSpec = ToolSpec {
             }
         })
     },
+    output_schema: None,
+    handler: Handler::Now(run),
 };
 
 const REGION: &str = "region";
 const APPROVAL: &str = "approve_production";
 const PRODUCTION: [&str; 2] = ["eu-production", "us-production"];
 
-pub fn call(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
+fn run(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
     call.require_form_elicitation()?;
     let rounds = Rounds::open(call)?;
     let service = call.string_argument("service", "web");

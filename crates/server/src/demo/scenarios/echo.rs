@@ -4,24 +4,25 @@ use rmcp::ErrorData;
 use rmcp::model::CallToolResponse;
 use serde_json::json;
 
-use crate::demo::call::Call;
-use crate::demo::catalog::ToolSpec;
+use crate::fixture_kit::{Call, Handler, Tool};
 
-pub const SPEC: ToolSpec = ToolSpec {
+pub const TOOL: Tool = Tool {
     name: "echo",
     title: "Echo",
     description: "Send a message and get the same text back in one round trip: the simplest \
                   complete result.",
-    schema: || {
+    input_schema: || {
         json!({
             "type": "object",
             "properties": { "message": { "type": "string", "description": "The text to send back." } },
             "required": ["message"]
         })
     },
+    output_schema: None,
+    handler: Handler::Now(run),
 };
 
-pub fn call(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
+fn run(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
     let message = call
         .argument("message")
         .and_then(|value| value.as_str())

@@ -4,20 +4,21 @@ use rmcp::ErrorData;
 use rmcp::model::CallToolResponse;
 use serde_json::{Value, json};
 
-use crate::demo::call::Call;
-use crate::demo::catalog::ToolSpec;
-use crate::demo::rounds::{Rounds, form, one};
+use crate::fixture_kit::rounds::{Rounds, form, one};
+use crate::fixture_kit::{Call, Handler, NO_ARGUMENTS, Tool};
 
-pub const SPEC: ToolSpec = ToolSpec {
+pub const TOOL: Tool = Tool {
     name: "endless_questions",
     title: "Endless questions",
     description: "Misbehaves on purpose: every retry asks a slightly different question and \
                   never completes. A correct client stops at its own round bound instead of \
                   looping forever.",
-    schema: || json!({ "type": "object", "properties": {} }),
+    input_schema: NO_ARGUMENTS,
+    output_schema: None,
+    handler: Handler::Now(run),
 };
 
-pub fn call(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
+fn run(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
     call.require_form_elicitation()?;
     let rounds = Rounds::open(call)?;
     let round = rounds.round();

@@ -4,17 +4,16 @@ use rmcp::ErrorData;
 use rmcp::model::CallToolResponse;
 use serde_json::{Value, json};
 
-use crate::demo::call::Call;
-use crate::demo::catalog::ToolSpec;
+use crate::fixture_kit::{Call, Handler, Tool};
 use crate::tasks::{BoxFuture, CreateOptions, StepInput, StepOutcome, TaskJob};
 
-pub const SPEC: ToolSpec = ToolSpec {
+pub const TOOL: Tool = Tool {
     name: "flaky_job",
     title: "Flaky job",
     description: "A job that always fails, on purpose: as a task it ends failed and carries the \
                   JSON-RPC error (a failed task is a protocol error, unlike an isError result). \
                   Without tasks the same error comes back directly.",
-    schema: || {
+    input_schema: || {
         json!({
             "type": "object",
             "properties": {
@@ -22,11 +21,13 @@ pub const SPEC: ToolSpec = ToolSpec {
             }
         })
     },
+    output_schema: None,
+    handler: Handler::Later(|call| Box::pin(run(call))),
 };
 
 pub const KIND: &str = "flaky_job";
 
-pub async fn call(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
+async fn run(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
     let seconds = call.number_argument("seconds", 3.0, 0.0..=60.0)?;
     if !call.accepts_tasks() {
         super::pause(seconds).await;

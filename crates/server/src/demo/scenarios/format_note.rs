@@ -8,17 +8,16 @@ use rmcp::ErrorData;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 use serde_json::{Value, json};
 
-use crate::demo::call::Call;
-use crate::demo::catalog::ToolSpec;
+use crate::fixture_kit::{Call, Handler, Tool};
 
-pub const SPEC: ToolSpec = ToolSpec {
+pub const TOOL: Tool = Tool {
     name: "format_note",
     title: "Format a note",
     description: "Format a note and report exactly what arrived: line breaks (LF, CRLF or CR) \
                   and spaces are kept byte for byte, and the result says whether each optional \
                   argument was left out, null or a value. Its result follows an outputSchema; \
                   break_schema makes the server break it on purpose.",
-    schema: || {
+    input_schema: || {
         json!({
             "type": "object",
             "properties": {
@@ -46,10 +45,12 @@ pub const SPEC: ToolSpec = ToolSpec {
             "required": ["text"]
         })
     },
+    output_schema: Some(output_schema),
+    handler: Handler::Now(run),
 };
 
 /// The shape of `structuredContent`, as advertised in `tools/list`.
-pub fn output_schema() -> Value {
+fn output_schema() -> Value {
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
@@ -83,7 +84,7 @@ pub fn output_schema() -> Value {
     })
 }
 
-pub fn call(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
+fn run(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
     let text = call
         .argument("text")
         .and_then(Value::as_str)

@@ -9,12 +9,11 @@ use rmcp::ErrorData;
 use rmcp::model::{CallToolResponse, InputRequests};
 use serde_json::{Value, json};
 
-use crate::demo::call::Call;
-use crate::demo::catalog::ToolSpec;
-use crate::demo::rounds::{Answer, form, parse_answer};
+use crate::fixture_kit::rounds::{Answer, form, parse_answer};
+use crate::fixture_kit::{Call, Handler, Tool};
 use crate::tasks::{BoxFuture, CreateOptions, StepInput, StepOutcome, TaskJob};
 
-pub const SPEC: ToolSpec = ToolSpec {
+pub const TOOL: Tool = Tool {
     name: "plan_migration",
     title: "Plan a database migration",
     description: "Two input requests of one task, answered together: the migration plan runs \
@@ -22,7 +21,7 @@ pub const SPEC: ToolSpec = ToolSpec {
                   snapshot for a maintenance window (window) and a tested rollback plan \
                   (rollback). The client answers both with one tasks/update; answering only \
                   one leaves the task waiting for the other. Needs a client that accepts tasks.",
-    schema: || {
+    input_schema: || {
         json!({
             "type": "object",
             "properties": {
@@ -30,6 +29,8 @@ pub const SPEC: ToolSpec = ToolSpec {
             }
         })
     },
+    output_schema: None,
+    handler: Handler::Later(|call| Box::pin(run(call))),
 };
 
 pub const KIND: &str = "plan_migration";
@@ -51,7 +52,7 @@ const DURATION_RANGE: std::ops::RangeInclusive<f64> = 1.0..=600.0;
 /// Step 0 plans; step 1 asks, then decides once both answers are in.
 const DECIDE_STEP: u32 = 1;
 
-pub async fn call(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
+async fn run(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
     // Its questions need a task to park on, so there is no synchronous fallback.
     call.require_tasks()?;
     call.number_argument("duration_seconds", DEFAULT_DURATION, DURATION_RANGE)?;

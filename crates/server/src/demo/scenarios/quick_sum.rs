@@ -4,16 +4,15 @@ use rmcp::ErrorData;
 use rmcp::model::CallToolResponse;
 use serde_json::{Value, json};
 
-use crate::demo::call::Call;
-use crate::demo::catalog::ToolSpec;
+use crate::fixture_kit::{Call, Handler, Tool};
 
-pub const SPEC: ToolSpec = ToolSpec {
+pub const TOOL: Tool = Tool {
     name: "quick_sum",
     title: "Quick sum",
     description: "Add up a list of numbers. The answer is ready at once, so the server replies \
                   with a plain complete result even when the client accepts tasks: a task \
                   would only add polling.",
-    schema: || {
+    input_schema: || {
         json!({
             "type": "object",
             "properties": {
@@ -26,9 +25,11 @@ pub const SPEC: ToolSpec = ToolSpec {
             }
         })
     },
+    output_schema: None,
+    handler: Handler::Now(run),
 };
 
-pub fn call(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
+fn run(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
     let numbers: Vec<f64> = match call.argument("numbers") {
         None | Some(Value::Null) => vec![1.0, 2.0, 3.0],
         Some(Value::Array(items)) => items

@@ -5,19 +5,18 @@ use rmcp::ErrorData;
 use rmcp::model::CallToolResponse;
 use serde_json::{Value, json};
 
-use crate::demo::call::Call;
-use crate::demo::catalog::ToolSpec;
-use crate::demo::rounds::{Answer, form, one, parse_answer};
+use crate::fixture_kit::rounds::{Answer, form, one, parse_answer};
+use crate::fixture_kit::{Call, Handler, Tool};
 use crate::tasks::{BoxFuture, CreateOptions, StepInput, StepOutcome, TaskJob};
 
-pub const SPEC: ToolSpec = ToolSpec {
+pub const TOOL: Tool = Tool {
     name: "run_pipeline",
     title: "Run a build pipeline",
     description: "Detach a task: the server answers with a task handle at once and the work \
                   goes on by itself. Poll it to watch the steps; at the approve_prod gate the \
                   task asks for input, which the client answers with tasks/update. Needs a \
                   client that accepts tasks.",
-    schema: || {
+    input_schema: || {
         json!({
             "type": "object",
             "properties": {
@@ -26,6 +25,8 @@ pub const SPEC: ToolSpec = ToolSpec {
             }
         })
     },
+    output_schema: None,
+    handler: Handler::Later(|call| Box::pin(run(call))),
 };
 
 pub const KIND: &str = "run_pipeline";
@@ -53,7 +54,7 @@ fn stages(production: bool) -> &'static [&'static str] {
     if production { &PRODUCTION } else { &STAGING }
 }
 
-pub async fn call(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
+async fn run(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
     // Its approval gate needs a task to park on, so there is no synchronous fallback.
     call.require_tasks()?;
     call.number_argument("duration_seconds", 20.0, 1.0..=600.0)?;

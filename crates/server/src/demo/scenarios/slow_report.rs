@@ -5,16 +5,15 @@ use rmcp::ErrorData;
 use rmcp::model::{CallToolResponse, ProgressNotificationParam};
 use serde_json::json;
 
-use crate::demo::call::Call;
-use crate::demo::catalog::ToolSpec;
+use crate::fixture_kit::{Call, Handler, Tool};
 
-pub const SPEC: ToolSpec = ToolSpec {
+pub const TOOL: Tool = Tool {
     name: "slow_report",
     title: "Slow report",
     description: "A normal request that takes a while: with a progressToken, the server streams \
                   notifications/progress over SSE before the result. Closing the stream (Stop) \
                   cancels the work on the server.",
-    schema: || {
+    input_schema: || {
         json!({
             "type": "object",
             "properties": {
@@ -22,6 +21,8 @@ pub const SPEC: ToolSpec = ToolSpec {
             }
         })
     },
+    output_schema: None,
+    handler: Handler::Later(|call| Box::pin(run(call))),
 };
 
 const SECTIONS: [&str; 6] = [
@@ -33,7 +34,7 @@ const SECTIONS: [&str; 6] = [
     "Formatting",
 ];
 
-pub async fn call(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
+async fn run(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
     let seconds = call.number_argument("seconds", 6.0, 0.0..=120.0)?;
     let token = call.context.meta.get_progress_token();
     let total = SECTIONS.len();

@@ -7,11 +7,10 @@ use rmcp::ErrorData;
 use rmcp::model::{CallToolResponse, InputRequests};
 use serde_json::{Value, json};
 
-use crate::demo::call::Call;
-use crate::demo::catalog::ToolSpec;
-use crate::demo::rounds::{Rounds, roots, sampling};
+use crate::fixture_kit::rounds::{Rounds, roots, sampling};
+use crate::fixture_kit::{Call, Handler, Tool};
 
-pub const SPEC: ToolSpec = ToolSpec {
+pub const TOOL: Tool = Tool {
     name: "summarize_folder",
     title: "Summarise a folder (retired features)",
     description: "Uses the client features deprecated in 2026-07-28 (SEP-2577) the way an older \
@@ -20,7 +19,7 @@ pub const SPEC: ToolSpec = ToolSpec {
                   declared neither, and sends log lines (notifications/message) only when the \
                   request set a logLevel. The result says what the client answered and what \
                   replaces each feature.",
-    schema: || {
+    input_schema: || {
         json!({
             "type": "object",
             "properties": {
@@ -32,12 +31,14 @@ pub const SPEC: ToolSpec = ToolSpec {
             }
         })
     },
+    output_schema: None,
+    handler: Handler::Later(|call| Box::pin(run(call))),
 };
 
 const ROOTS: &str = "workspace";
 const SAMPLING: &str = "summary";
 
-pub async fn call(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
+async fn run(call: &Call<'_>) -> Result<CallToolResponse, ErrorData> {
     let rounds = Rounds::open(call)?;
     let folder = call.string_argument("folder", "file:///home/learner/notes");
     let logged = log(call, rounds.round()).await;

@@ -1,4 +1,4 @@
-//! One `tools/call` as a scenario sees it: who calls, what they sent, what they declared.
+//! One `tools/call` as a tool handler sees it: who calls, what they sent, what they declared.
 
 use std::sync::Arc;
 

@@ -1,4 +1,4 @@
-//! The server side of MRTR for the teaching scenarios: open the sealed state the client
+//! The server side of MRTR for every fixture set: open the sealed state the client
 //! echoed, read the answers to what was asked last round, and ask again. The same rounds
 //! serve `tools/call`, `prompts/get` and `resources/read` ([`RoundRequest`]).
 

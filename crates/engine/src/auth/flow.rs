@@ -70,21 +70,11 @@ pub enum Step {
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 enum Phase {
-    Prm {
-        urls: Vec<String>,
-        at: usize,
-        last: String,
-    },
-    AsMetadata {
-        urls: Vec<String>,
-        at: usize,
-        last: String,
-    },
+    Prm(Candidates),
+    AsMetadata(Candidates),
     Refresh,
     Register,
-    Authorize {
-        url: String,
-    },
+    Authorize { url: String },
     Token,
     Done(TokenSet),
     Failed(AuthError),
@@ -173,11 +163,7 @@ impl AuthFlow {
         ) {
             (Ok(resource), Ok(urls)) => {
                 self.resource = resource;
-                Phase::Prm {
-                    urls,
-                    at: 0,
-                    last: String::new(),
-                }
+                Phase::Prm(Candidates::new(urls))
             }
             (Err(error), _) | (_, Err(error)) => Phase::Failed(error),
         }
@@ -197,11 +183,11 @@ impl AuthFlow {
         };
         match &self.phase {
             // `.get`: a flow restored from storage may have been edited.
-            Phase::Prm { urls, at, .. } => match urls.get(*at) {
+            Phase::Prm(candidates) => match candidates.current() {
                 Some(url) => get(url, Purpose::ProtectedResourceMetadata),
                 None => Step::Failed(self.out_of_order("step")),
             },
-            Phase::AsMetadata { urls, at, .. } => match urls.get(*at) {
+            Phase::AsMetadata(candidates) => match candidates.current() {
                 Some(url) => get(url, Purpose::AuthorizationServerMetadata),
                 None => Step::Failed(self.out_of_order("step")),
             },
@@ -308,8 +294,8 @@ impl AuthFlow {
         AuthError::OutOfOrder {
             call: call.to_owned(),
             state: match &self.phase {
-                Phase::Prm { .. } => "discovering the protected resource metadata",
-                Phase::AsMetadata { .. } => "discovering the authorization server metadata",
+                Phase::Prm(_) => "discovering the protected resource metadata",
+                Phase::AsMetadata(_) => "discovering the authorization server metadata",
                 Phase::Refresh => "refreshing",
                 Phase::Register => "registering",
                 Phase::Authorize { .. } => "waiting for the authorization callback",
@@ -329,7 +315,7 @@ impl AuthFlow {
             body: reason.as_bytes().to_vec(),
         };
         match &self.phase {
-            Phase::Prm { .. } | Phase::AsMetadata { .. } => self.on_response(&response, 0),
+            Phase::Prm(_) | Phase::AsMetadata(_) => self.on_response(&response, 0),
             _ => {
                 let url = match self.step() {
                     Step::Fetch(request) => request.url,
@@ -347,8 +333,8 @@ impl AuthFlow {
     pub fn on_response(&mut self, response: &AuthResponse, now_ms: u64) {
         let phase = std::mem::replace(&mut self.phase, Phase::Token);
         self.phase = match phase {
-            Phase::Prm { urls, at, last } => self.after_prm(urls, at, last, response),
-            Phase::AsMetadata { urls, at, last } => self.after_as(urls, at, last, response),
+            Phase::Prm(candidates) => self.after_prm(candidates, response),
+            Phase::AsMetadata(candidates) => self.after_as(candidates, response),
             Phase::Refresh => self.after_refresh(response, now_ms),
             Phase::Register => self.after_register(response),
             Phase::Token => self.after_token(response, now_ms),
@@ -367,29 +353,14 @@ impl AuthFlow {
         }
     }
 
-    fn after_prm(
-        &mut self,
-        urls: Vec<String>,
-        at: usize,
-        last: String,
-        response: &AuthResponse,
-    ) -> Phase {
-        let Some(url) = urls.get(at).cloned() else {
+    fn after_prm(&mut self, candidates: Candidates, response: &AuthResponse) -> Phase {
+        let Some(url) = candidates.current() else {
             return Phase::Failed(self.out_of_order("on_response"));
         };
-        let outcome = if (200..300).contains(&response.status) {
-            read_protected_resource_metadata(
-                &url,
-                &response.body,
-                &self.start.server_url,
-                &mut self.findings,
-            )
-        } else {
-            Err(AuthError::FetchFailed {
-                url: url.clone(),
-                reason: Self::describe(response),
-            })
-        };
+        let server_url = &self.start.server_url;
+        let outcome = fetched(url, response, |body| {
+            read_protected_resource_metadata(url, body, server_url, &mut self.findings)
+        });
         match outcome {
             Ok(prm) => {
                 // The reader refuses an empty list.
@@ -402,58 +373,33 @@ impl AuthFlow {
                 match Issuer::parse(&first) {
                     Ok(issuer) => {
                         self.issuer = Some(first);
-                        Phase::AsMetadata {
-                            urls: issuer.metadata_urls(),
-                            at: 0,
-                            last: String::new(),
-                        }
+                        Phase::AsMetadata(Candidates::new(issuer.metadata_urls()))
                     }
                     Err(error) => Phase::Failed(error),
                 }
             }
             // A resource mismatch ends the flow: that server is not the one asked.
             Err(error @ AuthError::PrmResourceMismatch { .. }) => Phase::Failed(error),
-            Err(error) => {
-                let last = if last.is_empty() || !matches!(error, AuthError::FetchFailed { .. }) {
-                    error.to_string()
-                } else {
-                    last
-                };
-                if at + 1 < urls.len() {
-                    Phase::Prm {
-                        urls,
-                        at: at + 1,
-                        last,
-                    }
-                } else {
-                    Phase::Failed(AuthError::NoProtectedResourceMetadata { tried: urls, last })
+            Err(error) => match candidates.after(&error) {
+                Ok(next) => Phase::Prm(next),
+                Err((tried, last)) => {
+                    Phase::Failed(AuthError::NoProtectedResourceMetadata { tried, last })
                 }
-            }
+            },
         }
     }
 
-    fn after_as(
-        &mut self,
-        urls: Vec<String>,
-        at: usize,
-        last: String,
-        response: &AuthResponse,
-    ) -> Phase {
-        let Some(url) = urls.get(at).cloned() else {
+    fn after_as(&mut self, candidates: Candidates, response: &AuthResponse) -> Phase {
+        let Some(url) = candidates.current() else {
             return Phase::Failed(self.out_of_order("on_response"));
         };
         let issuer_text = self.issuer.clone().unwrap_or_default();
         let Ok(issuer) = Issuer::parse(&issuer_text) else {
             return Phase::Failed(self.out_of_order("on_response"));
         };
-        let outcome = if (200..300).contains(&response.status) {
-            read_auth_server_metadata(&url, &response.body, &issuer, &mut self.findings)
-        } else {
-            Err(AuthError::FetchFailed {
-                url: url.clone(),
-                reason: Self::describe(response),
-            })
-        };
+        let outcome = fetched(url, response, |body| {
+            read_auth_server_metadata(url, body, &issuer, &mut self.findings)
+        });
         match outcome {
             Ok(metadata) => {
                 self.metadata = Some(metadata);
@@ -466,23 +412,14 @@ impl AuthFlow {
                 // An issuer mismatch may be an attacker's document: nothing else is tried.
                 | AuthError::AsIssuerMismatch { .. }),
             ) => Phase::Failed(error),
-            Err(error) => {
-                let keep_last = !last.is_empty() && matches!(error, AuthError::FetchFailed { .. });
-                let last = if keep_last { last } else { error.to_string() };
-                if at + 1 < urls.len() {
-                    Phase::AsMetadata {
-                        urls,
-                        at: at + 1,
-                        last,
-                    }
-                } else {
-                    Phase::Failed(AuthError::NoAuthServerMetadata {
-                        issuer: issuer_text,
-                        tried: urls,
-                        last,
-                    })
-                }
-            }
+            Err(error) => match candidates.after(&error) {
+                Ok(next) => Phase::AsMetadata(next),
+                Err((tried, last)) => Phase::Failed(AuthError::NoAuthServerMetadata {
+                    issuer: issuer_text,
+                    tried,
+                    last,
+                }),
+            },
         }
     }
 
@@ -701,5 +638,64 @@ impl AuthFlow {
             Ok(tokens) => Phase::Done(tokens),
             Err(error) => Phase::Failed(error),
         }
+    }
+}
+
+/// Discovery's candidate URLs, tried in order, and why the last one tried failed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Candidates {
+    urls: Vec<String>,
+    at: usize,
+    last: String,
+}
+
+impl Candidates {
+    fn new(urls: Vec<String>) -> Self {
+        Self {
+            urls,
+            at: 0,
+            last: String::new(),
+        }
+    }
+
+    /// The URL to fetch now (`None` only in a flow restored from an edited copy).
+    fn current(&self) -> Option<&str> {
+        self.urls.get(self.at).map(String::as_str)
+    }
+
+    /// After `error`: the next candidate, or every URL tried and why the last failed. A
+    /// fetch failure does not hide an earlier, more telling error.
+    fn after(self, error: &AuthError) -> Result<Self, (Vec<String>, String)> {
+        let keep_last = !self.last.is_empty() && matches!(error, AuthError::FetchFailed { .. });
+        let last = if keep_last {
+            self.last
+        } else {
+            error.to_string()
+        };
+        if self.at + 1 < self.urls.len() {
+            Ok(Self {
+                at: self.at + 1,
+                urls: self.urls,
+                last,
+            })
+        } else {
+            Err((self.urls, last))
+        }
+    }
+}
+
+/// A discovery document read by `read`, or why its fetch failed.
+fn fetched<T>(
+    url: &str,
+    response: &AuthResponse,
+    read: impl FnOnce(&[u8]) -> Result<T, AuthError>,
+) -> Result<T, AuthError> {
+    if (200..300).contains(&response.status) {
+        read(&response.body)
+    } else {
+        Err(AuthError::FetchFailed {
+            url: url.to_owned(),
+            reason: AuthFlow::describe(response),
+        })
     }
 }

@@ -226,7 +226,11 @@ impl TaskTracker {
     /// `tasks/get` failed with `error`: a `-32602` means the server does not know the task
     /// (expired past its TTL, or unknown before it) and ends it; anything else backs off
     /// and polls again.
-    pub fn poll_refused(&mut self, error: &crate::readers::response::ResponseError, now_ms: u64) -> Vec<TaskEvent> {
+    pub fn poll_refused(
+        &mut self,
+        error: &crate::readers::response::ResponseError,
+        now_ms: u64,
+    ) -> Vec<TaskEvent> {
         match error {
             // The same snapshot would come back on every poll: stop following it.
             over if over.is_over_bound() && !self.is_terminal() => {

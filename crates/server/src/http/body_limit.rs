@@ -2,7 +2,7 @@
 //! here, up to the limit, so an oversized one gets a JSON-RPC 413 whether it declared its
 //! length or arrived chunked; rmcp's own limit (plain text) is then never reached.
 
-use axum::body::Body;
+use axum::body::{Body, Bytes};
 use axum::extract::{Request, State};
 use axum::middleware::Next;
 use axum::response::Response;
@@ -42,6 +42,14 @@ pub async fn enforce(
             format!("The request body could not be read: {error}"),
         ),
     }
+}
+
+/// The whole body of a request, at most `max_bytes` (for a middleware that looks inside
+/// the body before rmcp does), or the 413 to answer.
+pub async fn read_bounded(body: Body, max_bytes: usize) -> Result<Bytes, Response> {
+    axum::body::to_bytes(body, max_bytes)
+        .await
+        .map_err(|_| too_large(max_bytes))
 }
 
 fn too_large(max_bytes: usize) -> Response {

@@ -19,6 +19,7 @@ use rmcp::model::{DetailedTask, ErrorCode, TASKS_EXTENSION_ID};
 use serde_json::{Value, json};
 use tokio::sync::broadcast::error::RecvError;
 
+use crate::http::body_limit::read_bounded;
 use crate::http::error_body::jsonrpc_error_for;
 use crate::principal::Principal;
 use crate::shared::Shared;
@@ -39,16 +40,9 @@ pub async fn route_task_listens(
     }
     let (parts, body) = request.into_parts();
     let limit = shared.limits.max_body_bytes;
-    let bytes = match axum::body::to_bytes(body, limit).await {
+    let bytes = match read_bounded(body, limit).await {
         Ok(bytes) => bytes,
-        Err(_) => {
-            return jsonrpc_error_for(
-                Value::Null,
-                StatusCode::PAYLOAD_TOO_LARGE,
-                i64::from(ErrorCode::INVALID_REQUEST.0),
-                format!("the request body is larger than this server's limit of {limit} bytes"),
-            );
-        }
+        Err(too_large) => return too_large,
     };
     match task_listen(&bytes) {
         Some(listen) => {

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use axum::body::{Body, Bytes};
+use axum::body::Body;
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::middleware::Next;
@@ -18,7 +18,8 @@ use axum::response::Response;
 use rmcp::model::ErrorCode;
 use serde_json::{Value, json};
 
-use crate::http::error_body::{jsonrpc_error_for, jsonrpc_error_with_data};
+use crate::http::body_limit::read_bounded;
+use crate::http::error_body::jsonrpc_error_with_data;
 use crate::options::FixtureChoice;
 use crate::shared::Shared;
 
@@ -80,16 +81,9 @@ pub async fn refuse(
     }
     let (parts, body) = request.into_parts();
     let limit = door.max_body_bytes;
-    let bytes: Bytes = match axum::body::to_bytes(body, limit).await {
+    let bytes = match read_bounded(body, limit).await {
         Ok(bytes) => bytes,
-        Err(_) => {
-            return jsonrpc_error_for(
-                Value::Null,
-                StatusCode::PAYLOAD_TOO_LARGE,
-                i64::from(ErrorCode::INVALID_REQUEST.0),
-                format!("the request body is larger than this server's limit of {limit} bytes"),
-            );
-        }
+        Err(too_large) => return too_large,
     };
     let message: Option<Value> = serde_json::from_slice(&bytes).ok();
     if let Some(message) = &message

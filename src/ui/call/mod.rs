@@ -127,24 +127,12 @@ fn ToolCall(
                 raw_draft=draft.raw_arguments
             />
             <div class="call-options">
-                <label>
-                    <input
-                        type="checkbox"
-                        class="accept-task"
-                        prop:checked=move || draft.accept_task.get()
-                        on:change=move |e| draft.accept_task.set(event_target_checked(&e))
-                    />
-                    " Accept a task"
-                </label>
-                <label>
-                    <input
-                        type="checkbox"
-                        class="report-progress"
-                        prop:checked=move || draft.report_progress.get()
-                        on:change=move |e| draft.report_progress.set(event_target_checked(&e))
-                    />
-                    " Report progress"
-                </label>
+                <CallOption class="accept-task" checked=draft.accept_task label=" Accept a task" />
+                <CallOption
+                    class="report-progress"
+                    checked=draft.report_progress
+                    label=" Report progress"
+                />
             </div>
             <div class="call-actions">
                 <button class="call" disabled=move || blocked().is_some() on:click=call>
@@ -171,6 +159,22 @@ fn ToolCall(
 
 /// The tool's display name, its name (both as shown, with their flags) and description.
 /// The call itself sends the name as the server wrote it.
+/// One of the call's options: a checkbox kept in the tool's draft.
+#[component]
+fn CallOption(class: &'static str, checked: RwSignal<bool>, label: &'static str) -> impl IntoView {
+    view! {
+        <label>
+            <input
+                type="checkbox"
+                class=class
+                prop:checked=move || checked.get()
+                on:change=move |e| checked.set(event_target_checked(&e))
+            />
+            {label}
+        </label>
+    }
+}
+
 #[component]
 fn ToolHeader(name: String, tool: Option<Tool>, marks: NameMarks) -> impl IntoView {
     let description = tool.and_then(|tool| tool.description.map(|d| d.to_string()));

@@ -25,6 +25,16 @@ pub struct LessonStep {
     pub preset: Option<Preset>,
 }
 
+/// The first step of the lessons that pause a booking ("Pause for input", "State is untrusted").
+const BOOK_TABLE_START: LessonStep = LessonStep {
+    text: "Start: calls book_table. The server pauses it with a form.",
+    preset: Some(Preset {
+        tool: "book_table",
+        arguments: r#"{"restaurant":"Chez Holdbay"}"#,
+        accept_task: false,
+    }),
+};
+
 /// A call the step starts in the call panel.
 #[derive(Debug, Clone, Copy)]
 pub struct Preset {
@@ -113,14 +123,7 @@ pub static LESSONS: [Lesson; 11] = [
                 nothing in memory. The client calls again with the answers: watch what \
                 else it sends.",
         steps: &[
-            LessonStep {
-                text: "Start: calls book_table. The server pauses it with a form.",
-                preset: Some(Preset {
-                    tool: "book_table",
-                    arguments: r#"{"restaurant":"Chez Holdbay"}"#,
-                    accept_task: false,
-                }),
-            },
+            BOOK_TABLE_START,
             LessonStep {
                 text: "In the call panel, pick a party size and a time, and submit.",
                 preset: None,
@@ -545,14 +548,7 @@ pub static LESSONS: [Lesson; 11] = [
         intro: "requestState travels through the client, so the server cannot trust it: it \
                 seals it. Here you break the seal on purpose and watch what the server does.",
         steps: &[
-            LessonStep {
-                text: "Start: calls book_table. The server pauses it with a form.",
-                preset: Some(Preset {
-                    tool: "book_table",
-                    arguments: r#"{"restaurant":"Chez Holdbay"}"#,
-                    accept_task: false,
-                }),
-            },
+            BOOK_TABLE_START,
             LessonStep {
                 text: "In the call panel, press \"Tamper with the latch\": one character of \
                        requestState changes.",

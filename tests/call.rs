@@ -14,7 +14,9 @@ use web_sys::{Event, EventInit, HtmlElement, HtmlInputElement};
 
 mod dom;
 
-use dom::{click, find, fresh_host, mount_with_session, script_fetch, sleep_ms, text, wait_for};
+use dom::{
+    click, find, fresh_host, mount_with_session, script_fetch, text, wait_eq, wait_for, wait_gone,
+};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -71,11 +73,7 @@ fn mount_switchable_panel(
 /// Hide the call panel, check it is gone, and show a new one.
 async fn remount(host: &HtmlElement, shown: RwSignal<bool>) {
     shown.set(false);
-    sleep_ms(20).await;
-    assert!(
-        find(host, "#call-panel").is_none(),
-        "the panel was disposed"
-    );
+    wait_gone(host, "#call-panel").await;
     shown.set(true);
     wait_for(host, "#call-panel").await;
 }
@@ -312,8 +310,12 @@ async fn typed_arguments_survive_remounting_the_call_panel() {
     let field: HtmlInputElement = wait_for(&host, "input[name=restaurant]")
         .await
         .unchecked_into();
-    sleep_ms(20).await;
-    assert_eq!(field.value(), "Chez Holdbay", "the schema's default first");
+    wait_eq(
+        || field.value(),
+        "Chez Holdbay".to_owned(),
+        "the schema's default in the field first",
+    )
+    .await;
     field.set_value("Le Jardin");
     for kind in ["input", "blur"] {
         let init = EventInit::new();
@@ -321,7 +323,12 @@ async fn typed_arguments_survive_remounting_the_call_panel() {
         let event = Event::new_with_event_init_dict(kind, &init).expect("event");
         field.dispatch_event(&event).expect("dispatch");
     }
-    sleep_ms(20).await;
+    wait_eq(
+        || ui.draft("demo").arguments.get_untracked(),
+        Some(serde_json::json!({"restaurant": "Le Jardin"})),
+        "the draft holding what was typed",
+    )
+    .await;
 
     remount(&host, shown).await;
     let field: HtmlInputElement = wait_for(&host, "input[name=restaurant]")

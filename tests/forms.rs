@@ -19,7 +19,7 @@ use web_sys::{
 
 mod dom;
 
-use dom::fresh_host;
+use dom::{fresh_host, wait_for, wait_until};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -42,17 +42,6 @@ fn button(host: &Element, selector: &str) -> HtmlButtonElement {
     find(host, selector).unchecked_into()
 }
 
-/// Lets signals, effects and the DOM update (render effects run after a macrotask).
-async fn settle() {
-    leptos::task::tick().await;
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        let _ = web_sys::window()
-            .expect("window")
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 5);
-    });
-    let _ = wasm_bindgen_futures::JsFuture::from(promise).await;
-}
-
 fn fire(target: &Element, kind: &str) {
     let init = EventInit::new();
     init.set_bubbles(true);
@@ -60,31 +49,64 @@ fn fire(target: &Element, kind: &str) {
     target.dispatch_event(&event).expect("dispatch");
 }
 
+/// Wait (up to 10 s) until `condition` holds: what an action changes shows a moment later
+/// (Leptos runs effects and redraws in tasks of their own). An optional message says why.
+macro_rules! eventually {
+    ($condition:expr $(,)?) => {
+        wait_until(|| $condition, stringify!($condition)).await
+    };
+    ($condition:expr, $($why:tt)+) => {
+        wait_until(|| $condition, &format!("{} ({})", stringify!($condition), format!($($why)+)))
+            .await
+    };
+}
+
+/// Wait (up to 10 s) until `left == right`; fails with the last `left` seen.
+macro_rules! eventually_eq {
+    ($left:expr, $right:expr $(,)?) => {
+        eventually_eq!($left, $right, "")
+    };
+    ($left:expr, $right:expr, $($why:tt)+) => {{
+        let expected = $right;
+        dom::wait_some(
+            || ($left == expected).then_some(()),
+            &format!("{} == {:?} {}", stringify!($left), expected, format!($($why)+)),
+            || format!("it is {:?}", $left),
+        )
+        .await
+    }};
+}
+
+// The actions below wait for the control they use, not for time: what an action changes is
+// waited for where the test looks at it.
+
 async fn type_into(host: &Element, selector: &str, text: &str) {
-    let field = input(host, selector);
+    let field: HtmlInputElement = wait_for(host, selector).await.unchecked_into();
     field.set_value(text);
     fire(&field, "input");
     fire(&field, "blur");
-    settle().await;
 }
 
 async fn choose(host: &Element, selector: &str, value: &str) {
-    let select: HtmlSelectElement = find(host, selector).unchecked_into();
+    let select: HtmlSelectElement = wait_for(host, selector).await.unchecked_into();
     select.set_value(value);
     fire(&select, "change");
-    settle().await;
 }
 
+/// Click the button once it is enabled, as a person would.
 async fn click(host: &Element, selector: &str) {
+    wait_until(
+        || exists(host, selector) && !button(host, selector).disabled(),
+        &format!("{selector} enabled"),
+    )
+    .await;
     button(host, selector).click();
-    settle().await;
 }
 
 async fn toggle(host: &Element, selector: &str) {
-    let checkbox = input(host, selector);
+    let checkbox: HtmlInputElement = wait_for(host, selector).await.unchecked_into();
     checkbox.set_checked(!checkbox.checked());
     fire(&checkbox, "change");
-    settle().await;
 }
 
 fn schema(value: Value) -> Arc<JsonObject> {
@@ -104,7 +126,6 @@ async fn editor(id: &str, schema_json: Value) -> (HtmlElement, RwSignal<Result<V
         view! { <ArgumentsEditor schema=schema.clone() value=value id_prefix=prefix.clone() /> }
     })
     .forget();
-    settle().await;
     (host, value)
 }
 
@@ -127,30 +148,30 @@ async fn defaults_fill_the_form_and_types_pick_inputs() {
         }),
     )
     .await;
-    assert_eq!(
+    eventually_eq!(
         value.get_untracked(),
         Ok(json!({"restaurant": "Chez Holdbay", "records": 500, "ratio": 0.5, "notify": true}))
     );
-    assert_eq!(
+    eventually_eq!(
         input(&host, "input[name=restaurant]").value(),
         "Chez Holdbay"
     );
-    assert_eq!(input(&host, "input[name=records]").type_(), "number");
-    assert_eq!(input(&host, "input[name=contact]").type_(), "email");
-    assert_eq!(input(&host, "input[name=site]").type_(), "url");
-    assert_eq!(input(&host, "input[name=day]").type_(), "date");
-    assert_eq!(input(&host, "input[name=at]").type_(), "datetime-local");
-    assert!(input(&host, "input[name=notify]").checked());
+    eventually_eq!(input(&host, "input[name=records]").type_(), "number");
+    eventually_eq!(input(&host, "input[name=contact]").type_(), "email");
+    eventually_eq!(input(&host, "input[name=site]").type_(), "url");
+    eventually_eq!(input(&host, "input[name=day]").type_(), "date");
+    eventually_eq!(input(&host, "input[name=at]").type_(), "datetime-local");
+    eventually!(input(&host, "input[name=notify]").checked());
     // Labels point at their inputs, and help text is there.
     let label = find(&host, "label[for='form-types-restaurant']");
-    assert!(
+    eventually!(
         label
             .text_content()
             .unwrap_or_default()
             .contains("Restaurant")
     );
-    assert_eq!(input(&host, "#form-types-restaurant").name(), "restaurant");
-    assert!(
+    eventually_eq!(input(&host, "#form-types-restaurant").name(), "restaurant");
+    eventually!(
         host.text_content()
             .unwrap_or_default()
             .contains("Where to book.")
@@ -158,8 +179,8 @@ async fn defaults_fill_the_form_and_types_pick_inputs() {
 
     // Out of range and badly formatted values are errors next to the field and in `value`.
     type_into(&host, "input[name=records]", "5000").await;
-    assert!(value.get_untracked().is_err());
-    assert!(
+    eventually!(value.get_untracked().is_err());
+    eventually!(
         find(&host, "input[name=records]")
             .closest(".form-field")
             .ok()
@@ -172,11 +193,11 @@ async fn defaults_fill_the_form_and_types_pick_inputs() {
     );
     type_into(&host, "input[name=records]", "12").await;
     type_into(&host, "input[name=contact]", "not-an-address").await;
-    assert!(value.get_untracked().is_err());
+    eventually!(value.get_untracked().is_err());
     type_into(&host, "input[name=contact]", "dev@example.com").await;
     type_into(&host, "input[name=day]", "2026-07-28").await;
     toggle(&host, "input[name=notify]").await;
-    assert_eq!(
+    eventually_eq!(
         value.get_untracked(),
         Ok(
             json!({"restaurant": "Chez Holdbay", "records": 12, "ratio": 0.5, "notify": false,
@@ -201,31 +222,30 @@ async fn required_fields_are_enforced_and_enums_give_their_values() {
         }),
     )
     .await;
-    let status = value.get_untracked();
-    assert!(
-        matches!(&status, Err(why) if why.contains("Name")),
-        "{status:?}"
-    );
-    assert!(exists(&host, ".required-mark"));
+    eventually!(matches!(&value.get_untracked(), Err(why) if why.contains("Name")));
+    eventually!(exists(&host, ".required-mark"));
     type_into(&host, "input[name=name]", "x").await;
-    assert!(value.get_untracked().is_err(), "too short");
+    eventually!(value.get_untracked().is_err(), "too short");
     type_into(&host, "input[name=name]", "Ada").await;
-    assert!(value.get_untracked().is_err(), "region is still missing");
+    eventually!(value.get_untracked().is_err(), "region is still missing");
     choose(&host, "select[name=region]", "eu-production").await;
     choose(&host, "select[name=size]", "6").await;
-    assert_eq!(
+    eventually_eq!(
         value.get_untracked(),
         Ok(json!({"name": "Ada", "region": "eu-production", "size": 6}))
     );
     // enumNames are the labels, the enum values are what is sent.
     let tier = find(&host, "select[name=tier]");
-    assert!(tier.text_content().unwrap_or_default().contains("Beta"));
+    eventually!(tier.text_content().unwrap_or_default().contains("Beta"));
     choose(&host, "select[name=tier]", "b").await;
-    assert_eq!(value.get_untracked().expect("valid")["tier"], json!("b"));
+    eventually_eq!(
+        value.get_untracked().map(|v| v["tier"].clone()),
+        Ok(json!("b"))
+    );
     // Emptying a required field makes it an error again.
     type_into(&host, "input[name=name]", "").await;
-    assert!(value.get_untracked().is_err());
-    assert!(
+    eventually!(value.get_untracked().is_err());
+    eventually!(
         find(&host, "#form-required-name")
             .get_attribute("aria-invalid")
             .is_some()
@@ -251,30 +271,30 @@ async fn arrays_add_and_remove_items_and_objects_nest() {
         }),
     )
     .await;
-    assert!(
+    eventually!(
         find(&host, "fieldset.form-object legend")
             .text_content()
             .unwrap_or_default()
             .contains("Address")
     );
-    assert_eq!(
+    eventually_eq!(
         value.get_untracked(),
         Ok(json!({})),
         "an empty optional object is left out"
     );
     type_into(&host, "input[name='address.zip']", "69001").await;
-    assert!(
+    eventually!(
         value.get_untracked().is_err(),
         "once started, its required city is needed"
     );
     type_into(&host, "input[name='address.city']", "").await;
-    assert_eq!(
+    eventually_eq!(
         value.get_untracked(),
         Ok(json!({"address": {"city": "", "zip": 69001}})),
         "a city typed into and emptied is an empty string"
     );
     type_into(&host, "input[name='address.zip']", "").await;
-    assert_eq!(
+    eventually_eq!(
         value.get_untracked(),
         Ok(json!({"address": {"city": ""}})),
         "an emptied optional number is left out"
@@ -284,33 +304,36 @@ async fn arrays_add_and_remove_items_and_objects_nest() {
     type_into(&host, "input[name='tags.0']", "red").await;
     click(&host, "#form-arrays-tags .add-item").await;
     type_into(&host, "input[name='tags.1']", "blue").await;
-    assert!(
+    eventually!(
         button(&host, "#form-arrays-tags .add-item").disabled(),
         "maxItems reached"
     );
     let ui: HtmlInputElement = find(&host, "input[name=labels][value=ui]").unchecked_into();
     ui.set_checked(true);
     fire(&ui, "change");
-    settle().await;
-    assert_eq!(
+    eventually_eq!(
         value.get_untracked(),
         Ok(json!({"tags": ["red", "blue"], "labels": ["ui"], "address": {"city": "Lyon"}}))
     );
     click(&host, "#form-arrays-tags .remove-item").await;
-    assert_eq!(
-        value.get_untracked().expect("valid")["tags"],
-        json!(["blue"])
+    eventually_eq!(
+        value.get_untracked().map(|v| v["tags"].clone()),
+        Ok(json!(["blue"]))
     );
-    assert_eq!(input(&host, "input[name='tags.0']").value(), "blue");
+    eventually_eq!(input(&host, "input[name='tags.0']").value(), "blue");
     // An empty new item is an error until filled.
     click(&host, "#form-arrays-tags .add-item").await;
-    assert!(value.get_untracked().is_err());
+    eventually!(value.get_untracked().is_err());
     // Removing every item still sends the list, empty; leaving it out is a choice.
     click(&host, "#form-arrays-tags .remove-item").await;
+    eventually_eq!(dom::count(&host, "#form-arrays-tags .remove-item"), 1);
     click(&host, "#form-arrays-tags .remove-item").await;
-    assert_eq!(value.get_untracked().expect("valid")["tags"], json!([]));
+    eventually_eq!(
+        value.get_untracked().map(|v| v["tags"].clone()),
+        Ok(json!([]))
+    );
     click(&host, "#form-arrays-tags .presence-omit").await;
-    assert!(value.get_untracked().expect("valid").get("tags").is_none());
+    eventually!(value.get_untracked().is_ok_and(|v| v.get("tags").is_none()));
 }
 
 #[wasm_bindgen_test]
@@ -327,50 +350,48 @@ async fn raw_json_round_trips_and_unrepresentable_schemas_fall_back() {
     )
     .await;
     click(&host, ".raw-toggle").await;
-    let text: HtmlTextAreaElement = find(&host, "textarea").unchecked_into();
+    let text: HtmlTextAreaElement = wait_for(&host, "textarea").await.unchecked_into();
     let shown: Value = serde_json::from_str(&text.value()).expect("the textarea shows JSON");
-    assert_eq!(shown, json!({"service": "web"}));
+    eventually_eq!(shown, json!({"service": "web"}));
     text.set_value(r#"{"service": "api", "replicas": 3}"#);
     fire(&text, "input");
-    settle().await;
-    assert_eq!(
+    eventually_eq!(
         value.get_untracked(),
         Ok(json!({"service": "api", "replicas": 3}))
     );
     click(&host, ".raw-toggle").await;
-    assert!(!exists(&host, "textarea"), "back to the form");
-    assert_eq!(input(&host, "input[name=service]").value(), "api");
-    assert_eq!(input(&host, "input[name=replicas]").value(), "3");
-    assert_eq!(
+    eventually!(!exists(&host, "textarea"), "back to the form");
+    eventually_eq!(input(&host, "input[name=service]").value(), "api");
+    eventually_eq!(input(&host, "input[name=replicas]").value(), "3");
+    eventually_eq!(
         value.get_untracked(),
         Ok(json!({"service": "api", "replicas": 3}))
     );
 
     // JSON that does not fit stays raw, with the reason.
     click(&host, ".raw-toggle").await;
-    let text: HtmlTextAreaElement = find(&host, "textarea").unchecked_into();
+    let text: HtmlTextAreaElement = wait_for(&host, "textarea").await.unchecked_into();
     text.set_value(r#"{"service": "api", "extra": true}"#);
     fire(&text, "input");
-    settle().await;
+    wait_for(&host, ".raw-only").await;
     click(&host, ".raw-toggle").await;
-    assert!(exists(&host, "textarea"));
-    assert!(host.text_content().unwrap_or_default().contains("extra"));
+    eventually!(exists(&host, "textarea"));
+    eventually!(host.text_content().unwrap_or_default().contains("extra"));
     text.set_value("[1]");
     fire(&text, "input");
-    settle().await;
-    assert!(value.get_untracked().is_err());
+    eventually!(value.get_untracked().is_err());
 
     let (host, value) = editor(
         "form-ref",
         json!({"type": "object", "properties": {"x": {"$ref": "#/$defs/X"}}, "$defs": {"X": {"type": "string"}}}),
     )
     .await;
-    assert!(
+    eventually!(
         exists(&host, "textarea"),
         "a $ref schema is edited as raw JSON"
     );
-    assert!(!exists(&host, ".raw-toggle"));
-    assert_eq!(value.get_untracked(), Ok(json!({})));
+    eventually!(!exists(&host, ".raw-toggle"));
+    eventually_eq!(value.get_untracked(), Ok(json!({})));
 }
 
 /// The JSON body the engine puts on the wire for `tools/call note(arguments)`.
@@ -396,6 +417,22 @@ fn wire_arguments(arguments: &Value) -> String {
     let text = serde_json::to_string(sent).expect("JSON");
     assert!(body.contains(&text), "{body} holds {text} as written");
     text
+}
+
+/// The body of [`wire_body`] for the form's value, while it is valid.
+fn sent_body(value: &RwSignal<Result<Value, String>>) -> Option<String> {
+    value
+        .get_untracked()
+        .ok()
+        .map(|arguments| wire_body(&arguments))
+}
+
+/// The `arguments` of [`wire_arguments`] for the form's value, while it is valid.
+fn sent_arguments(value: &RwSignal<Result<Value, String>>) -> Option<String> {
+    value
+        .get_untracked()
+        .ok()
+        .map(|arguments| wire_arguments(&arguments))
 }
 
 fn note_schema() -> Value {
@@ -445,103 +482,92 @@ async fn press(host: &Element, field: &str, chip: &str) {
         .expect("the control")
         .unchecked_into();
     chip.click();
-    settle().await;
 }
 
 #[wasm_bindgen_test]
 async fn optional_fields_are_left_out_nulls_and_empty_strings_are_sent() {
     let (host, value) = editor("form-exact", note_schema()).await;
     // Optional fields without a default start left out; a required string is needed.
-    let status = value.get_untracked();
-    assert!(
-        matches!(&status, Err(why) if why == "Note: required"),
-        "{status:?}"
-    );
-    assert!(!field_has(&host, "text", ".empty-string"));
+    eventually!(matches!(&value.get_untracked(), Err(why) if why == "Note: required"));
+    eventually!(!field_has(&host, "text", ".empty-string"));
     // Typed into and emptied, it is an empty string, and sent.
     type_into(&host, "input[name=text]", "x").await;
     type_into(&host, "input[name=text]", "").await;
-    assert_eq!(value.get_untracked(), Ok(json!({"text": ""})));
-    assert_eq!(
-        wire_arguments(&value.get_untracked().expect("valid")),
-        r#"{"text":""}"#
-    );
-    assert!(
+    eventually_eq!(value.get_untracked(), Ok(json!({"text": ""})));
+    eventually_eq!(sent_arguments(&value).as_deref(), Some(r#"{"text":""}"#));
+    eventually!(
         field_has(&host, "text", ".empty-string"),
         "says it sends \"\""
     );
-    assert_eq!(presence(&host, "uppercase"), "omitted");
-    assert!(input(&host, "input[name=uppercase]").indeterminate());
+    eventually_eq!(presence(&host, "uppercase"), "omitted");
+    eventually!(input(&host, "input[name=uppercase]").indeterminate());
     // Controls only where the schema allows them.
-    assert!(!field_has(&host, "text", ".presence-omit"));
-    assert!(!field_has(&host, "text", ".presence-null"));
-    assert!(field_has(&host, "title", ".presence-null"));
-    assert!(
+    eventually!(!field_has(&host, "text", ".presence-omit"));
+    eventually!(!field_has(&host, "text", ".presence-null"));
+    eventually!(field_has(&host, "title", ".presence-null"));
+    eventually!(
         field_has(&host, "subtitle", ".presence-null"),
         "anyOf with null"
     );
-    assert!(!field_has(&host, "uppercase", ".presence-null"));
+    eventually!(!field_has(&host, "uppercase", ".presence-null"));
 
     press(&host, "title", ".presence-null").await;
     press(&host, "subtitle", ".presence-null").await;
-    assert_eq!(presence(&host, "title"), "null");
-    assert_eq!(
-        wire_arguments(&value.get_untracked().expect("valid")),
-        r#"{"text":"","title":null,"subtitle":null}"#
+    eventually_eq!(presence(&host, "title"), "null");
+    eventually_eq!(
+        sent_arguments(&value).as_deref(),
+        Some(r#"{"text":"","title":null,"subtitle":null}"#)
     );
     // Typing into a null field sends the text instead; an emptied one sends "".
     type_into(&host, "input[name=subtitle]", "x").await;
     type_into(&host, "input[name=subtitle]", "").await;
-    assert_eq!(value.get_untracked().expect("valid")["subtitle"], json!(""));
+    eventually_eq!(
+        value.get_untracked().map(|v| v["subtitle"].clone()),
+        Ok(json!(""))
+    );
 
     // An optional boolean: left out, then true, then false, then left out again.
     toggle(&host, "input[name=uppercase]").await;
-    assert_eq!(
-        value.get_untracked().expect("valid")["uppercase"],
-        json!(true)
+    eventually_eq!(
+        value.get_untracked().map(|v| v["uppercase"].clone()),
+        Ok(json!(true))
     );
     toggle(&host, "input[name=uppercase]").await;
-    assert_eq!(
-        value.get_untracked().expect("valid")["uppercase"],
-        json!(false)
+    eventually_eq!(
+        value.get_untracked().map(|v| v["uppercase"].clone()),
+        Ok(json!(false))
     );
     press(&host, "uppercase", ".presence-omit").await;
-    assert!(
+    eventually!(
         value
             .get_untracked()
-            .expect("valid")
-            .get("uppercase")
-            .is_none()
+            .is_ok_and(|v| v.get("uppercase").is_none())
     );
     // Pressing "Leave out" again sends the value shown.
     press(&host, "uppercase", ".presence-omit").await;
-    assert_eq!(
-        value.get_untracked().expect("valid")["uppercase"],
-        json!(false)
+    eventually_eq!(
+        value.get_untracked().map(|v| v["uppercase"].clone()),
+        Ok(json!(false))
     );
     press(&host, "uppercase", ".presence-omit").await;
 
     // Numbers go out as typed: an integer stays an integer, no float formatting.
     type_into(&host, "input[name=ratio]", "1").await;
     type_into(&host, "input[name=count]", "7").await;
-    assert_eq!(
-        wire_arguments(&value.get_untracked().expect("valid")),
-        r#"{"text":"","title":null,"subtitle":"","count":7,"ratio":1}"#
+    eventually_eq!(
+        sent_arguments(&value).as_deref(),
+        Some(r#"{"text":"","title":null,"subtitle":"","count":7,"ratio":1}"#)
     );
     type_into(&host, "input[name=ratio]", "0.1").await;
-    assert!(wire_body(&value.get_untracked().expect("valid")).contains(r#""ratio":0.1"#));
+    eventually!(sent_body(&value).is_some_and(|body| body.contains(r#""ratio":0.1"#)));
     type_into(&host, "input[name=ratio]", "1.0").await;
-    assert!(wire_body(&value.get_untracked().expect("valid")).contains(r#""ratio":1.0"#));
+    eventually!(sent_body(&value).is_some_and(|body| body.contains(r#""ratio":1.0"#)));
     type_into(&host, "input[name=count]", "7.5").await;
-    let status = value.get_untracked();
-    assert!(
-        matches!(&status, Err(why) if why.contains("whole")),
-        "{status:?}"
-    );
+    eventually!(matches!(&value.get_untracked(), Err(why) if why.contains("whole")));
     // Emptying an optional number leaves it out.
     type_into(&host, "input[name=count]", "").await;
     type_into(&host, "input[name=ratio]", "").await;
-    assert_eq!(
+    eventually_eq!(
         value.get_untracked(),
         Ok(json!({"text": "", "title": null, "subtitle": ""}))
     );
@@ -552,70 +578,72 @@ async fn multi_line_strings_keep_their_line_breaks_byte_for_byte() {
     let (host, value) = editor("form-lines", note_schema()).await;
     // Spaces and tabs at either end are kept in a one-line input.
     type_into(&host, "input[name=text]", "\tindented ").await;
-    assert_eq!(
-        value.get_untracked().expect("valid")["text"],
-        json!("\tindented ")
+    eventually_eq!(
+        value.get_untracked().map(|v| v["text"].clone()),
+        Ok(json!("\tindented "))
     );
 
     press(&host, "text", ".multiline-toggle").await;
-    let area: HtmlTextAreaElement = find(&host, "textarea[name=text]").unchecked_into();
+    let area: HtmlTextAreaElement = wait_for(&host, "textarea[name=text]")
+        .await
+        .unchecked_into();
     choose(&host, "#form-lines-text-ending", "CRLF").await;
     area.set_value("line one\nline two");
     fire(&area, "input");
-    settle().await;
-    assert_eq!(
-        value.get_untracked().expect("valid")["text"],
-        json!("line one\r\nline two")
+    eventually_eq!(
+        value.get_untracked().map(|v| v["text"].clone()),
+        Ok(json!("line one\r\nline two"))
     );
     // The element itself only ever holds \n: the exact text is the form's, not the element's.
-    assert_eq!(area.value(), "line one\nline two");
-    assert!(
-        wire_body(&value.get_untracked().expect("valid"))
-            .contains(r#""text":"line one\r\nline two""#)
+    eventually_eq!(area.value(), "line one\nline two");
+    eventually!(
+        sent_body(&value).is_some_and(|body| body.contains(r#""text":"line one\r\nline two""#))
     );
     choose(&host, "#form-lines-text-ending", "CR").await;
-    assert_eq!(
-        value.get_untracked().expect("valid")["text"],
-        json!("line one\rline two")
+    eventually_eq!(
+        value.get_untracked().map(|v| v["text"].clone()),
+        Ok(json!("line one\rline two"))
     );
     choose(&host, "#form-lines-text-ending", "LF").await;
-    assert_eq!(
-        value.get_untracked().expect("valid")["text"],
-        json!("line one\nline two")
+    eventually_eq!(
+        value.get_untracked().map(|v| v["text"].clone()),
+        Ok(json!("line one\nline two"))
     );
-    assert!(
+    eventually!(
         button(&host, ".multiline-toggle").disabled(),
         "a text with line breaks cannot go back to one line"
     );
 
     // From raw JSON: a CRLF text opens multi-line with CRLF chosen, and is kept exactly.
     click(&host, ".raw-toggle").await;
-    let raw: HtmlTextAreaElement = find(&host, "textarea.arguments-json").unchecked_into();
+    let raw: HtmlTextAreaElement = wait_for(&host, "textarea.arguments-json")
+        .await
+        .unchecked_into();
     raw.set_value(r#"{"text": "a\r\n\r\nb\r\n"}"#);
     fire(&raw, "input");
-    settle().await;
-    assert!(exists(&host, ".raw-fit[data-fits=true]"));
+    eventually!(exists(&host, ".raw-fit[data-fits=true]"));
     click(&host, ".raw-toggle").await;
-    assert!(exists(&host, "textarea[name=text]"));
+    eventually!(exists(&host, "textarea[name=text]"));
     let ending: HtmlSelectElement = find(&host, "#form-lines-text-ending").unchecked_into();
-    assert_eq!(ending.value(), "CRLF");
-    assert_eq!(value.get_untracked(), Ok(json!({"text": "a\r\n\r\nb\r\n"})));
+    eventually_eq!(ending.value(), "CRLF");
+    eventually_eq!(value.get_untracked(), Ok(json!({"text": "a\r\n\r\nb\r\n"})));
 
     // Mixed line breaks cannot be shown by one choice: the raw JSON stays, and is sent.
     click(&host, ".raw-toggle").await;
-    let raw: HtmlTextAreaElement = find(&host, "textarea.arguments-json").unchecked_into();
+    let raw: HtmlTextAreaElement = wait_for(&host, "textarea.arguments-json")
+        .await
+        .unchecked_into();
     raw.set_value(r#"{"text": "a\r\nb\nc"}"#);
     fire(&raw, "input");
-    settle().await;
-    assert!(exists(&host, ".raw-only"));
+    eventually!(exists(&host, ".raw-only"));
     click(&host, ".raw-toggle").await;
-    assert!(exists(&host, "textarea.arguments-json"), "kept as raw JSON");
-    assert!(
+    eventually!(exists(&host, "textarea.arguments-json"), "kept as raw JSON");
+    eventually!(
         host.text_content()
             .unwrap_or_default()
             .contains("several kinds")
     );
-    assert!(wire_body(&value.get_untracked().expect("valid")).contains(r#""text":"a\r\nb\nc""#));
+    eventually!(sent_body(&value).is_some_and(|body| body.contains(r#""text":"a\r\nb\nc""#)));
 }
 
 #[wasm_bindgen_test]
@@ -626,34 +654,35 @@ async fn raw_json_and_the_form_carry_left_out_null_and_empty_both_ways() {
     toggle(&host, "input[name=uppercase]").await;
     toggle(&host, "input[name=uppercase]").await;
     click(&host, ".raw-toggle").await;
-    let raw: HtmlTextAreaElement = find(&host, "textarea.arguments-json").unchecked_into();
+    let raw: HtmlTextAreaElement = wait_for(&host, "textarea.arguments-json")
+        .await
+        .unchecked_into();
     let shown: Value = serde_json::from_str(&raw.value()).expect("JSON");
-    assert_eq!(
+    eventually_eq!(
         shown,
         json!({"text": "", "title": null, "uppercase": false})
     );
-    assert!(
+    eventually!(
         !raw.value().contains("subtitle"),
         "a left-out field is absent"
     );
 
     raw.set_value(r#"{"text": "x", "subtitle": null, "count": 3}"#);
     fire(&raw, "input");
-    settle().await;
-    assert_eq!(
+    eventually_eq!(
         value.get_untracked(),
         Ok(json!({"text": "x", "subtitle": null, "count": 3}))
     );
     click(&host, ".raw-toggle").await;
-    assert!(
+    eventually!(
         !exists(&host, "textarea.arguments-json"),
         "back to the form"
     );
-    assert_eq!(presence(&host, "title"), "omitted");
-    assert_eq!(presence(&host, "subtitle"), "null");
-    assert_eq!(presence(&host, "uppercase"), "omitted");
-    assert_eq!(input(&host, "input[name=count]").value(), "3");
-    assert_eq!(
+    eventually_eq!(presence(&host, "title"), "omitted");
+    eventually_eq!(presence(&host, "subtitle"), "null");
+    eventually_eq!(presence(&host, "uppercase"), "omitted");
+    eventually_eq!(input(&host, "input[name=count]").value(), "3");
+    eventually_eq!(
         value.get_untracked(),
         Ok(json!({"text": "x", "subtitle": null, "count": 3}))
     );
@@ -664,26 +693,30 @@ async fn raw_json_and_the_form_carry_left_out_null_and_empty_both_ways() {
         (r#"{"text": "x", "uppercase": null}"#, "null"),
     ] {
         click(&host, ".raw-toggle").await;
-        let raw: HtmlTextAreaElement = find(&host, "textarea.arguments-json").unchecked_into();
+        let raw: HtmlTextAreaElement = wait_for(&host, "textarea.arguments-json")
+            .await
+            .unchecked_into();
         raw.set_value(json);
         fire(&raw, "input");
-        settle().await;
-        let note = find(&host, ".raw-only").text_content().unwrap_or_default();
-        assert!(note.contains(why), "{note}");
+        dom::wait_for_text(&host, ".raw-only", why).await;
         click(&host, ".raw-toggle").await;
-        assert!(exists(&host, "textarea.arguments-json"), "{json} stays raw");
-        let sent = wire_body(&value.get_untracked().expect("valid"));
+        eventually!(exists(&host, "textarea.arguments-json"), "{json} stays raw");
         let written: Value = serde_json::from_str(json).expect("JSON");
-        assert!(
-            sent.contains(&serde_json::to_string(&written).expect("JSON")),
-            "{sent}"
+        let written = serde_json::to_string(&written).expect("JSON");
+        eventually!(
+            sent_body(&value).is_some_and(|sent| sent.contains(&written)),
+            "{json} sent as written"
         );
         raw.set_value(r#"{"text": "y"}"#);
         fire(&raw, "input");
-        settle().await;
+        eventually_eq!(value.get_untracked(), Ok(json!({"text": "y"})));
         click(&host, ".raw-toggle").await;
+        eventually!(
+            !exists(&host, "textarea.arguments-json"),
+            "back to the form"
+        );
     }
-    assert_eq!(value.get_untracked(), Ok(json!({"text": "y"})));
+    eventually_eq!(value.get_untracked(), Ok(json!({"text": "y"})));
 }
 
 #[wasm_bindgen_test]
@@ -715,47 +748,52 @@ async fn a_rebuilt_form_shows_its_draft_exactly_and_reopens_raw_json() {
         }
     })
     .forget();
-    settle().await;
     press(&host, "title", ".presence-null").await;
     type_into(&host, "input[name=text]", "").await;
     toggle(&host, "input[name=uppercase]").await;
     // Not a whole number: kept as typed in the draft, not sent.
     type_into(&host, "input[name=count]", "7.5").await;
-    assert_eq!(
+    eventually_eq!(
         draft.get_untracked(),
         Some(json!({"text": "", "title": null, "uppercase": true, "count": "7.5"})),
         "the draft keeps what was typed, valid or not"
     );
-    shown.set(false);
-    settle().await;
-    shown.set(true);
-    settle().await;
-    assert_eq!(presence(&host, "title"), "null");
-    assert_eq!(presence(&host, "subtitle"), "omitted");
-    assert_eq!(input(&host, "input[name=count]").value(), "7.5");
+    remount(&host, shown).await;
+    eventually_eq!(presence(&host, "title"), "null");
+    eventually_eq!(presence(&host, "subtitle"), "omitted");
+    eventually_eq!(input(&host, "input[name=count]").value(), "7.5");
     type_into(&host, "input[name=count]", "12").await;
-    assert_eq!(
+    eventually_eq!(
         value.get_untracked(),
         Ok(json!({"text": "", "title": null, "uppercase": true, "count": 12}))
     );
 
     // Raw JSON the form cannot show: still raw, as typed, after the rebuild.
     click(&host, ".raw-toggle").await;
-    let raw: HtmlTextAreaElement = find(&host, "textarea.arguments-json").unchecked_into();
+    let raw: HtmlTextAreaElement = wait_for(&host, "textarea.arguments-json")
+        .await
+        .unchecked_into();
     let typed = "{\"text\": \"x\", \"extra\": [1]}";
     raw.set_value(typed);
     fire(&raw, "input");
-    settle().await;
-    shown.set(false);
-    settle().await;
-    shown.set(true);
-    settle().await;
-    let raw: HtmlTextAreaElement = find(&host, "textarea.arguments-json").unchecked_into();
-    assert_eq!(raw.value(), typed);
-    assert_eq!(
+    eventually_eq!(raw_draft.get_untracked().as_deref(), Some(typed));
+    remount(&host, shown).await;
+    let raw: HtmlTextAreaElement = wait_for(&host, "textarea.arguments-json")
+        .await
+        .unchecked_into();
+    eventually_eq!(raw.value(), typed);
+    eventually_eq!(
         value.get_untracked(),
         Ok(json!({"text": "x", "extra": [1]}))
     );
+}
+
+/// Dispose the form `shown` shows, then build it again.
+async fn remount(host: &Element, shown: RwSignal<bool>) {
+    shown.set(false);
+    wait_until(|| host.child_element_count() == 0, "the form disposed").await;
+    shown.set(true);
+    wait_for(host, ".arguments-editor").await;
 }
 
 /// An input request as the engine hands it to a card: its key, its kind, its JSON.
@@ -807,7 +845,6 @@ async fn card(id: &str, ask: InputAsk) -> (HtmlElement, RwSignal<Vec<InputAnswer
         view! { <InputRequestCard ask=ask delivery=Delivery::Immediate(on_answer) /> }
     })
     .forget();
-    settle().await;
     (host, answers)
 }
 
@@ -819,13 +856,13 @@ async fn gathered_card(id: &str, ask: InputAsk) -> (HtmlElement, RwSignal<Option
         view! { <InputRequestCard ask=ask delivery=Delivery::Gathered(answer) /> }
     })
     .forget();
-    settle().await;
     (host, answer)
 }
 
 /// What the card shows under "Answer sent": the JSON that went on the wire.
-fn answer_sent(host: &Element) -> Value {
-    let shown = find(host, ".answer-sent .answer-json")
+async fn answer_sent(host: &Element) -> Value {
+    let shown = wait_for(host, ".answer-sent .answer-json")
+        .await
         .text_content()
         .unwrap_or_default();
     serde_json::from_str(&shown).unwrap_or_else(|_| panic!("not JSON: {shown}"))
@@ -844,34 +881,39 @@ fn book_table_request() -> Value {
 #[wasm_bindgen_test]
 async fn form_elicitation_accepts_only_valid_content() {
     let (host, answers) = card("card-form", form_ask("party", book_table_request())).await;
-    assert_eq!(
+    eventually_eq!(
         find(&host, ".input-request")
             .get_attribute("data-key")
             .as_deref(),
         Some("party")
     );
-    assert!(
+    eventually!(
         host.text_content()
             .unwrap_or_default()
             .contains("for how many people")
     );
-    assert!(button(&host, ".accept").disabled(), "size is required");
+    eventually!(button(&host, ".accept").disabled(), "size is required");
     choose(&host, "select[name=size]", "6").await;
     type_into(&host, "input[name=notes]", "too long").await;
-    assert!(button(&host, ".accept").disabled(), "notes are too long");
+    eventually!(button(&host, ".accept").disabled(), "notes are too long");
     type_into(&host, "input[name=notes]", "").await;
-    assert!(
+    eventually!(
         !button(&host, ".accept").disabled(),
         "an empty string is valid"
     );
     // Emptied, the notes are an empty string; left out, they are not sent.
-    click(
-        &host,
-        "#card-form .presence-omit[aria-label='Leave out notes']",
-    )
-    .await;
+    let omit = "#card-form .presence-omit[aria-label='Leave out notes']";
+    click(&host, omit).await;
+    eventually_eq!(
+        find(&host, omit)
+            .closest("[data-presence]")
+            .ok()
+            .flatten()
+            .and_then(|field| field.get_attribute("data-presence")),
+        Some("omitted".to_owned())
+    );
     click(&host, ".accept").await;
-    assert_eq!(
+    eventually_eq!(
         answers.get_untracked(),
         vec![InputAnswer::Accept(Some(object(
             json!({"size": "6", "time": "19:30"})
@@ -879,24 +921,23 @@ async fn form_elicitation_accepts_only_valid_content() {
     );
     // The card now shows what it sent, and cannot answer twice.
     assert_eq!(
-        answer_sent(&host),
+        answer_sent(&host).await,
         json!({"action": "accept", "content": {"size": "6", "time": "19:30"}})
     );
     button(&host, ".decline").click();
-    settle().await;
-    assert_eq!(answers.get_untracked().len(), 1);
+    eventually_eq!(answers.get_untracked().len(), 1);
 }
 
 #[wasm_bindgen_test]
 async fn form_elicitation_declines_and_cancels() {
     let (host, answers) = card("card-decline", form_ask("party", book_table_request())).await;
     click(&host, ".decline").await;
-    assert_eq!(answers.get_untracked(), vec![InputAnswer::Decline]);
-    assert_eq!(answer_sent(&host), json!({"action": "decline"}));
+    eventually_eq!(answers.get_untracked(), vec![InputAnswer::Decline]);
+    assert_eq!(answer_sent(&host).await, json!({"action": "decline"}));
     let (host, answers) = card("card-cancel", form_ask("party", book_table_request())).await;
     click(&host, ".cancel").await;
-    assert_eq!(answers.get_untracked(), vec![InputAnswer::Cancel]);
-    assert_eq!(answer_sent(&host), json!({"action": "cancel"}));
+    eventually_eq!(answers.get_untracked(), vec![InputAnswer::Cancel]);
+    assert_eq!(answer_sent(&host).await, json!({"action": "cancel"}));
 }
 
 /// Replaces `window.open` with a recorder, so tests see what would be opened.
@@ -934,26 +975,25 @@ async fn url_elicitation_opens_only_after_consent() {
     record_window_open();
     let url = "https://auth.example.com/connect/github?req=7f3a";
     let (host, answers) = card("card-url", url_ask("consent", "Connect your account.", url)).await;
-    assert_eq!(
+    eventually_eq!(
         find(&host, ".url-site").text_content().as_deref(),
         Some("https://auth.example.com")
     );
-    assert!(
+    eventually!(
         host.text_content()
             .unwrap_or_default()
             .contains("/connect/github?req=7f3a")
     );
-    assert!(!exists(&host, "a[href]"), "no link before consent");
-    assert!(!exists(&host, "iframe"));
-    assert!(button(&host, ".open-page").disabled());
-    assert!(button(&host, ".consent-finished").disabled());
+    eventually!(!exists(&host, "a[href]"), "no link before consent");
+    eventually!(!exists(&host, "iframe"));
+    eventually!(button(&host, ".open-page").disabled());
+    eventually!(button(&host, ".consent-finished").disabled());
     button(&host, ".open-page").click();
-    settle().await;
-    assert!(opened().is_empty(), "nothing opens without consent");
+    eventually!(opened().is_empty(), "nothing opens without consent");
 
     toggle(&host, ".url-consent").await;
     click(&host, ".open-page").await;
-    assert_eq!(
+    eventually_eq!(
         opened(),
         vec![vec![
             url.to_owned(),
@@ -961,14 +1001,14 @@ async fn url_elicitation_opens_only_after_consent() {
             "noopener,noreferrer".to_owned()
         ]]
     );
-    assert!(
+    eventually!(
         answers.get_untracked().is_empty(),
         "opening is not an answer"
     );
     click(&host, ".consent-finished").await;
     // Consent only: accepted without content.
-    assert_eq!(answers.get_untracked(), vec![InputAnswer::Accept(None)]);
-    assert_eq!(answer_sent(&host), json!({"action": "accept"}));
+    eventually_eq!(answers.get_untracked(), vec![InputAnswer::Accept(None)]);
+    assert_eq!(answer_sent(&host).await, json!({"action": "accept"}));
 }
 
 #[wasm_bindgen_test]
@@ -979,17 +1019,17 @@ async fn url_elicitation_refuses_other_schemes() {
         url_ask("consent", "Click me", "javascript:alert(1)"),
     )
     .await;
-    assert!(exists(&host, ".url-refused"));
-    assert!(!exists(&host, ".open-page"));
-    assert!(!exists(&host, ".url-consent"));
-    assert!(
+    eventually!(exists(&host, ".url-refused"));
+    eventually!(!exists(&host, ".open-page"));
+    eventually!(!exists(&host, ".url-consent"));
+    eventually!(
         host.text_content()
             .unwrap_or_default()
             .contains("javascript:")
     );
     click(&host, ".decline").await;
-    assert_eq!(answers.get_untracked(), vec![InputAnswer::Decline]);
-    assert!(opened().is_empty());
+    eventually_eq!(answers.get_untracked(), vec![InputAnswer::Decline]);
+    eventually!(opened().is_empty());
 }
 
 fn roots_ask() -> InputAsk {
@@ -1013,20 +1053,20 @@ fn unknown_ask() -> InputAsk {
 #[wasm_bindgen_test]
 async fn deprecated_and_unknown_kinds_are_refused() {
     let (host, answers) = card("card-roots", roots_ask()).await;
-    assert!(
+    eventually!(
         host.text_content()
             .unwrap_or_default()
             .contains("Deprecated")
     );
     click(&host, ".decline").await;
-    assert_eq!(answers.get_untracked(), vec![InputAnswer::Refuse]);
-    assert_eq!(answer_sent(&host), json!({"roots": []}));
+    eventually_eq!(answers.get_untracked(), vec![InputAnswer::Refuse]);
+    assert_eq!(answer_sent(&host).await, json!({"roots": []}));
 
     let (host, answers) = card("card-unknown", unknown_ask()).await;
-    assert!(!exists(&host, ".accept"));
+    eventually!(!exists(&host, ".accept"));
     click(&host, ".decline").await;
-    assert_eq!(answers.get_untracked(), vec![InputAnswer::Refuse]);
-    assert_eq!(answer_sent(&host)["code"], json!(-32601));
+    eventually_eq!(answers.get_untracked(), vec![InputAnswer::Refuse]);
+    assert_eq!(answer_sent(&host).await["code"], json!(-32601));
 }
 
 #[wasm_bindgen_test]
@@ -1038,35 +1078,34 @@ async fn a_deprecated_kind_is_answered_with_a_written_result_only_after_opting_i
         ask("llm", InputRequestKind::Sampling, request),
     )
     .await;
-    assert!(
+    eventually!(
         !exists(&host, "textarea"),
         "the editor only after opting in"
     );
     toggle(&host, ".enable-deprecated").await;
-    let editor: HtmlTextAreaElement = find(&host, "textarea").unchecked_into();
+    let editor: HtmlTextAreaElement = wait_for(&host, "textarea").await.unchecked_into();
     editor.set_value(
         r#"{"role": "assistant", "content": {"type": "text", "text": "hi"}, "model": "me"}"#,
     );
     fire(&editor, "input");
-    settle().await;
     click(&host, ".accept").await;
     let written =
         json!({"role": "assistant", "content": {"type": "text", "text": "hi"}, "model": "me"});
-    assert_eq!(
+    eventually_eq!(
         answers.get_untracked(),
         vec![InputAnswer::Written(object(written.clone()))]
     );
-    assert_eq!(answer_sent(&host), written);
+    assert_eq!(answer_sent(&host).await, written);
 }
 
 #[wasm_bindgen_test]
 async fn a_gathered_form_card_keeps_the_forms_content_as_its_answer() {
     let (host, answer) =
         gathered_card("gathered-form", form_ask("party", book_table_request())).await;
-    assert!(!exists(&host, ".accept"), "Submit sends it, not the card");
-    assert_eq!(answer.get_untracked(), None, "size is required");
+    eventually!(!exists(&host, ".accept"), "Submit sends it, not the card");
+    eventually_eq!(answer.get_untracked(), None, "size is required");
     choose(&host, "select[name=size]", "6").await;
-    assert_eq!(
+    eventually_eq!(
         answer.get_untracked(),
         Some(InputAnswer::Accept(Some(object(
             json!({"size": "6", "time": "19:30"})
@@ -1074,15 +1113,15 @@ async fn a_gathered_form_card_keeps_the_forms_content_as_its_answer() {
     );
     // The answer follows the form.
     choose(&host, "select[name=time]", "21:00").await;
-    assert_eq!(
+    eventually_eq!(
         answer.get_untracked(),
         Some(InputAnswer::Accept(Some(object(
             json!({"size": "6", "time": "21:00"})
         ))))
     );
     type_into(&host, "input[name=notes]", "too long").await;
-    assert_eq!(answer.get_untracked(), None, "invalid content is not ready");
-    assert!(!exists(&host, ".answer-sent"), "nothing was sent");
+    eventually_eq!(answer.get_untracked(), None, "invalid content is not ready");
+    eventually!(!exists(&host, ".answer-sent"), "nothing was sent");
 }
 
 #[wasm_bindgen_test]
@@ -1093,29 +1132,29 @@ async fn a_gathered_decline_is_taken_back_by_a_second_click() {
     let accepted = Some(InputAnswer::Accept(Some(object(
         json!({"size": "4", "time": "19:30"}),
     ))));
-    assert_eq!(answer.get_untracked(), accepted);
+    eventually_eq!(answer.get_untracked(), accepted.clone());
 
     click(&host, ".decline").await;
-    assert_eq!(answer.get_untracked(), Some(InputAnswer::Decline));
-    assert_eq!(
+    eventually_eq!(answer.get_untracked(), Some(InputAnswer::Decline));
+    eventually_eq!(
         find(&host, ".decline")
             .get_attribute("aria-pressed")
             .as_deref(),
         Some("true")
     );
     click(&host, ".decline").await;
-    assert_eq!(
+    eventually_eq!(
         answer.get_untracked(),
         accepted,
         "back to the form's content"
     );
-    assert_eq!(
+    eventually_eq!(
         find(&host, ".decline")
             .get_attribute("aria-pressed")
             .as_deref(),
         Some("false")
     );
-    assert!(!exists(&host, ".answer-sent"), "nothing was sent");
+    eventually!(!exists(&host, ".answer-sent"), "nothing was sent");
 }
 
 #[wasm_bindgen_test]
@@ -1132,15 +1171,15 @@ async fn a_gathered_url_card_is_ready_once_the_page_is_finished() {
     .await;
     toggle(&host, ".url-consent").await;
     click(&host, ".open-page").await;
-    assert_eq!(answer.get_untracked(), None, "opening is not an answer");
+    eventually_eq!(answer.get_untracked(), None, "opening is not an answer");
     click(&host, ".consent-finished").await;
-    assert_eq!(answer.get_untracked(), Some(InputAnswer::Accept(None)));
+    eventually_eq!(answer.get_untracked(), Some(InputAnswer::Accept(None)));
 }
 
 #[wasm_bindgen_test]
 async fn a_gathered_card_of_an_undeclared_kind_is_refused_by_default() {
     let (_host, answer) = gathered_card("gathered-unknown", unknown_ask()).await;
-    assert_eq!(answer.get_untracked(), Some(InputAnswer::Refuse));
+    eventually_eq!(answer.get_untracked(), Some(InputAnswer::Refuse));
     let (_host, answer) = gathered_card("gathered-roots", roots_ask()).await;
-    assert_eq!(answer.get_untracked(), Some(InputAnswer::Refuse));
+    eventually_eq!(answer.get_untracked(), Some(InputAnswer::Refuse));
 }

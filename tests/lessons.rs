@@ -18,7 +18,7 @@ use web_sys::{HtmlElement, HtmlInputElement};
 
 mod dom;
 
-use dom::{click, find, fresh_host, mount_with_session, script_fetch, sleep_ms, text, wait_for};
+use dom::{click, find, fresh_host, mount_with_session, script_fetch, text, wait_for, wait_until};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -27,6 +27,15 @@ fn seen(expression: &str) -> String {
         .ok()
         .and_then(|v| v.as_string())
         .unwrap_or_default()
+}
+
+/// Wait until the scripted fetch has seen `n` requests or more.
+async fn requests_seen(n: usize) {
+    wait_until(
+        || seen(&format!("String(window.__seen.length >= {n})")) == "true",
+        &format!("{n} requests sent"),
+    )
+    .await;
 }
 
 /// A tool as the demo server lists it (`restaurant` is lesson 1's argument).
@@ -135,12 +144,7 @@ async fn a_lesson_with_a_task_accepts_one() {
     );
     // Step 2 is its own button: quick_sum, also accepting a task.
     click(&host, ".lesson-step-run[data-step='2']");
-    for _ in 0..100 {
-        if seen("String(window.__seen.length)") == "2" {
-            break;
-        }
-        sleep_ms(50).await;
-    }
+    requests_seen(2).await;
     assert_eq!(seen("window.__seen[1].body.params.name"), "quick_sum");
 }
 
@@ -158,13 +162,7 @@ async fn the_question_gives_feedback_and_marks_the_lesson_done() {
     );
     assert!(text(&host, ".lesson-start[data-lesson='6'] .lesson-done").is_empty());
     click(&host, ".lesson-choice[data-correct='true']");
-    sleep_ms(20).await;
-    assert_eq!(
-        find(&host, ".lesson-feedback")
-            .and_then(|f| f.get_attribute("data-correct"))
-            .as_deref(),
-        Some("true")
-    );
+    wait_for(&host, ".lesson-feedback[data-correct='true']").await;
     assert!(text(&host, ".lesson-feedback").contains("outcome"));
     assert_eq!(
         text(&host, ".lesson-start[data-lesson='6'] .lesson-done"),
@@ -240,12 +238,7 @@ async fn lesson_11_starts_by_connecting_to_the_endpoint_behind_sign_in() {
     let (host, session, _) = mount("lessons-protected", &["deploy"]);
     click(&host, "button.lesson-start[data-lesson='11']");
     wait_for(&host, ".lesson[data-lesson='11']").await;
-    for _ in 0..100 {
-        if seen("String(window.__seen.length)") != "0" {
-            break;
-        }
-        sleep_ms(20).await;
-    }
+    requests_seen(1).await;
     let origin = web_sys::window()
         .and_then(|w| w.location().origin().ok())
         .unwrap_or_default();
@@ -265,30 +258,16 @@ async fn lesson_11_starts_by_connecting_to_the_endpoint_behind_sign_in() {
 #[wasm_bindgen_test]
 async fn lesson_11_reveals_the_call_refused_for_a_step_up() {
     // deploy is refused with the step-up challenge; anything else completes.
-    let install = js_sys::Function::new_no_args(
-        r#"
-        window.__seen = [];
-        window.fetch = async (input, init) => {
-            const request = input instanceof Request ? input : new Request(input, init);
-            const text = await request.text();
-            const body = text ? JSON.parse(text) : null;
-            window.__seen.push({ url: String(request.url), body });
-            if (body?.method === "tools/call" && body.params.name === "deploy") {
-                const error = { jsonrpc: "2.0", id: body.id,
-                    error: { code: -32600, message: "This tool needs the scope mcp:admin" } };
-                return new Response(JSON.stringify(error), { status: 403, headers: {
-                    "content-type": "application/json",
-                    "www-authenticate": 'Bearer error="insufficient_scope", scope="mcp:tools mcp:admin", resource_metadata="http://mcp.test/.well-known/oauth-protected-resource/protected/mcp"',
-                } });
-            }
-            const message = { jsonrpc: "2.0", id: body?.id, result: { resultType: "complete", content: [] } };
-            return new Response(JSON.stringify(message), { status: 200,
-                headers: { "content-type": "application/json" } });
-        };"#,
+    script_fetch(
+        r#"if (body?.method === "tools/call" && body.params.name === "deploy") {
+               return reply({ status: 403, headers: {
+                   "content-type": "application/json",
+                   "www-authenticate": 'Bearer error="insufficient_scope", scope="mcp:tools mcp:admin", resource_metadata="http://mcp.test/.well-known/oauth-protected-resource/protected/mcp"',
+               }, body: { jsonrpc: "2.0", id: body.id,
+                   error: { code: -32600, message: "This tool needs the scope mcp:admin" } } });
+           }
+           return { resultType: "complete", content: [] };"#,
     );
-    install
-        .call0(&wasm_bindgen::JsValue::NULL)
-        .expect("fetch replaced");
     // Lesson 11 open (as after a reload), without Start's connect.
     let (host, _, ui) = mount_with_progress(
         "lessons-step-up",
@@ -302,12 +281,7 @@ async fn lesson_11_reveals_the_call_refused_for_a_step_up() {
     assert!(text(&host, ".lesson-reveal-status").contains("Do step 5"));
 
     click(&host, ".lesson-step-run[data-step='5']");
-    for _ in 0..100 {
-        if seen("String(window.__seen.length)") != "0" {
-            break;
-        }
-        sleep_ms(20).await;
-    }
+    requests_seen(1).await;
     assert_eq!(seen("window.__seen[0].body.params.name"), "deploy");
     assert_eq!(
         seen("window.__seen[0].body.params.arguments.service"),

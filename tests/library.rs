@@ -21,12 +21,26 @@ use web_sys::{Event, EventInit, HtmlElement, HtmlInputElement};
 
 mod dom;
 
-use dom::{click, find, fresh_host, mount_with_session, script_fetch, sleep_ms, text, wait_for};
+use dom::{
+    click, find, fresh_host, mount_with_session, script_fetch, sleep_ms, text, wait_eq, wait_for,
+    wait_for_text, wait_until,
+};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 fn seen(expression: &str) -> JsValue {
     js_sys::eval(expression).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// What the prompt form `draft_note` holds for `argument`.
+fn typed(ui: &UiState, argument: &str) -> Option<String> {
+    ui.library()
+        .values(&holdbay::ui::library_drafts::FormOf::Prompt(
+            "draft_note".into(),
+        ))
+        .get_untracked()
+        .get(argument)
+        .cloned()
 }
 
 fn seen_methods() -> String {
@@ -178,15 +192,13 @@ async fn the_prompt_form_marks_required_arguments_and_offers_the_servers_complet
         &host,
         ".argument-field[data-argument='team'] button.suggestion:nth-child(2)",
     );
-    sleep_ms(20).await;
-    let typed = ui
-        .library()
-        .values(&holdbay::ui::library_drafts::FormOf::Prompt(
-            "draft_note".into(),
-        ))
-        .get_untracked();
-    assert_eq!(typed.get("team").map(String::as_str), Some("docs"));
-    assert!(!disabled(&host, "button.get-prompt"));
+    wait_eq(
+        || typed(&ui, "team"),
+        Some("docs".to_owned()),
+        "the suggestion in the form",
+    )
+    .await;
+    wait_until(|| !disabled(&host, "button.get-prompt"), "Get enabled").await;
 }
 
 #[wasm_bindgen_test]
@@ -197,9 +209,11 @@ async fn typing_fast_asks_once_after_the_pause() {
     wait_for(&host, "#prompt-panel").await;
     for typed in ["o", "op", "ops"] {
         type_into(&host, "#prompt-arg-team-input", typed);
+        // About time: keys come faster than the pause the suggestions wait for.
         sleep_ms(30).await;
     }
-    sleep_ms(holdbay::ui::prompts::SUGGEST_DEBOUNCE_MS as i32 + 300).await;
+    // The first request asks for the whole word: none went out for the keys before it.
+    wait_until(|| !seen_methods().is_empty(), "a completion asked").await;
     assert_eq!(seen_methods(), "completion/complete");
     let value = seen("window.__seen[0].body.params.argument.value")
         .as_string()
@@ -214,6 +228,7 @@ async fn without_the_completions_capability_nothing_is_asked() {
     click(&host, ".prompt-pick[data-name='draft_note']");
     wait_for(&host, "#prompt-panel").await;
     type_into(&host, "#prompt-arg-team-input", "d");
+    // About time: nothing is asked, even well after the pause the suggestions wait for.
     sleep_ms(holdbay::ui::prompts::SUGGEST_DEBOUNCE_MS as i32 + 300).await;
     assert_eq!(seen_methods(), "");
     assert!(find(&host, ".suggestions").is_none());
@@ -225,8 +240,13 @@ async fn a_prompt_get_pauses_in_the_same_input_card_then_shows_its_messages() {
     let (host, _session, _ui) = mount("prompts-get", false, "prompts");
     click(&host, ".prompt-pick[data-name='draft_note']");
     wait_for(&host, "#prompt-panel").await;
+    assert!(disabled(&host, "button.get-prompt"), "team is required");
     type_into(&host, "#prompt-arg-team-input", " ops & <b>dev</b> ");
-    sleep_ms(20).await;
+    wait_until(
+        || !disabled(&host, "button.get-prompt"),
+        "Get enabled once team is typed",
+    )
+    .await;
     click(&host, "button.get-prompt");
     wait_for(
         &host,
@@ -309,11 +329,7 @@ async fn a_template_form_shows_the_uri_it_expands_to_and_reads_it() {
     );
     type_into(&host, "#template-var-day-input", "to day");
     type_into(&host, "#template-var-lang-input", "fr");
-    sleep_ms(20).await;
-    assert_eq!(
-        text(&host, ".expanded-uri"),
-        "demo://notes/ops/to%20day?lang=fr"
-    );
+    wait_for_text(&host, ".expanded-uri", "demo://notes/ops/to%20day?lang=fr").await;
     click(&host, "button.read-template");
     wait_for(&host, "#resource-reader .read-result").await;
     assert_eq!(

@@ -17,7 +17,9 @@ use web_sys::{Element, Event, EventInit, HtmlInputElement};
 
 mod dom;
 
-use dom::{click, find, fresh_host, mount_with_session, script_fetch, sleep_ms, text, wait_for};
+use dom::{
+    click, find, fresh_host, mount_with_session, script_fetch, text, wait_eq, wait_for, wait_some,
+};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -98,18 +100,14 @@ fn type_into(host: &Element, selector: &str, value: &str) {
     input.dispatch_event(&event).expect("dispatch");
 }
 
-/// Wait (up to ~10 s) until the drawn tool names are `expected`.
+/// Wait (up to 10 s) until the drawn tool names are `expected`.
 async fn drawn_names_become(host: &Element, expected: &[&str]) {
-    for _ in 0..200 {
-        if texts(host, ".tool-name") == expected {
-            return;
-        }
-        sleep_ms(10).await;
-    }
-    panic!(
-        "the tools drawn are {:?}, not {expected:?}",
-        texts(host, ".tool-name")
-    );
+    wait_eq(
+        || texts(host, ".tool-name"),
+        expected.iter().map(|name| (*name).to_owned()).collect(),
+        "the tools drawn",
+    )
+    .await;
 }
 
 /// No character of the page's text reorders or hides: every one is drawn as a marker.
@@ -318,23 +316,13 @@ async fn prompt_names_are_drawn_and_searched_the_same_way() {
             .ok()
             .and_then(|v| v.as_string())
     };
-    for _ in 0..200 {
-        if sent().is_some() {
-            break;
-        }
-        sleep_ms(10).await;
-    }
-    assert_eq!(
-        sent().as_deref(),
-        Some(ZERO_WIDTH),
-        "the exact name went on the wire"
-    );
+    let sent = wait_some(sent, "the prompts/get sent", String::new).await;
+    assert_eq!(sent, ZERO_WIDTH, "the exact name went on the wire");
     type_into(&host, "#prompts-panel-search", "ok_echo");
-    for _ in 0..200 {
-        if texts(&panel, ".item-name") == ["ok_echo"] {
-            break;
-        }
-        sleep_ms(10).await;
-    }
-    assert_eq!(texts(&panel, ".item-name"), ["ok_echo"]);
+    wait_eq(
+        || texts(&panel, ".item-name"),
+        vec!["ok_echo".to_owned()],
+        "the prompts matching ok_echo",
+    )
+    .await;
 }

@@ -15,17 +15,11 @@ mod dom;
 mod scene_auth;
 
 use dom::{
-    answered_json, begin_exchange, find, finish_exchange, fresh_host, mount_with_session, sleep_ms,
-    text, wait_for, with_meta,
+    answered_json, begin_exchange, find, finish_exchange, fresh_host, mount_with_session, text,
+    wait_eq, wait_for, wait_for_text, wait_gone, with_meta,
 };
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-/// Wait until every part of the scene has redrawn: the calm parts (the magazine, the
-/// inspector) follow traffic at most every `CALM_MS`.
-async fn redrawn() {
-    sleep_ms(i32::try_from(holdbay::traffic::CALM_MS).unwrap_or(250) + 100).await;
-}
 
 const LATCH: &str = "rs1.AAABoiegAmJ7-sealed-by-the-server.Yt6k_ECY";
 
@@ -138,7 +132,11 @@ async fn an_mrtr_round_pauses_a_tray_with_its_latch_then_empties_it() {
     let flight = wait_for_outgoing_flight(&host, first).await;
     assert_eq!(attr(&flight, "data-method"), "tools/call");
     answer(wire, first, &input_required());
-    redrawn().await;
+    wait_for(
+        &host,
+        &format!("g.flight[data-exchange=\"{first}\"]:not([data-phase=\"out\"])"),
+    )
+    .await;
     // Wire order: the answer is still travelling back on the conveyor, so the tray shows
     // its round on the wire (no tag, no latch yet) until the piece arrives.
     let tray = get(&host, "g.tray");
@@ -172,8 +170,7 @@ async fn an_mrtr_round_pauses_a_tray_with_its_latch_then_empties_it() {
 
     // Inspect the latch: role, explanation and its real JSON.
     click(&latch);
-    redrawn().await;
-    assert!(text(&host, "#inspect .inspect-role").contains("Latch"));
+    wait_for_text(&host, "#inspect .inspect-role", "Latch").await;
     assert!(text(&host, "#inspect .inspect-explanation").contains("requestState"));
     assert!(text(&host, "#inspect pre.inspect-json").contains(LATCH));
     assert!(
@@ -198,7 +195,6 @@ async fn an_mrtr_round_pauses_a_tray_with_its_latch_then_empties_it() {
         second,
         r#"{"jsonrpc":"2.0","id":2,"result":{"resultType":"complete","content":[{"type":"text","text":"Booked"}]}}"#,
     );
-    redrawn().await;
     let tray = wait_for(&host, "g.tray[data-state=\"done\"]").await;
     assert_eq!(attr(&tray, "data-occupied"), "false");
     assert_eq!(attr(&tray, "data-rounds"), "2");
@@ -220,8 +216,7 @@ async fn an_mrtr_round_pauses_a_tray_with_its_latch_then_empties_it() {
     get(&host, "g.tray")
         .dispatch_event(&escape)
         .expect("dispatch");
-    redrawn().await;
-    assert!(find(&host, "#inspect .inspect-role").is_none());
+    wait_gone(&host, "#inspect .inspect-role").await;
 }
 
 #[wasm_bindgen_test]
@@ -289,10 +284,9 @@ async fn tasks_fill_the_magazine_with_lamps_pulses_and_cancel_asks() {
         "inputRequests":{"approve_prod":{"method":"elicitation/create","params":{"mode":"form",
         "message":"Deploy to production?","requestedSchema":{"type":"object","properties":{}}}}}}}"#,
     );
-    redrawn().await;
-    assert!(find(&host, ".pulse").is_none(), "the poll ended");
-    let cartridge = get(&host, "g.cartridge");
-    assert_eq!(attr(&cartridge, "data-status"), "input_required");
+    // The poll ended.
+    wait_gone(&host, ".pulse").await;
+    let cartridge = wait_for(&host, "g.cartridge[data-status=\"input_required\"]").await;
     assert!(find(&cartridge, "g.tag[data-key=\"approve_prod\"]").is_some());
 
     // Cancel is an ask, then its real outcome.
@@ -303,11 +297,7 @@ async fn tasks_fill_the_magazine_with_lamps_pulses_and_cancel_asks() {
         request(3, "tasks/cancel", r#"{"taskId":"task-7f3a"}"#),
         None,
     );
-    redrawn().await;
-    assert_eq!(
-        attr(&get(&host, "g.cancel-ask"), "data-acknowledged"),
-        "pending"
-    );
+    wait_for(&host, "g.cancel-ask[data-acknowledged=\"pending\"]").await;
     answer(
         wire,
         cancel,
@@ -324,9 +314,7 @@ async fn tasks_fill_the_magazine_with_lamps_pulses_and_cancel_asks() {
             "lastUpdatedAt":"2026-07-28T10:00:03Z","ttlMs":3600000}}"#,
         ),
     );
-    redrawn().await;
-    let cartridge = get(&host, "g.cartridge");
-    assert_eq!(attr(&cartridge, "data-status"), "cancelled");
+    let cartridge = wait_for(&host, "g.cartridge[data-status=\"cancelled\"]").await;
     assert_eq!(attr(&cartridge, "data-sealed"), "true");
     let ask = get(&cartridge, "g.cancel-ask");
     assert_eq!(attr(&ask, "data-acknowledged"), "true");
@@ -334,8 +322,7 @@ async fn tasks_fill_the_magazine_with_lamps_pulses_and_cancel_asks() {
 
     // Inspect the cartridge: its real JSON.
     click(&cartridge);
-    redrawn().await;
-    assert!(text(&host, "#inspect pre.inspect-json").contains("\"cancelled\""));
+    wait_for_text(&host, "#inspect pre.inspect-json", "\"cancelled\"").await;
 }
 
 /// `count` tasks made by `bulk_import`, `t-0` … in slot order.
@@ -356,15 +343,9 @@ fn many_tasks(wire: WireLog, count: u64) {
     }
 }
 
-/// The inspector shows task `task`.
-fn assert_inspecting(host: &Element, task: &str) {
-    let role = find(host, "#inspect .inspect-role").and_then(|r| r.text_content());
-    assert!(
-        role.as_deref()
-            .is_some_and(|r| r.contains(&format!("task {task})"))),
-        "inspecting {task}: {}",
-        get(host, "#inspect").outer_html()
-    );
+/// Wait until the inspector shows task `task`.
+async fn wait_inspecting(host: &Element, task: &str) {
+    wait_for_text(host, "#inspect .inspect-role", &format!("task {task})")).await;
 }
 
 /// A bubbling click at a point of the viewport.
@@ -384,7 +365,12 @@ fn click_at(element: &Element, x: f64, y: f64) {
 async fn a_thousand_tasks_make_one_tab_stop_with_roving_focus() {
     let (host, wire) = mount_scene("scene-many");
     many_tasks(wire, 120);
-    redrawn().await;
+    wait_eq(
+        || find(&host, ".magazine .count").and_then(|c| c.text_content()),
+        Some("120".to_owned()),
+        "the magazine counting every task",
+    )
+    .await;
     let magazine = get(&host, "svg.magazine-svg.compact");
     // Drawn as a handful of paths, not a node per task: the lamps of each status are one.
     let lamps = host
@@ -412,34 +398,29 @@ async fn a_thousand_tasks_make_one_tab_stop_with_roving_focus() {
         .unchecked_ref::<HtmlElement>()
         .focus()
         .expect("focus");
-    redrawn().await;
-    assert_inspecting(&host, "t-0");
+    wait_inspecting(&host, "t-0").await;
     cursor
         .dispatch_event(&key_event("ArrowRight"))
         .expect("dispatch");
-    redrawn().await;
+    wait_inspecting(&host, "t-1").await;
     let cursor = get(&host, "g.cartridge[tabindex=\"0\"]");
     assert_eq!(attr(&cursor, "data-task-id"), "t-1");
     let focused = dom::document().active_element().expect("focus");
     assert_eq!(attr(&focused, "data-task-id"), "t-1");
-    assert_inspecting(&host, "t-1");
     assert!(text(&host, ".magazine [aria-live]").contains("Task t-1"));
     cursor
         .dispatch_event(&key_event("ArrowDown"))
         .expect("dispatch");
-    redrawn().await;
-    assert_inspecting(&host, "t-31");
+    wait_inspecting(&host, "t-31").await;
     cursor.dispatch_event(&key_event("End")).expect("dispatch");
-    redrawn().await;
-    assert_inspecting(&host, "t-119");
+    wait_inspecting(&host, "t-119").await;
 
     // A click picks the cell under the pointer: row 2, column 4 is slot 64.
     let rect = magazine.get_bounding_client_rect();
     let scale = rect.width() / 454.0;
     let (x, y) = (2.0 + 4.0 * 15.0 + 6.0, 2.0 + 2.0 * 15.0 + 6.0);
     click_at(&magazine, rect.left() + x * scale, rect.top() + y * scale);
-    redrawn().await;
-    assert_inspecting(&host, "t-64");
+    wait_inspecting(&host, "t-64").await;
     assert_eq!(
         attr(&get(&host, "g.cartridge[tabindex=\"0\"]"), "data-task-id"),
         "t-64"
@@ -470,9 +451,8 @@ async fn many_polls_share_the_poll_lane_and_each_still_pulses() {
         "status":"working","createdAt":"2026-07-28T10:00:00Z",
         "lastUpdatedAt":"2026-07-28T10:00:00Z","ttlMs":null}}"#,
     );
-    redrawn().await;
-    let lane = get(&host, "g.poll-lane");
-    assert_eq!(attr(&lane, "data-in-flight"), "6");
+    let lane = wait_for(&host, "g.poll-lane[data-in-flight=\"6\"]").await;
+    wait_for_text(&host, "g.poll-lane", "1 answered in 1 s").await;
     assert!(text(&host, "g.poll-lane").contains("× 6 in flight"));
     assert!(
         text(&host, "g.poll-lane").contains("1 answered in 1 s · the last took 212 ms"),
@@ -493,10 +473,8 @@ async fn many_polls_share_the_poll_lane_and_each_still_pulses() {
     assert_eq!(attr(&rings, "d").matches('M').count(), 6);
     // Inspecting the lane shows the newest answered poll.
     click(&lane);
-    redrawn().await;
     // Numbered by its JSON-RPC id (100), as the wire log numbers it.
-    let role = text(&host, "#inspect .inspect-role");
-    assert!(role.contains("Exchange #100"), "{role}");
+    wait_for_text(&host, "#inspect .inspect-role", "Exchange #100").await;
 }
 
 #[wasm_bindgen_test]
@@ -524,16 +502,9 @@ async fn after_a_reload_the_earlier_page_s_pieces_are_history_not_travelling() {
     let mut kept = answered_json(sent, 212.0, &input_required());
     holdbay::wire::decode_recorded(&mut kept);
     assert_eq!(wire.restore(vec![kept]), 1);
-    redrawn().await;
     // That page is gone: its paused call was given up at the reload, drawn at once, and
     // nothing of it moves on the conveyor.
-    let tray = get(&host, "g.tray");
-    assert_eq!(
-        attr(&tray, "data-state"),
-        "abandoned",
-        "{}",
-        host.inner_html()
-    );
+    wait_for(&host, "g.tray[data-state=\"abandoned\"]").await;
     assert!(
         find(&host, "g.flight[data-exchange=\"7\"]").is_none(),
         "no piece of the earlier page on the conveyor: {}",

@@ -21,7 +21,10 @@ use web_sys::{Element, Event, EventInit, HtmlElement, HtmlInputElement, HtmlSele
 
 mod dom;
 
-use dom::{document, find, fresh_host, record_exchange, sleep_ms, text, wait_for, with_meta};
+use dom::{
+    count, document, find, fresh_host, record_exchange, text, wait_count, wait_eq, wait_for,
+    wait_for_text, wait_gone, wait_until, with_meta,
+};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -33,10 +36,6 @@ fn get<T: JsCast>(host: &Element, selector: &str) -> T {
     find(host, selector)
         .unwrap_or_else(|| panic!("{selector} is not on the page: {}", host.inner_html()))
         .unchecked_into()
-}
-
-fn count(host: &Element, selector: &str) -> u32 {
-    host.query_selector_all(selector).expect("query").length()
 }
 
 /// Fire a bubbling DOM event, as the browser does for user input (Leptos delegates).
@@ -214,8 +213,7 @@ async fn wire_log_filters_by_method_status_and_task() {
             "oops",
         ),
     );
-    sleep_ms(20).await;
-    assert_eq!(count(&host, ".wire-entry"), 4);
+    wait_count(&host, ".wire-entry", 4).await;
     assert_eq!(
         get::<Element>(&host, ".wire-entry")
             .get_attribute("data-method")
@@ -224,32 +222,27 @@ async fn wire_log_filters_by_method_status_and_task() {
     );
 
     choose(&host, ".wire-filter-method", "tools/call");
-    sleep_ms(20).await;
-    assert_eq!(count(&host, ".wire-entry"), 2);
+    wait_count(&host, ".wire-entry", 2).await;
     assert_eq!(count(&host, ".wire-entry[data-method='tools/call']"), 2);
 
     choose(&host, ".wire-filter-status", "errors");
-    sleep_ms(20).await;
-    assert_eq!(count(&host, ".wire-entry"), 1);
+    wait_count(&host, ".wire-entry", 1).await;
     assert_eq!(count(&host, ".wire-entry[data-status='500']"), 1);
 
     choose(&host, ".wire-filter-method", "");
     choose(&host, ".wire-filter-status", "2xx");
     type_into(&host, ".wire-filter-task", "task-7");
-    sleep_ms(20).await;
     // The call that created the task, and the poll of it.
-    assert_eq!(count(&host, ".wire-entry"), 2);
+    wait_count(&host, ".wire-entry", 2).await;
     assert_eq!(count(&host, ".wire-entry[data-method='tasks/get']"), 1);
 
     type_into(&host, ".wire-filter-task", "");
     choose(&host, ".wire-filter-status", "all");
-    sleep_ms(20).await;
-    assert_eq!(count(&host, ".wire-entry"), 4);
+    wait_count(&host, ".wire-entry", 4).await;
 
     // Rows expand to the request and the response as they were.
     click(&host, ".wire-entry[data-status='500'] .wire-summary");
-    sleep_ms(20).await;
-    let details = text(&host, ".wire-details");
+    let details = wait_for_text(&host, ".wire-details", "oops").await;
     assert!(
         details.contains("Mcp-Method") && details.contains("oops"),
         "{details}"
@@ -283,7 +276,7 @@ async fn wire_log_export_then_import_round_trips() {
             &result(r#"{"tools":[]}"#),
         ),
     );
-    sleep_ms(20).await;
+    wait_count(&host, ".wire-entry", 2).await;
 
     let trap = DownloadTrap::set();
     click(&host, ".wire-export");
@@ -323,9 +316,9 @@ async fn wire_log_export_then_import_round_trips() {
     assert_eq!(count(&host, ".wire-entry[data-method='tools/call']"), 0);
 
     click(&host, ".wire-live");
-    sleep_ms(20).await;
-    assert!(find(&host, "#wire-imported").is_none());
-    assert_eq!(count(&host, ".wire-entry"), 3, "live traffic was kept");
+    wait_gone(&host, "#wire-imported").await;
+    // Live traffic was kept.
+    wait_count(&host, ".wire-entry", 3).await;
 
     // A file that is not a wire log is refused with a reason, and the live log stays.
     let parts = js_sys::Array::of1(&r#"{"format":"other"}"#.into());
@@ -362,20 +355,25 @@ async fn connection_bar_keeps_headers_in_memory_unless_remembered() {
         view! { <ConnectionBar on_connect=on_connect /> }
     });
     // The bar copies the session's connection in an effect, which runs after mounting.
-    sleep_ms(20).await;
-    assert_eq!(
-        get::<HtmlInputElement>(&host, "#server-url").value(),
-        server
-    );
+    wait_eq(
+        || get::<HtmlInputElement>(&host, "#server-url").value(),
+        server.to_owned(),
+        "the server URL in the bar",
+    )
+    .await;
     assert_eq!(text(&host, "#endpoint-url"), server);
 
     click(&host, ".toggle-headers");
     click(&host, ".add-header");
-    sleep_ms(20).await;
+    wait_for(&host, ".header-name").await;
     type_into(&host, ".header-name", "Authorization");
     type_into(&host, ".header-value", "Bearer s3cret");
     click(&host, "#connect");
-    sleep_ms(20).await;
+    wait_until(
+        || connected.with_untracked(Option::is_some),
+        "Connect handing over a connection",
+    )
+    .await;
     let sent = connected
         .get_untracked()
         .expect("Connect handed over a connection");
@@ -394,7 +392,11 @@ async fn connection_bar_keeps_headers_in_memory_unless_remembered() {
     click(&host, "#remember-headers");
     click(&host, "#route-relay");
     click(&host, "#connect");
-    sleep_ms(20).await;
+    wait_until(
+        || local_item(&headers_key(server)).is_some(),
+        "the remembered headers stored",
+    )
+    .await;
     let stored = local_item(&headers_key(server)).expect("remembered headers are stored");
     assert!(stored.contains("Bearer s3cret"), "{stored}");
     assert_eq!(local_item(&relay_key(server)).as_deref(), Some("true"));
@@ -405,15 +407,17 @@ async fn connection_bar_keeps_headers_in_memory_unless_remembered() {
     // Unticking forgets what was stored.
     click(&host, "#remember-headers");
     click(&host, "#connect");
-    sleep_ms(20).await;
-    assert_eq!(local_item(&headers_key(server)), None);
+    wait_until(
+        || local_item(&headers_key(server)).is_none(),
+        "the stored headers forgotten",
+    )
+    .await;
 
     // An unusable URL is refused in place.
     type_into(&host, "#server-url", "ftp://nope");
     let before = connected.get_untracked();
     click(&host, "#connect");
-    sleep_ms(20).await;
-    assert!(text(&host, "#connection-bar .error-message").contains("http: or https:"));
+    wait_for_text(&host, "#connection-bar .error-message", "http: or https:").await;
     assert_eq!(connected.get_untracked(), before);
 }
 
@@ -441,31 +445,24 @@ async fn tools_search_filters_as_you_type_and_selection_is_shown() {
     assert_eq!(text(&host, "#tool-count"), "3");
 
     type_into(&host, "#tool-search", "WEATHER");
-    sleep_ms(20).await;
-    assert_eq!(count(&host, ".tool"), 1);
+    wait_count(&host, ".tool", 1).await;
     assert_eq!(text(&host, ".tool-name"), "get_weather");
     assert_eq!(text(&host, "#tool-count"), "1");
 
     type_into(&host, "#tool-search", "region");
-    sleep_ms(20).await;
-    assert_eq!(
-        text(&host, ".tool-name"),
-        "deploy",
-        "descriptions are searched"
-    );
+    // Descriptions are searched.
+    wait_for_text(&host, ".tool-name", "deploy").await;
+    assert_eq!(count(&host, ".tool"), 1);
 
     type_into(&host, "#tool-search", "zzz");
-    sleep_ms(20).await;
+    wait_for(&host, ".no-match").await;
     assert_eq!(count(&host, ".tool"), 0);
-    assert!(find(&host, ".no-match").is_some());
 
     type_into(&host, "#tool-search", "");
-    sleep_ms(20).await;
-    assert_eq!(count(&host, ".tool"), 3);
+    wait_count(&host, ".tool", 3).await;
     click(&host, ".tool:nth-child(3) .select-tool");
-    sleep_ms(20).await;
+    wait_count(&host, ".tool.selected", 1).await;
     assert_eq!(ui.selected_tool().get_untracked().as_deref(), Some("echo"));
-    assert_eq!(count(&host, ".tool.selected"), 1);
     assert_eq!(text(&host, ".tool.selected .tool-name"), "echo");
     assert_eq!(
         get::<Element>(&host, ".tool.selected .select-tool")
@@ -541,13 +538,7 @@ async fn an_unreachable_server_offers_the_relay() {
     wait_for(&host, ".connection-status .relayed").await;
     assert!(get::<HtmlInputElement>(&host, "#route-relay").checked());
     // The relay's failure is not a CORS failure: no second offer.
-    for _ in 0..100 {
-        if find(&host, ".error-message").is_some() {
-            break;
-        }
-        sleep_ms(50).await;
-    }
-    assert!(find(&host, ".error-message").is_some());
+    wait_for(&host, ".error-message").await;
     assert!(find(&host, "#cors-hint").is_none());
 
     let _ = window()

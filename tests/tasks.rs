@@ -17,7 +17,7 @@ use web_sys::{Element, Event, EventInit, HtmlButtonElement, HtmlElement, HtmlInp
 
 mod dom;
 
-use dom::{fresh_host, mount_with_session, script_fetch, sleep_ms, wait_for};
+use dom::{fresh_host, mount_with_session, script_fetch, wait_for, wait_gone, wait_until};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -296,9 +296,17 @@ async fn two_inputs_of_one_snapshot_are_answered_together_in_one_update() {
         .flatten()
         .expect("the window field")
         .unchecked_into();
+    let window_not_ready = ".input-request[data-key='window'] .form-status";
+    assert!(
+        form.query_selector(window_not_ready)
+            .ok()
+            .flatten()
+            .is_some(),
+        "the window card says it is not ready"
+    );
     window.set_value("saturday");
     fire(&window, "change");
-    sleep_ms(50).await;
+    wait_gone(&form, window_not_ready).await;
     assert!(
         submit_button(&host).disabled(),
         "the rollback card is not ready"
@@ -312,19 +320,18 @@ async fn two_inputs_of_one_snapshot_are_answered_together_in_one_update() {
     plan.set_value("restore the snapshot");
     fire(&plan, "input");
     fire(&plan, "blur");
-    sleep_ms(50).await;
-    assert!(!submit_button(&host).disabled(), "both cards are ready");
+    wait_until(
+        || !submit_button(&host).disabled(),
+        "Submit enabled once both cards are ready",
+    )
+    .await;
     assert!(updates_sent().is_empty(), "nothing is sent before Submit");
 
     // One tasks/update carries both answers.
     submit_button(&host).click();
-    for _ in 0..100 {
-        if !updates_sent().is_empty() {
-            break;
-        }
-        sleep_ms(50).await;
-    }
-    sleep_ms(300).await;
+    wait_until(|| !updates_sent().is_empty(), "a tasks/update sent").await;
+    // Answered, the questions go: whatever Submit sent has gone by then.
+    wait_gone(&host, "form.task-inputs.gathered").await;
     let updates = updates_sent();
     assert_eq!(updates.len(), 1, "{updates:?}");
     let responses = &updates[0]["body"]["params"]["inputResponses"];

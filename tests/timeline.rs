@@ -16,8 +16,8 @@ use web_sys::{Element, Event, EventInit, HtmlElement, HtmlInputElement};
 mod dom;
 
 use dom::{
-    begin_exchange, find, fresh_host, mount_with_session, record_exchange, sleep_ms, text,
-    wait_for, with_meta,
+    begin_exchange, find, fresh_host, mount_with_session, record_exchange, text, wait_eq, wait_for,
+    wait_for_text, wait_gone, wait_some, wait_until, with_meta,
 };
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -195,14 +195,39 @@ fn mount(host: &HtmlElement) -> (Session, UiState) {
     )
 }
 
-/// The model redraws once per animation frame.
-async fn frames() {
-    sleep_ms(80).await;
+/// Wait until the attribute `name` of the first `selector` is `value`.
+async fn wait_attr(host: &Element, selector: &str, name: &str, value: &str) {
+    wait_eq(
+        || find(host, selector).and_then(|e| e.get_attribute(name)),
+        Some(value.to_owned()),
+        &format!("{selector} {name}"),
+    )
+    .await;
 }
 
-/// The calm views (the timeline's rows among them) have redrawn.
-async fn calm() {
-    sleep_ms(i32::try_from(holdbay::traffic::CALM_MS).unwrap_or(250) + 150).await;
+/// The `data-seq` of the last row drawn.
+fn last_seq(host: &Element) -> Option<String> {
+    all(host, ".timeline-event")
+        .last()
+        .and_then(|row| row.get_attribute("data-seq"))
+}
+
+/// The texts of the rows drawn that contain `needle`, once there are `n` of them and the
+/// first says `says`.
+async fn rows_with(host: &Element, needle: &str, says: &str) -> Vec<String> {
+    wait_some(
+        || {
+            let rows: Vec<String> = all(host, ".timeline-event")
+                .iter()
+                .filter_map(|r| r.text_content())
+                .filter(|text| text.contains(needle))
+                .collect();
+            rows.iter().any(|row| row.contains(says)).then_some(rows)
+        },
+        &format!("a row saying {says}"),
+        || host.inner_html(),
+    )
+    .await
 }
 
 /// `count` echo calls, each answered, 100 ms apart.
@@ -233,7 +258,11 @@ async fn rows_lanes_and_selection_follow_the_recorded_session() {
     let (session, ui) = mount(&host);
     wait_for(&host, ".timeline-empty").await;
     demo_session(&session);
-    frames().await;
+    wait_until(
+        || all(&host, ".timeline-event").len() >= 8,
+        "the session's rows",
+    )
+    .await;
 
     let lanes = all(&host, ".lane-head");
     let names: Vec<String> = lanes.iter().filter_map(|l| l.text_content()).collect();
@@ -305,14 +334,9 @@ async fn rows_lanes_and_selection_follow_the_recorded_session() {
     // Rows are buttons; clicking one selects its part and highlights it.
     assert_eq!(first.tag_name(), "BUTTON");
     first.unchecked_ref::<HtmlElement>().click();
-    frames().await;
+    wait_for(&host, ".timeline-event.selected[data-seq='0']").await;
     let tray = session.traffic().with_whole(|t| t.trays()[0].id);
     assert_eq!(ui.inspected().get_untracked(), Some(Part::Tray(tray)));
-    assert!(
-        get::<Element>(&host, ".timeline-event[data-seq='0']")
-            .class_list()
-            .contains("selected")
-    );
     // Every row about that request is highlighted with it, and no other row.
     let about_tray = session.traffic().with_whole(|t| {
         t.events()
@@ -325,8 +349,11 @@ async fn rows_lanes_and_selection_follow_the_recorded_session() {
     let deploy = get::<Element>(&host, ".timeline-event[data-seq='6']");
     assert!(!deploy.class_list().contains("selected"));
     deploy.unchecked_ref::<HtmlElement>().click();
-    frames().await;
-    assert!(deploy.class_list().contains("selected"));
+    wait_until(
+        || deploy.class_list().contains("selected"),
+        "the deploy row selected",
+    )
+    .await;
     assert!(
         !get::<Element>(&host, ".timeline-event[data-seq='0']")
             .class_list()
@@ -339,14 +366,16 @@ async fn scrubbing_shows_the_earlier_state_and_follow_live_returns() {
     let host = fresh_host("timeline-scrub");
     let (session, _) = mount(&host);
     demo_session(&session);
-    frames().await;
     let traffic = session.traffic();
-    assert_eq!(traffic.with(|t| t.trays().len()), 2);
+    wait_until(|| traffic.with(|t| t.trays().len()) == 2, "both trays").await;
+    // The scrubber spans the whole session before it is moved.
+    let last = traffic.with_whole(|t| t.events().len()) - 1;
+    wait_attr(&host, "#timeline-scrub", "max", &last.to_string()).await;
     assert!(find(&host, ".timeline-event.current").is_none());
 
     // Back to the first event: only book_table has gone out.
     scrub(&host, 0);
-    frames().await;
+    wait_for(&host, ".timeline-event.current").await;
     assert!(traffic.position().get_untracked().is_some());
     assert_eq!(traffic.with(|t| t.trays().len()), 1);
     assert_eq!(
@@ -367,27 +396,27 @@ async fn scrubbing_shows_the_earlier_state_and_follow_live_returns() {
         })
         .expect("an input_required event");
     scrub(&host, paused_at);
-    frames().await;
-    assert_eq!(
-        traffic.with(|t| t.trays()[0].state.clone()),
-        TrayState::Paused
-    );
+    wait_eq(
+        || traffic.with(|t| t.trays()[0].state.clone()),
+        TrayState::Paused,
+        "the tray paused",
+    )
+    .await;
     assert_eq!(traffic.with(|t| t.trays()[0].rounds.len()), 1);
 
     // Follow live: the whole session again, no event marked.
     get::<HtmlElement>(&host, "#timeline-live").click();
-    frames().await;
+    wait_gone(&host, ".timeline-event.current").await;
     assert!(traffic.position().get_untracked().is_none());
     assert_eq!(traffic.with(|t| t.trays().len()), 2);
     assert_eq!(traffic.with(|t| t.trays()[0].rounds.len()), 2);
-    assert!(find(&host, ".timeline-event.current").is_none());
     let scrubber: HtmlInputElement = get(&host, "#timeline-scrub");
     let total = traffic.with_whole(|t| t.events().len());
     assert_eq!(scrubber.value(), (total - 1).to_string());
 
     // New traffic while scrubbed extends the timeline but leaves the scene where it is.
     scrub(&host, 0);
-    frames().await;
+    wait_for(&host, ".timeline-event.current[data-seq='0']").await;
     record(
         &session,
         T0 + 12_000.0,
@@ -397,9 +426,12 @@ async fn scrubbing_shows_the_earlier_state_and_follow_live_returns() {
         r#""name":"echo","arguments":{"text":"hi"}"#,
         r#"{"resultType":"complete","content":[{"type":"text","text":"hi"}]}"#,
     );
-    frames().await;
+    wait_until(
+        || traffic.with_whole(|t| t.events().len()) > total,
+        "the timeline extended",
+    )
+    .await;
     assert_eq!(traffic.with(|t| t.trays().len()), 1);
-    assert!(traffic.with_whole(|t| t.events().len()) > total);
     assert_eq!(
         get::<HtmlInputElement>(&host, "#timeline-scrub").value(),
         "0"
@@ -411,35 +443,28 @@ async fn play_steps_through_the_events() {
     let host = fresh_host("timeline-play");
     let (session, _) = mount(&host);
     demo_session(&session);
-    frames().await;
+    wait_for(&host, ".timeline-event").await;
     get::<HtmlElement>(&host, "#timeline-play").click();
-    frames().await;
-    assert_eq!(
-        get::<Element>(&host, "#timeline-play")
-            .get_attribute("aria-pressed")
-            .as_deref(),
-        Some("true")
-    );
+    wait_attr(&host, "#timeline-play", "aria-pressed", "true").await;
     let first = session
         .traffic()
         .position()
         .get_untracked()
         .expect("playing scrubs");
-    sleep_ms(700).await;
-    let later = session
-        .traffic()
-        .position()
-        .get_untracked()
-        .expect("still scrubbed");
-    assert!(later > first, "playback moved from {first} to {later}");
+    wait_until(
+        || {
+            session
+                .traffic()
+                .position()
+                .get_untracked()
+                .expect("still scrubbed")
+                > first
+        },
+        "playback moving on",
+    )
+    .await;
     get::<HtmlElement>(&host, "#timeline-play").click();
-    frames().await;
-    assert_eq!(
-        get::<Element>(&host, "#timeline-play")
-            .get_attribute("aria-pressed")
-            .as_deref(),
-        Some("false")
-    );
+    wait_attr(&host, "#timeline-play", "aria-pressed", "false").await;
 }
 
 #[wasm_bindgen_test]
@@ -458,7 +483,7 @@ async fn an_imported_log_is_shown_and_labelled() {
         .import_json(file)
         .await
         .expect("the export imports");
-    frames().await;
+    wait_for_text(&host, ".timeline-imported", "Imported log").await;
     assert_eq!(text(&host, ".timeline-imported"), "Imported log");
     assert_eq!(
         get::<Element>(&host, "#timeline")
@@ -469,12 +494,14 @@ async fn an_imported_log_is_shown_and_labelled() {
     assert!(all(&host, ".timeline-event").len() >= 8);
     // Scrubbing replays the imported session.
     scrub(&host, 0);
-    frames().await;
-    assert_eq!(session.traffic().with(|t| t.trays().len()), 1);
+    wait_until(
+        || session.traffic().with(|t| t.trays().len()) == 1,
+        "the replay at its first event",
+    )
+    .await;
     session.wire().show_live();
-    frames().await;
-    assert!(find(&host, ".timeline-imported").is_none());
-    assert!(find(&host, ".timeline-event").is_none());
+    wait_gone(&host, ".timeline-imported").await;
+    wait_gone(&host, ".timeline-event").await;
 }
 
 #[wasm_bindgen_test]
@@ -482,7 +509,7 @@ async fn a_long_session_renders_a_window_and_pages_back() {
     let host = fresh_host("timeline-long");
     let (session, _) = mount(&host);
     record_echo_calls(&session, 400);
-    frames().await;
+    wait_eq(|| last_seq(&host), Some("799".to_owned()), "the newest row").await;
     let rows = all(&host, ".timeline-event");
     assert_eq!(rows.len(), holdbay::ui::timeline::WINDOW);
     assert!(text(&host, ".timeline-more").contains("500 earlier events"));
@@ -492,26 +519,15 @@ async fn a_long_session_renders_a_window_and_pages_back() {
     );
 
     get::<HtmlElement>(&host, ".timeline-earlier").click();
-    frames().await;
-    let rows = all(&host, ".timeline-event");
-    assert_eq!(
-        rows[rows.len() - 1].get_attribute("data-seq").as_deref(),
-        Some("499")
-    );
+    wait_eq(|| last_seq(&host), Some("499".to_owned()), "a page back").await;
     assert!(find(&host, ".timeline-later").is_some());
 
     // Scrubbing to the very first event brings its row into the window.
     scrub(&host, 0);
-    frames().await;
-    assert!(find(&host, ".timeline-event.current[data-seq='0']").is_some());
+    wait_for(&host, ".timeline-event.current[data-seq='0']").await;
 
     get::<HtmlElement>(&host, "#timeline-live").click();
-    frames().await;
-    let rows = all(&host, ".timeline-event");
-    assert_eq!(
-        rows[rows.len() - 1].get_attribute("data-seq").as_deref(),
-        Some("799")
-    );
+    wait_eq(|| last_seq(&host), Some("799".to_owned()), "the newest row").await;
 }
 
 #[wasm_bindgen_test]
@@ -535,15 +551,9 @@ async fn interleaved_routine_polls_of_many_tasks_fold_into_one_row() {
             );
         }
     }
-    calm().await;
-    let rows = all(&host, ".timeline-event");
-    let folded: Vec<String> = rows
-        .iter()
-        .filter_map(|r| r.text_content())
-        .filter(|text| text.contains("tasks/get ×"))
-        .collect();
+    let folded = rows_with(&host, "tasks/get ×", "tasks/get ×9 for 3 tasks").await;
     assert_eq!(folded.len(), 1, "{folded:?}: {}", host.inner_html());
-    assert!(folded[0].contains("tasks/get ×9 for 3 tasks"), "{folded:?}");
+    let rows = all(&host, ".timeline-event");
     let last = rows
         .last()
         .and_then(|r| r.text_content())
@@ -575,17 +585,8 @@ async fn polls_of_many_tasks_still_out_stay_in_their_folded_row() {
     // Two more sent, not answered yet: a busy poller always has some out.
     begin_exchange(&session.wire(), &poll(40, "task-a"));
     begin_exchange(&session.wire(), &poll(41, "task-b"));
-    calm().await;
-    let rows: Vec<String> = all(&host, ".timeline-event")
-        .iter()
-        .filter_map(|r| r.text_content())
-        .collect();
-    let polls: Vec<&String> = rows
-        .iter()
-        .filter(|text| text.contains("tasks/get"))
-        .collect();
-    assert_eq!(polls.len(), 1, "{rows:?}");
-    assert!(polls[0].contains("tasks/get ×6 for 3 tasks"), "{polls:?}");
+    let polls = rows_with(&host, "tasks/get", "tasks/get ×6 for 3 tasks").await;
+    assert_eq!(polls.len(), 1, "{polls:?}");
 }
 
 #[wasm_bindgen_test]
@@ -618,20 +619,8 @@ async fn polls_long_after_their_exchanges_were_let_go_still_fold_into_one_row() 
             &queued_snapshot("task-a", "complete"),
         );
     }
-    calm().await;
-    let rows: Vec<String> = all(&host, ".timeline-event")
-        .iter()
-        .filter_map(|r| r.text_content())
-        .collect();
-    let folded: Vec<&String> = rows
-        .iter()
-        .filter(|text| text.contains("tasks/get"))
-        .collect();
-    assert_eq!(folded.len(), 1, "{rows:?}");
-    assert!(
-        folded[0].contains(&format!("tasks/get ×{polls}")),
-        "{folded:?}"
-    );
+    let folded = rows_with(&host, "tasks/get", &format!("tasks/get ×{polls}")).await;
+    assert_eq!(folded.len(), 1, "{folded:?}");
 }
 
 #[wasm_bindgen_test]
@@ -670,13 +659,13 @@ async fn following_live_scrolls_to_a_new_row_but_not_for_a_row_growing_in_place(
             &snapshot("complete"),
         );
     }
-    calm().await;
-    frames().await;
-    assert!(
-        scroller.scroll_height() > scroller.client_height(),
-        "the list overflows"
-    );
-    assert!(at_bottom(&scroller), "following live shows the newest row");
+    // Following live shows the newest row.
+    rows_with(&host, "tasks/get", "tasks/get ×2").await;
+    wait_until(
+        || scroller.scroll_height() > scroller.client_height() && at_bottom(&scroller),
+        "the list overflowing, scrolled to the newest row",
+    )
+    .await;
 
     // The reader scrolls up; a routine poll folds into the newest row: the list stays put.
     scroller.set_scroll_top(0);
@@ -689,17 +678,17 @@ async fn following_live_scrolls_to_a_new_row_but_not_for_a_row_growing_in_place(
         &format!(r#""taskId":"{TASK}""#),
         &snapshot("complete"),
     );
-    calm().await;
-    frames().await;
-    let rows = all(&host, ".timeline-event");
-    let newest = rows
-        .last()
-        .and_then(|r| r.text_content())
-        .unwrap_or_default();
-    assert!(
-        newest.contains("tasks/get ×3"),
-        "the poll folded into the newest row: {newest}"
-    );
+    // The poll folded into the newest row.
+    wait_until(
+        || {
+            all(&host, ".timeline-event")
+                .last()
+                .and_then(|r| r.text_content())
+                .is_some_and(|newest| newest.contains("tasks/get ×3"))
+        },
+        "the poll folded into the newest row",
+    )
+    .await;
     assert_eq!(
         scroller.scroll_top(),
         0,
@@ -716,7 +705,5 @@ async fn following_live_scrolls_to_a_new_row_but_not_for_a_row_growing_in_place(
         r#""name":"echo","arguments":{"text":"last"}"#,
         r#"{"resultType":"complete","content":[{"type":"text","text":"ok"}]}"#,
     );
-    calm().await;
-    frames().await;
-    assert!(at_bottom(&scroller), "a new row is scrolled into view");
+    wait_until(|| at_bottom(&scroller), "the new row scrolled into view").await;
 }

@@ -14,7 +14,7 @@ use web_sys::{Element, Event, EventInit, HtmlElement, HtmlInputElement};
 
 mod dom;
 
-use dom::{find, fresh_host, sleep_ms, text};
+use dom::{find, fresh_host, text, wait_until};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -55,15 +55,49 @@ fn position(row: &Element) -> usize {
         .expect("aria-posinset")
 }
 
-/// Long enough for the window to follow a scroll and measure the rows it drew (two frames).
-async fn settle() {
-    sleep_ms(80).await;
+/// The window has drawn its first rows.
+async fn drawn(host: &Element) {
+    wait_until(|| !rows(host).is_empty(), "the first rows drawn").await;
+}
+
+/// Scroll `host` to `top` (again at each look: rows measured on the way change the list's
+/// height) until the rows drawn satisfy `done`.
+async fn scroll_until(
+    host: &Element,
+    top: impl Fn(&Element) -> i32,
+    done: impl Fn(&[usize]) -> bool,
+    what: &str,
+) {
+    wait_until(
+        || {
+            let drawn: Vec<usize> = rows(host).iter().map(position).collect();
+            if done(&drawn) {
+                return true;
+            }
+            host.set_scroll_top(top(host));
+            false
+        },
+        what,
+    )
+    .await;
 }
 
 #[wasm_bindgen_test]
 async fn a_long_list_draws_a_window_of_its_rows_and_keeps_its_height() {
     let host = mount_scrolled("window-height", many_tools());
-    settle().await;
+    drawn(&host).await;
+    // The rows drawn are measured, and the list sized for all of them.
+    wait_until(
+        || {
+            let list = find(&host, ".tool-list").map(|l| l.get_bounding_client_rect().height());
+            let row = rows(&host)
+                .first()
+                .map(|r| r.get_bounding_client_rect().height());
+            matches!((list, row), (Some(list), Some(row)) if list > row * (TOOLS as f64) * 0.8)
+        },
+        "the list sized for every row",
+    )
+    .await;
     let drawn = rows(&host);
     assert!(
         (5..=120).contains(&drawn.len()),
@@ -92,20 +126,23 @@ async fn a_long_list_draws_a_window_of_its_rows_and_keeps_its_height() {
 #[wasm_bindgen_test]
 async fn scrolling_draws_the_rows_scrolled_to_down_to_the_last() {
     let host = mount_scrolled("window-scroll", many_tools());
-    settle().await;
-    host.set_scroll_top(host.scroll_height() / 2);
-    settle().await;
-    let middle: Vec<usize> = rows(&host).iter().map(position).collect();
-    assert!(
-        middle.iter().any(|p| (800..1200).contains(p)),
-        "the middle of the list draws rows {middle:?}"
-    );
-    assert!(middle.len() <= 120, "{} rows drawn", middle.len());
-    // Rows measured on the way change the list's height a little: scroll until it holds.
-    for _ in 0..5 {
-        host.set_scroll_top(host.scroll_height());
-        settle().await;
-    }
+    drawn(&host).await;
+    scroll_until(
+        &host,
+        |host| host.scroll_height() / 2,
+        |drawn| drawn.iter().any(|p| (800..1200).contains(p)),
+        "the middle of the list drawn",
+    )
+    .await;
+    let middle = rows(&host).len();
+    assert!(middle <= 120, "{middle} rows drawn");
+    scroll_until(
+        &host,
+        Element::scroll_height,
+        |drawn| drawn.last() == Some(&TOOLS),
+        "the last row drawn",
+    )
+    .await;
     let last = rows(&host).into_iter().last().expect("rows at the end");
     assert_eq!(position(&last), TOOLS);
     assert_eq!(
@@ -125,7 +162,7 @@ async fn scrolling_draws_the_rows_scrolled_to_down_to_the_last() {
 #[wasm_bindgen_test]
 async fn a_search_looks_through_every_tool_and_draws_what_matches() {
     let host = mount_scrolled("window-search", many_tools());
-    settle().await;
+    drawn(&host).await;
     let input: HtmlInputElement = find(&host, "#tool-search")
         .expect("the search box")
         .unchecked_into();
@@ -135,10 +172,12 @@ async fn a_search_looks_through_every_tool_and_draws_what_matches() {
     input
         .dispatch_event(&Event::new_with_event_init_dict("input", &init).expect("event"))
         .expect("dispatch");
-    settle().await;
-    assert_eq!(text(&host, "#tool-count"), "1");
+    wait_until(
+        || text(&host, "#tool-count") == "1" && rows(&host).len() == 1,
+        "one match counted and drawn",
+    )
+    .await;
     let drawn = rows(&host);
-    assert_eq!(drawn.len(), 1);
     assert_eq!(
         find(&drawn[0], ".tool-name").and_then(|n| n.text_content()),
         Some("tool_1999".into())
@@ -152,21 +191,22 @@ async fn a_look_alike_pair_far_down_the_list_is_flagged_where_it_is_drawn() {
     let mut tools = many_tools();
     tools.insert(1_501, tool("tooI_1500"));
     let host = mount_scrolled("window-flags", tools);
-    settle().await;
+    drawn(&host).await;
     assert!(
         find(&host, ".tool.flagged").is_none(),
         "no flag among the first rows"
     );
     // Scroll the pair into view: its rows are drawn with their flags.
-    for _ in 0..8 {
-        let drawn: Vec<usize> = rows(&host).iter().map(position).collect();
-        if drawn.contains(&1_501) && drawn.contains(&1_502) {
-            break;
-        }
-        let per_row = f64::from(host.scroll_height()) / (TOOLS + 1) as f64;
-        host.set_scroll_top((1_499.0 * per_row) as i32);
-        settle().await;
-    }
+    scroll_until(
+        &host,
+        |host| {
+            let per_row = f64::from(host.scroll_height()) / (TOOLS + 1) as f64;
+            (1_499.0 * per_row) as i32
+        },
+        |drawn| drawn.contains(&1_501) && drawn.contains(&1_502),
+        "the look-alike pair drawn",
+    )
+    .await;
     let flagged: Vec<String> = rows(&host)
         .iter()
         .filter(|row| row.class_list().contains("flagged"))

@@ -2,6 +2,10 @@
 //! one page come back to the next decoded again, the store stays bounded, Clear empties it,
 //! an exchange still open when the page went away comes back marked interrupted, and one
 //! that ended before the keep was attached is kept too.
+//!
+//! The next page reads right after this one wrote: IndexedDB starts a read only once every
+//! read/write transaction created before it on the same store has finished, so the read
+//! sees the writes without waiting for them.
 #![cfg(target_arch = "wasm32")]
 
 use holdbay::wire::keep::{INTERRUPTED, KEPT_EXCHANGES, WireKeep};
@@ -55,11 +59,6 @@ async fn page(owner: &Owner, database: &str) -> (WireLog, WireKeep, usize) {
     (log, keep, restored)
 }
 
-/// Let IndexedDB finish what was written (a later read waits for it anyway).
-async fn written() {
-    dom::sleep_ms(50).await;
-}
-
 #[wasm_bindgen_test]
 async fn kept_exchanges_come_back_decoded_in_the_next_page() {
     let owner = Owner::new();
@@ -71,7 +70,6 @@ async fn kept_exchanges_come_back_decoded_in_the_next_page() {
     let second = record_exchange(&log, answered_call(2, "two", t0 + 1_000.0));
     keep.write_now();
     assert_eq!(keep.kept_count(), 2);
-    written().await;
 
     // The next page gets them back, decoded again: the same exchanges, events included.
     let (next, _, restored) = page(&owner, &name).await;
@@ -107,7 +105,6 @@ async fn exchanges_that_ended_before_the_keep_was_attached_are_kept_too() {
     let late = record_exchange(&log, answered_call(2, "after", t0 + 1_000.0));
     keep.write_now();
     assert_eq!(keep.kept_count(), 2);
-    written().await;
 
     let (next, _, restored) = page(&owner, &name).await;
     assert_eq!(restored, 2);
@@ -130,7 +127,6 @@ async fn the_store_keeps_only_the_newest_exchanges() {
         .collect();
     keep.write_now();
     assert_eq!(keep.kept_count(), KEPT_EXCHANGES);
-    written().await;
 
     let (next, _, restored) = page(&owner, &name).await;
     assert_eq!(restored, KEPT_EXCHANGES);
@@ -150,7 +146,6 @@ async fn clear_empties_the_store() {
     assert_eq!(keep.kept_count(), 2);
     keep.clear();
     assert_eq!(keep.kept_count(), 0);
-    written().await;
 
     let (_, _, restored) = page(&owner, &name).await;
     assert_eq!(restored, 0, "nothing comes back after Clear");
@@ -173,7 +168,6 @@ async fn an_exchange_open_when_the_page_goes_away_comes_back_interrupted() {
     let hide = web_sys::Event::new("pagehide").expect("event");
     window.dispatch_event(&hide).expect("dispatch");
     assert_eq!(keep.kept_count(), 1);
-    written().await;
 
     let (next, _, restored) = page(&owner, &name).await;
     assert_eq!(restored, 1);

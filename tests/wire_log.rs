@@ -18,15 +18,14 @@ use web_sys::{Element, Event, EventInit, HtmlElement, HtmlInputElement};
 
 mod dom;
 
-use dom::{click, find, fresh_host, record_exchange, script_fetch, sleep_ms, text, wait_for};
+use dom::{
+    click, count, find, fresh_host, record_exchange, script_fetch, sleep_ms, text, wait_count,
+    wait_eq, wait_for, wait_gone, wait_until,
+};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 const SERVER: &str = "http://127.0.0.1:9/wire-log-test/mcp";
-
-fn count(host: &Element, selector: &str) -> u32 {
-    host.query_selector_all(selector).expect("query").length()
-}
 
 fn texts(host: &Element, selector: &str) -> Vec<String> {
     let all = host.query_selector_all(selector).expect("query");
@@ -168,9 +167,7 @@ async fn rows_show_the_rpc_id_outcome_round_and_notifications() {
     let host = fresh_host("wire-columns-host");
     let (session, _) = mount_panel(&host);
     record_session(&session);
-    sleep_ms(40).await;
-
-    assert_eq!(count(&host, ".wire-entry"), 3);
+    wait_count(&host, ".wire-entry", 3).await;
     assert_eq!(texts(&host, ".wire-rpc-id"), ["#7", "#8", "#9"]);
     assert_eq!(
         texts(&host, ".wire-outcome"),
@@ -195,11 +192,9 @@ async fn rows_show_the_rpc_id_outcome_round_and_notifications() {
     assert_eq!(count(&host, ".wire-entry[data-rpc-id='7'] .wire-note"), 0);
     // Hidden on request.
     click(&host, ".wire-show-notes");
-    sleep_ms(20).await;
-    assert_eq!(count(&host, ".wire-note"), 0);
+    wait_count(&host, ".wire-note", 0).await;
     click(&host, ".wire-show-notes");
-    sleep_ms(20).await;
-    assert_eq!(count(&host, ".wire-note"), 2);
+    wait_count(&host, ".wire-note", 2).await;
 
     // Opened: the SSE body split into its events, each a JSON tree of text.
     click(&host, ".wire-entry[data-rpc-id='9'] .wire-summary");
@@ -223,8 +218,7 @@ async fn rows_show_the_rpc_id_outcome_round_and_notifications() {
     assert!(text(&details, ".wire-side").contains("\"slow_report\""));
     assert!(find(&details, ".wire-chunks").is_none());
     click(&details, ".wire-raw-toggle");
-    sleep_ms(20).await;
-    assert_eq!(count(&details, ".wire-chunks li"), 3);
+    wait_count(&details, ".wire-chunks li", 3).await;
 }
 
 #[wasm_bindgen_test]
@@ -233,29 +227,28 @@ async fn search_narrows_by_method_name_id_and_body_text() {
     let host = fresh_host("wire-search-host");
     let (session, _) = mount_panel(&host);
     record_session(&session);
-    sleep_ms(40).await;
-    let shown = |host: &Element| texts(host, ".wire-rpc-id");
+    wait_count(&host, ".wire-entry", 3).await;
+    let shown = || texts(&host, ".wire-rpc-id");
 
     type_into(&host, "#wire-search", "BOOK_table");
-    sleep_ms(20).await;
-    assert_eq!(shown(&host), ["#7", "#8"]);
+    wait_eq(
+        shown,
+        vec!["#7".to_owned(), "#8".to_owned()],
+        "the rows of BOOK_table",
+    )
+    .await;
     // Text inside a body (the answer to the second round).
     type_into(&host, "#wire-search", "19:00 booked");
-    sleep_ms(20).await;
-    assert_eq!(shown(&host), ["#8"]);
+    wait_eq(shown, vec!["#8".to_owned()], "the row of 19:00 booked").await;
     // A JSON-RPC id.
     type_into(&host, "#wire-search", "9");
-    sleep_ms(20).await;
-    assert!(shown(&host).contains(&"#9".to_owned()));
+    wait_until(|| shown().contains(&"#9".to_owned()), "the row of id 9").await;
     type_into(&host, "#wire-search", "counting");
-    sleep_ms(20).await;
-    assert_eq!(shown(&host), ["#9"]);
+    wait_eq(shown, vec!["#9".to_owned()], "the row of counting").await;
     type_into(&host, "#wire-search", "nothing-like-this");
-    sleep_ms(20).await;
-    assert!(shown(&host).is_empty());
+    wait_count(&host, ".wire-entry", 0).await;
     type_into(&host, "#wire-search", "");
-    sleep_ms(20).await;
-    assert_eq!(shown(&host).len(), 3);
+    wait_count(&host, ".wire-entry", 3).await;
 }
 
 #[wasm_bindgen_test]
@@ -301,25 +294,19 @@ async fn a_large_body_starts_collapsed_and_draws_children_only_when_opened() {
         .collect();
     let value = json!({"items": items, "<b>not html</b>": "<i>text</i>"});
     leptos::mount::mount_to(host.clone(), move || view! { <JsonTree value=value /> }).forget();
-    sleep_ms(20).await;
-    assert!(find(&host, ".json-tree.large").is_some());
+    wait_for(&host, ".json-tree.large").await;
     assert_eq!(count(&host, ".json-children"), 0, "nothing drawn closed");
     click(&host, ".json-toggle");
-    sleep_ms(20).await;
     // One level: the two members, the array still closed.
-    assert_eq!(count(&host, ".json-children"), 1);
+    wait_count(&host, ".json-children", 1).await;
     assert!(
         find(&host, "b").is_none(),
         "server strings are text, not HTML"
     );
     assert!(text(&host, ".json-tree").contains("\"<b>not html</b>\""));
     click(&host, ".json-children .json-toggle");
-    sleep_ms(20).await;
     // A long array draws a page of its children, then more on request.
-    assert_eq!(
-        count(&host, ".json-children .json-children > .json-node"),
-        100
-    );
+    wait_count(&host, ".json-children .json-children > .json-node", 100).await;
     assert!(text(&host, ".json-more").contains("show 100 more of 1900"));
 }
 
@@ -332,7 +319,7 @@ async fn the_history_keeps_each_call_and_rerun_repeats_it() {
     let host = fresh_host("history-host");
     let (session, ui) = mount_panel(&host);
     record_session(&session);
-    sleep_ms(40).await;
+    wait_count(&host, ".history-row", 2).await;
 
     let calls = session.history().calls().get_untracked();
     assert_eq!(calls.len(), 2, "{calls:?}");
@@ -364,12 +351,11 @@ async fn the_history_keeps_each_call_and_rerun_repeats_it() {
     // The history records the call as it starts; the scripted fetch logs the request only after
     // reading its body, which Firefox finishes a task later than Chromium: wait for both.
     let seen_any = || js_sys::eval("window.__seen.length > 0").is_ok_and(|v| v.is_truthy());
-    for _ in 0..100 {
-        if session.history().calls().get_untracked().len() == 3 && seen_any() {
-            break;
-        }
-        sleep_ms(20).await;
-    }
+    wait_until(
+        || session.history().calls().get_untracked().len() == 3 && seen_any(),
+        "the rerun in the history and sent",
+    )
+    .await;
     let seen = js_sys::Reflect::get(&web_sys::window().expect("window"), &"__seen".into())
         .expect("__seen");
     let seen: Vec<Value> = serde_wasm_bindgen::from_value(seen).expect("requests");
@@ -390,9 +376,8 @@ async fn the_history_keeps_each_call_and_rerun_repeats_it() {
     assert_eq!(calls[0].arguments, json!({"party": 4}));
 
     click(&host, ".history-clear");
-    sleep_ms(20).await;
+    wait_count(&host, ".history-row", 0).await;
     assert!(session.history().calls().get_untracked().is_empty());
-    assert_eq!(count(&host, ".history-row"), 0);
     let gone = web_sys::window()
         .and_then(|w| w.local_storage().ok().flatten())
         .and_then(|s| {
@@ -440,8 +425,7 @@ async fn recent_servers_are_kept_newest_first_without_headers_and_can_be_removed
             view! { <ConnectionBar on_connect=on_connect /> }
         },
     );
-    sleep_ms(20).await;
-    assert_eq!(count(&host, "#recent-servers option"), RECENT_LIMIT as u32);
+    wait_count(&host, "#recent-servers option", RECENT_LIMIT as u32).await;
     assert_eq!(
         find(&host, "#server-url")
             .and_then(|e| e.get_attribute("list"))
@@ -449,21 +433,20 @@ async fn recent_servers_are_kept_newest_first_without_headers_and_can_be_removed
         Some("recent-servers")
     );
     click(&host, ".toggle-recent");
-    sleep_ms(20).await;
-    assert_eq!(
-        count(&host, "#recent-menu .recent-server"),
-        RECENT_LIMIT as u32
-    );
+    wait_count(&host, "#recent-menu .recent-server", RECENT_LIMIT as u32).await;
     let first = texts(&host, ".recent-connect").remove(0);
     assert_eq!(first, recent[0].server);
     // Removing one forgets it.
     click(&host, ".recent-server:first-child .recent-forget");
-    sleep_ms(20).await;
-    assert_eq!(count(&host, ".recent-server"), RECENT_LIMIT as u32 - 1);
+    wait_count(&host, ".recent-server", RECENT_LIMIT as u32 - 1).await;
     assert!(recent_servers().iter().all(|known| known.server != first));
     // Choosing one connects with its route.
     click(&host, ".recent-server:first-child .recent-connect");
-    sleep_ms(20).await;
+    wait_until(
+        || connected.lock().expect("lock").is_some(),
+        "the chosen server connected",
+    )
+    .await;
     let chosen = connected.lock().expect("lock").clone().expect("connected");
     assert_eq!(chosen.server, recent[1].server);
     assert_eq!(chosen.via_relay, recent[1].via_relay);
@@ -477,7 +460,7 @@ async fn a_busy_log_is_redrawn_calmly_and_catches_up() {
     let host = fresh_host("wire-calm-host");
     let (session, _) = mount_panel(&host);
     let log = session.wire();
-    // After a quiet spell the first exchange shows at once.
+    // After a quiet spell the first exchange shows at once. (About time: the spell is waited.)
     sleep_ms((CALM_REDRAW_MS * REDRAW_BURST) as i32 + 50).await;
     record_exchange(&log, call(1, "book_table", json!({}), None));
     wait_for(&host, ".wire-entry[data-rpc-id='1']").await;
@@ -487,6 +470,7 @@ async fn a_busy_log_is_redrawn_calmly_and_catches_up() {
     let mut counts = Vec::new();
     for id in 2..=41 {
         record_exchange(&log, call(id, "book_table", json!({}), None));
+        // About time: the exchanges come at this pace.
         sleep_ms(15).await;
         counts.push(count(&host, ".wire-entry"));
     }
@@ -498,13 +482,12 @@ async fn a_busy_log_is_redrawn_calmly_and_catches_up() {
         "redrawn {} times: {counts:?}",
         counts.len()
     );
-    sleep_ms(CALM_REDRAW_MS as i32 + 100).await;
-    assert_eq!(count(&host, ".wire-entry"), 41);
+    wait_count(&host, ".wire-entry", 41).await;
 }
 
 #[wasm_bindgen_test]
 async fn a_flooded_log_draws_its_newest_rows_once_a_second_and_says_so() {
-    use holdbay::ui::wire_log::{FLOOD_REDRAW_MS, FLOODED_ROWS_DRAWN, ROWS_DRAWN};
+    use holdbay::ui::wire_log::{FLOODED_ROWS_DRAWN, ROWS_DRAWN};
     clear_storage();
     let host = fresh_host("wire-flood-host");
     let (session, _) = mount_panel(&host);
@@ -518,6 +501,7 @@ async fn a_flooded_log_draws_its_newest_rows_once_a_second_and_says_so() {
             id += 1;
             record_exchange(&log, call(id, "book_table", json!({}), None));
         }
+        // About time: the exchanges come at this pace.
         sleep_ms(40).await;
         if find(&host, ".wire-flood").is_some() {
             flooded_rows = Some(count(&host, ".wire-entry"));
@@ -529,8 +513,7 @@ async fn a_flooded_log_draws_its_newest_rows_once_a_second_and_says_so() {
         "{rows} rows drawn while flooded"
     );
     assert!(text(&host, ".wire-flood").contains("exchanges a second"));
-    // Quiet again: within a redraw or two the log draws its usual window.
-    sleep_ms(4 * FLOOD_REDRAW_MS as i32).await;
-    assert!(find(&host, ".wire-flood").is_none(), "the flood is over");
-    assert_eq!(count(&host, ".wire-entry") as usize, ROWS_DRAWN);
+    // Quiet again: the flood is over and the log draws its usual window.
+    wait_gone(&host, ".wire-flood").await;
+    wait_count(&host, ".wire-entry", ROWS_DRAWN as u32).await;
 }

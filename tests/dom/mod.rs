@@ -47,6 +47,8 @@ pub fn text(host: &Element, selector: &str) -> String {
         .unwrap_or_else(|| panic!("{selector} is not on the page"))
 }
 
+/// Wait `ms` on the clock. Only for tests about time itself (a debounce, a redraw budget, a
+/// clock that ticks): everything else waits for what it expects with [`wait_until`].
 pub async fn sleep_ms(ms: i32) {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
         web_sys::window()
@@ -57,15 +59,114 @@ pub async fn sleep_ms(ms: i32) {
     JsFuture::from(promise).await.expect("timer");
 }
 
-/// Wait (up to ~10 s) until `selector` appears under `host`.
-pub async fn wait_for(host: &Element, selector: &str) -> Element {
-    for _ in 0..200 {
-        if let Some(found) = find(host, selector) {
+/// How long a wait gives what it waits for before the test fails.
+const WAIT_LIMIT_MS: f64 = 10_000.0;
+
+/// How often a wait looks again: a short tick, so signals, effects and the DOM update in
+/// between (Leptos runs render effects in tasks of their own).
+const POLL_MS: i32 = 10;
+
+fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+/// Wait (up to 10 s) until `found` returns something, and return it; fails with `what`
+/// and, when the wait ran out, with `failure()` (what there was instead).
+pub async fn wait_some<T>(
+    mut found: impl FnMut() -> Option<T>,
+    what: &str,
+    failure: impl FnOnce() -> String,
+) -> T {
+    let deadline = now_ms() + WAIT_LIMIT_MS;
+    loop {
+        if let Some(found) = found() {
             return found;
         }
-        sleep_ms(50).await;
+        if now_ms() > deadline {
+            panic!("{what} never happened within 10 s; {}", failure());
+        }
+        sleep_ms(POLL_MS).await;
     }
-    panic!("{selector} never appeared; page: {}", host.inner_html());
+}
+
+/// Wait (up to 10 s) until `condition` holds; fails with `what`.
+pub async fn wait_until(mut condition: impl FnMut() -> bool, what: &str) {
+    wait_some(|| condition().then_some(()), what, String::new).await;
+}
+
+/// Wait (up to 10 s) until `actual()` equals `expected`; fails with both, like `assert_eq!`.
+pub async fn wait_eq<T: PartialEq + std::fmt::Debug>(
+    mut actual: impl FnMut() -> T,
+    expected: T,
+    what: &str,
+) {
+    let last = std::cell::RefCell::new(None);
+    wait_some(
+        || {
+            let now = actual();
+            let done = now == expected;
+            *last.borrow_mut() = Some(now);
+            done.then_some(())
+        },
+        what,
+        || format!("expected {expected:?}, last seen {:?}", last.borrow()),
+    )
+    .await;
+}
+
+/// Wait (up to 10 s) until `selector` appears under `host`.
+pub async fn wait_for(host: &Element, selector: &str) -> Element {
+    wait_some(
+        || find(host, selector),
+        &format!("{selector} appearing"),
+        || format!("page: {}", host.inner_html()),
+    )
+    .await
+}
+
+/// Wait (up to 10 s) until the first `selector` under `host` has a text containing `needle`;
+/// returns that text.
+pub async fn wait_for_text(host: &Element, selector: &str, needle: &str) -> String {
+    wait_some(
+        || {
+            find(host, selector)
+                .and_then(|e| e.text_content())
+                .filter(|text| text.contains(needle))
+        },
+        &format!("{selector} showing {needle:?}"),
+        || {
+            format!(
+                "it shows {:?}",
+                find(host, selector).and_then(|e| e.text_content())
+            )
+        },
+    )
+    .await
+}
+
+/// Wait (up to 10 s) until nothing matches `selector` under `host`.
+pub async fn wait_gone(host: &Element, selector: &str) {
+    wait_some(
+        || find(host, selector).is_none().then_some(()),
+        &format!("{selector} going away"),
+        || format!("page: {}", host.inner_html()),
+    )
+    .await
+}
+
+/// How many elements match `selector` under `host`.
+pub fn count(host: &Element, selector: &str) -> u32 {
+    host.query_selector_all(selector).expect("query").length()
+}
+
+/// Wait (up to 10 s) until `n` elements match `selector` under `host`.
+pub async fn wait_count(host: &Element, selector: &str, n: u32) {
+    wait_some(
+        || (count(host, selector) == n).then_some(()),
+        &format!("{n} × {selector}"),
+        || format!("there are {}", count(host, selector)),
+    )
+    .await
 }
 
 pub fn click(host: &Element, selector: &str) {
@@ -75,10 +176,6 @@ pub fn click(host: &Element, selector: &str) {
         .click();
 }
 
-/// Replace `window.fetch`: `script` is a JS function body that gets the parsed request
-/// (`body`), the URL (`url`) and the call count (`n`, from 1) and returns the JSON-RPC
-/// `result` object, or throws. Every request seen lands in `window.__seen` (its `url`,
-/// parsed `body` and `headers`, names lowercase).
 /// The `_meta` the app's requests carry (protocol version, client info, capabilities with the
 /// tasks extension), for requests a test writes by hand.
 pub const REQUEST_META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"holdbay","version":"0.1.0"},"io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{},"url":{}},"extensions":{"io.modelcontextprotocol/tasks":{}}}}"#;
@@ -98,19 +195,49 @@ pub fn with_meta(params: &str) -> String {
     }
 }
 
+/// Replace `window.fetch`: `script` is a JS function body that gets the parsed request
+/// (`body`: its JSON, or its text when it is not JSON, `null` when empty), the URL (`url`),
+/// the call count (`n`, from 1) and the request's `headers` (names lowercase), and returns
+/// - the JSON-RPC `result` object, or `{ error }`: answered 200 `application/json`;
+/// - `reply({ status, headers, body })`: answered as said (`body` text or a `ReadableStream`
+///   as is, anything else as JSON; no `content-type` unless `headers` has one): any status,
+///   any content type;
+/// - `reply({ status: 200, headers: { "content-type": "text/event-stream" }, body:
+///   sse(message, …) })`: the messages (JSON-RPC objects, `rpc(result)` makes this
+///   request's answer) as server-sent events, one `event: message` each;
+///
+/// or throws (a refused fetch). Every request seen lands in `window.__seen` (its `url`,
+/// `method`, `body` and `headers`).
 pub fn script_fetch(script: &str) {
     let install = js_sys::Function::new_no_args(&format!(
         r#"
         window.__seen = [];
+        const answered = Symbol("a whole answer");
         window.fetch = async (input, init) => {{
             // The app fetches a `Request` (gloo-net); a URL and options work too.
             const request = input instanceof Request ? input : new Request(input, init);
-            const url = request.url;
-            const body = JSON.parse(await request.text());
+            const url = String(request.url);
+            const text = await request.text();
+            let body = null;
+            try {{ body = text ? JSON.parse(text) : null; }} catch {{ body = text; }}
             const headers = Object.fromEntries(request.headers.entries());
-            window.__seen.push({{ url: String(url), body, headers }});
+            window.__seen.push({{ url, method: request.method, body, headers }});
             const n = window.__seen.length;
-            const answer = ((body, url, n) => {{ {script} }})(body, String(url), n);
+            const reply = (descriptor) => ({{ [answered]: descriptor }});
+            const rpc = (result) => ({{ jsonrpc: "2.0", id: body && body.id, result }});
+            const sse = (...messages) => messages
+                .map((message) => `event: message
+data: ${{JSON.stringify(message)}}
+
+`)
+                .join("");
+            const answer = ((body, url, n, headers) => {{ {script} }})(body, url, n, headers);
+            if (answer && answer[answered]) {{
+                const {{ status = 200, headers = {{}}, body = "" }} = answer[answered];
+                const text = typeof body === "string" || body instanceof ReadableStream
+                    ? body : JSON.stringify(body);
+                return new Response(status === 204 ? null : text, {{ status, headers }});
+            }}
             const message = answer.error
                 ? {{ jsonrpc: "2.0", id: body.id, error: answer.error }}
                 : {{ jsonrpc: "2.0", id: body.id, result: answer }};

@@ -160,7 +160,8 @@ test('an expired refresh token asks for a new sign-in, saying why', async () => 
   const [popup] = await Promise.all([page.context().waitForEvent('page'), page.click('#sign-in button.sign-in')]);
   await popup.click('button[value="allow"]', { timeout: 15000 });
   await shown(page, '.auth-status[data-state="signed-in"]');
-  // Token (1 s) and refresh token (2 s) both expire; the reload's connect is refused.
+  // About time: the token (1 s) and the refresh token (2 s) both expire; the reload's
+  // connect is refused.
   await page.waitForTimeout(2500);
   await page.reload();
   const error = await shown(page, '#sign-in .sign-in-error', { timeout: 20000 });

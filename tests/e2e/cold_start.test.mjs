@@ -86,6 +86,7 @@ test('the tool list is drawn before the dock and the tasks panel are built; a sl
   const slow = await openPage(app.context, 'about:blank');
   await slow.page.addInitScript({ content: FIRST_SEEN });
   await slow.page.route('**/mcp', async (route) => {
+    // About time: the server answers 3 s late.
     await new Promise((resolve) => setTimeout(resolve, 3000));
     await route.continue();
   });
@@ -112,7 +113,8 @@ test('the first screen loads one wasm module and sends only server/discover and 
   await page.goto(`${app.url}/`);
   await page.waitForSelector('.tool-name', { timeout: 15000 });
   await page.waitForSelector('#dock', { timeout: 15000 });
-  await page.waitForTimeout(300);
+  // Everything the first load fetches (and might warn about) has been fetched.
+  await page.waitForLoadState('networkidle');
   assert.deepEqual(warnings, [], 'nothing in the console on a first load');
   // What the page fetched, by when it started (page time), against when the tool list showed.
   const { toolList, fetched } = await page.evaluate(() => ({
@@ -195,7 +197,7 @@ test('a repeat visit transfers only index.html and the two discovery requests', 
   });
   await page.goto(`${app.url}/`);
   await page.waitForSelector('.tool-name', { timeout: 15000 });
-  await page.waitForTimeout(300);
+  await page.waitForLoadState('networkidle');
   const transferred = [...fromNetwork.entries()].map(([id, r]) => {
     const headers = Object.entries(urls.get(id)?.headers ?? {});
     const method = headers.find(([name]) => name.toLowerCase() === 'mcp-method')?.[1];

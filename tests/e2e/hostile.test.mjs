@@ -267,6 +267,7 @@ test('a task whose snapshot asks for 10,000 inputs is refused, and the server is
   const text = await row.innerText();
   assert.match(text, /Refused: the server asked for 10,000 inputs at once: over the bound of 64 \(Limits::max_input_requests\)/);
   const polls = hostile.polls['asks-too-much'];
+  // About time: no poll follows, even a second later.
   await new Promise((r) => setTimeout(r, 1000));
   assert.equal(hostile.polls['asks-too-much'], polls, 'no poll after the task was refused');
   assert.equal(hostile.cancels.filter((id) => id === 'asks-too-much').length, 1, 'cancelled once');
@@ -310,6 +311,7 @@ test('a task the server forgets past its TTL ends as expired, and polling stops'
     assert.match(await row.innerText(), /Expired: its TTL passed and the server no longer knows it/);
     assert.match(await row.innerText(), /polling over/);
     const ended = polls.length;
+    // About time: no poll follows, even after a poll interval and more.
     await new Promise((r) => setTimeout(r, 2500));
     assert.equal(polls.length, ended, 'no poll after the task ended');
     await screenshot(page, '92-task-expired-light');

@@ -6,7 +6,9 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { openCleanApp, screenshot as screenshotAs } from './support.mjs';
-import { fillField, answerInput, shown, askingCardOf, recordMcpRequests } from './ui.mjs';
+import {
+  fillField, answerInput, shown, askingCardOf, recordMcpRequests, scrollsSettled, transitionsDone,
+} from './ui.mjs';
 import { violations } from './axe.mjs';
 
 /** The colour scheme the walk is in: screenshots are named by it, and a check that looks at
@@ -116,7 +118,7 @@ export async function answerAndReveal(page, { wrongFirst = false } = {}) {
   assert.ok(tick && tick.width >= 14 && tick.height >= 14, `lesson ${lessonNumber}'s done mark is drawn: ${JSON.stringify(tick)}`);
   await shown(page, '#lessons .lesson-answer');
   const evidence = await inspected(page);
-  await page.waitForTimeout(300); // the answer's scroll into view
+  await scrollsSettled(page); // the answer's scroll into view
   await assertOneScreen(page, 'the reveal');
   // The scene marks the part with .selected (a cartridge: the magazine's highlight).
   const named = '#scene .selected, #scene .cartridge-highlight';
@@ -217,7 +219,7 @@ export async function sceneSummary(page) {
 async function screenshotBothSchemes(page, name) {
   for (const scheme of ['light', 'dark']) {
     await page.emulateMedia({ colorScheme: scheme });
-    await page.waitForTimeout(150);
+    await transitionsDone(page);
     await screenshotAs(page, `${name}-${scheme}`);
   }
   await page.emulateMedia({ colorScheme: walkScheme });
@@ -341,11 +343,11 @@ export const LESSON_WALKS = [
       await answerInput(card, 'accept');
       await shown(page, '#call-panel .call-result');
       // Accept went away with the form: the focus stays in the call panel, not on the page.
-      await page.waitForTimeout(100);
-      assert.ok(
-        await page.evaluate(() => document.activeElement !== document.body && Boolean(document.activeElement?.closest('#call-panel'))),
-        `focus after Accept: ${await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 80))}`,
-      );
+      const focusKept = await page.waitForFunction(
+        () => document.activeElement !== document.body && Boolean(document.activeElement?.closest('#call-panel')),
+        null, { timeout: 5000 },
+      ).then(() => true, () => false);
+      assert.ok(focusKept, `focus after Accept: ${await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 80))}`);
       await part(page, 'g.tray[data-state="done"][data-occupied="false"][data-rounds="2"]');
       assert.equal(await page.locator('#scene g.latch[data-changed="true"]').count(), 0);
 
@@ -539,7 +541,9 @@ export const LESSON_WALKS = [
       const drawn = [];
       for (let position = 0; position < positions; position += 1) {
         await page.locator('#timeline-scrub').fill(String(position));
-        await page.waitForTimeout(350); // the magazine redraws at most every 250 ms
+        // About time: the magazine redraws at most every 250 ms, and a position that draws
+        // no cartridge has nothing else to wait for.
+        await page.waitForTimeout(350);
         drawn.push(await page.locator(`#scene g.cartridge[data-task-id="${taskId}"]`).count());
       }
       const first = drawn.indexOf(1);
@@ -814,6 +818,7 @@ export async function walkAllLessons(app, scheme) {
     return part.left >= strip.left - 1 && part.right <= strip.right + 1;
   });
   assert.ok(onStrip, 'the marked tray is on the visible part of the strip');
+  // About time: nothing is sent, even a moment later.
   await page.waitForTimeout(300);
   assert.deepEqual(sentAfter.map((body) => body.method), [], 'the link ran nothing');
   await screenshot(page, 'lessons-recap-link');

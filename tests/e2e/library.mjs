@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { root } from './support.mjs';
-import { shown, fillField, answerInput } from './ui.mjs';
+import { shown, fillField, answerInput, scrollsSettled, transitionsDone } from './ui.mjs';
 
 export const shotsDir = join(root, 'target', 'shots');
 
@@ -111,7 +111,8 @@ export async function shots(page, name, scrollTo) {
   for (const scheme of ['light', 'dark']) {
     await page.emulateMedia({ colorScheme: scheme });
     if (scrollTo) await page.locator(scrollTo).first().scrollIntoViewIfNeeded();
-    await page.waitForTimeout(150);
+    await scrollsSettled(page);
+    await transitionsDone(page);
     await page.screenshot({ path: join(shotsDir, `${name}-${scheme}.png`) });
   }
   await page.emulateMedia({ colorScheme: 'light' });

@@ -161,6 +161,7 @@ test('switching views during Play while animation frames run late (a busy tab) r
     const play = page.locator('#timeline-play');
     await play.waitFor({ timeout: 10000 });
     if ((await play.getAttribute('aria-pressed')) !== 'true') await play.click();
+    // About time: the switches land before, during and after the late frames.
     await pause(50 + 10 * i);
     await page.click('#view-workbench');
     await page.waitForSelector('.select-tool');
@@ -184,6 +185,7 @@ test('switching views 50 times in a row, during Play, a paused call and a stream
   await selectTool(page, 'book_table');
   await call(page);
   await shown(page, '#call-panel .input-request[data-key="party"]');
+  // About time: the switches land at jittered moments of Play, the pause and the stream.
   const pause = (ms) => new Promise((r) => setTimeout(r, ms));
   // A jitter from 0 to 200 ms, the same every run.
   let seed = 7;

@@ -5,9 +5,8 @@
 // and a resource template that each pause for input (MRTR on prompts/get and
 // resources/read) and the static resources.
 //
-// The prompt and resource tests drive the Prompts and Resources panels, which arrive with
-// branch i12-prompts (and its tests/e2e/library.mjs). Without them they are skipped (and say
-// so); once that branch is merged they run and are expected to pass.
+// The peer's packages are installed by scripts/install-tools.sh (npm ci in tests/peers/ts);
+// without them every test here fails and says so: nothing is skipped.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -15,13 +14,12 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { startHoldbay, launchBrowser, openCleanApp, screenshot, root } from './support.mjs';
 import { selectTool, fillField, answerInput, call, shown } from './ui.mjs';
+import * as library from './library.mjs';
 
 const peerDir = join(root, 'tests', 'peers', 'ts');
 
 /** The TS SDK v2 peer on a free loopback port (PORT=0); resolves with its /mcp URL. */
 function startTsPeer() {
-  assert.ok(existsSync(join(peerDir, 'node_modules', '@modelcontextprotocol', 'server')),
-    'the TS peer is not installed: run scripts/install-tools.sh (npm ci in tests/peers/ts)');
   const child = spawn(process.execPath, [join(peerDir, 'server.mjs')], {
     env: { ...process.env, PORT: '0' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -51,6 +49,9 @@ let peer;
 let browser;
 
 before(async () => {
+  // Checked before anything starts, so a missing install fails every test with this message.
+  assert.ok(existsSync(join(peerDir, 'node_modules', '@modelcontextprotocol', 'server')),
+    'the TS peer is not installed: run scripts/install-tools.sh (npm ci in tests/peers/ts)');
   [holdbay, peer] = await Promise.all([startHoldbay(), startTsPeer()]);
   browser = await launchBrowser();
 });
@@ -173,19 +174,9 @@ test('TS SDK v2: URL-mode consent on the peer\'s own page, then the call complet
   await page.close();
 });
 
-// ---- Prompts and resources (the panels of branch i12-prompts) ------------------------------
-// They drive the Prompts and Resources tabs through that branch's helpers (tests/e2e/
-// library.mjs). On a build without them the tests are skipped and say why; once the branch
-// is merged they run and are expected to pass.
-const library = await import('./library.mjs').catch(() => null);
-const needsLibrary = (t) => {
-  if (library) return false;
-  t.skip('needs the Prompts and Resources panels (tests/e2e/library.mjs): enable by merging branch i12-prompts');
-  return true;
-};
+// ---- Prompts and resources (the Prompts and Resources tabs, through tests/e2e/library.mjs) --
 
-test('TS SDK v2: get a prompt that asks for input first (MRTR on prompts/get)', async (t) => {
-  if (needsLibrary(t)) return;
+test('TS SDK v2: get a prompt that asks for input first (MRTR on prompts/get)', async () => {
   const { page, errors } = await openPeer();
   const panel = await library.pickPrompt(page, 'release_notes');
   await library.typeArgument(panel, 'version', '1.2');
@@ -200,8 +191,7 @@ test('TS SDK v2: get a prompt that asks for input first (MRTR on prompts/get)', 
   await page.close();
 });
 
-test('TS SDK v2: read the static resources (text and blob)', async (t) => {
-  if (needsLibrary(t)) return;
+test('TS SDK v2: read the static resources (text and blob)', async () => {
   const { page, errors } = await openPeer();
   let reader = await library.readResource(page, 'peer://readme');
   await shown(reader, '.read-result');
@@ -212,8 +202,7 @@ test('TS SDK v2: read the static resources (text and blob)', async (t) => {
   await page.close();
 });
 
-test('TS SDK v2: fill a resource template, then confirm access (MRTR on resources/read)', async (t) => {
-  if (needsLibrary(t)) return;
+test('TS SDK v2: fill a resource template, then confirm access (MRTR on resources/read)', async () => {
   const { page, errors } = await openPeer();
   const panel = await library.pickTemplate(page, 'peer://reports/{quarter}');
   await library.typeArgument(panel, 'quarter', 'Q3');

@@ -35,6 +35,33 @@ export async function shown(scope, selector, options = {}) {
   return found;
 }
 
+/**
+ * Wait until nothing on the page scrolls any more: every scroll position the same two
+ * animation frames in a row (a smooth scroll into view has ended).
+ */
+export async function scrollsSettled(page) {
+  await page.waitForFunction(async () => {
+    const positions = () => [document.scrollingElement, ...document.querySelectorAll('*')]
+      .map((element) => (element ? `${element.scrollTop},${element.scrollLeft}` : ''))
+      .join(';');
+    const frame = () => new Promise((resolveFrame) => requestAnimationFrame(resolveFrame));
+    let before = positions();
+    for (;;) {
+      await frame();
+      const now = positions();
+      if (now === before) return true;
+      before = now;
+    }
+  }, null, { timeout: 10000 });
+}
+
+/** Wait until every CSS transition has ended (after a change of colour scheme, say). */
+export async function transitionsDone(page) {
+  await page.waitForFunction(() => document.getAnimations()
+    .filter((animation) => animation instanceof CSSTransition)
+    .every((animation) => animation.playState === 'finished'), null, { timeout: 10000 });
+}
+
 /** Press Call. */
 export async function call(page) {
   await page.click('#call-panel button.call');

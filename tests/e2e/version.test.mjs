@@ -90,11 +90,15 @@ async function discoversOf(posts) {
   return posts.filter((post) => post.body?.method === 'server/discover');
 }
 
-/** How many exchanges of `method` the wire log lists. */
-/** Rows of `method` in the wire log, once it has caught up (a busy log redraws calmly, at
- * most every 300 ms: src/ui/wire_log/mod.rs `CALM_REDRAW_MS`). */
-async function wireRows(page, method) {
-  await page.waitForTimeout(400);
+/** Rows of `method` in the wire log, once it lists `expected` of them (a busy log redraws
+ * calmly, at most every 300 ms: src/ui/wire_log/mod.rs `CALM_REDRAW_MS`), or as many as it
+ * lists after 10 s. */
+async function wireRows(page, method, expected) {
+  await page.waitForFunction(
+    ([name, count]) => [...document.querySelectorAll('.wire-method')]
+      .filter((row) => row.textContent === name).length === count,
+    [method, expected], { timeout: 10000 },
+  ).catch(() => {});
   return page.locator('.wire-method', { hasText: new RegExp(`^${method}$`) }).count();
 }
 
@@ -145,7 +149,7 @@ test('a 2025-11-25 server gets the plain legacy message, and no tab keeps listin
     assert.equal(sent.length, 1);
     assert.equal(sent[0].status, 400);
     assert.equal(sent[0].answer?.error?.code, -32000);
-    assert.equal(await wireRows(page, 'server/discover'), 1);
+    assert.equal(await wireRows(page, 'server/discover', 1), 1);
     assert.deepEqual(errors, []);
     await page.close();
   } finally {
@@ -177,7 +181,7 @@ test('a server that refuses the first version gets exactly one retry, then works
     }
     assert.equal(posts.filter((post) => post.answer?.error?.code === -32022).length, 1);
     // The wire log shows both exchanges.
-    assert.equal(await wireRows(page, 'server/discover'), 2);
+    assert.equal(await wireRows(page, 'server/discover', 2), 2);
     assert.ok(await page.locator('.tool-name').count() > 0, 'the tools are listed');
     await shoot(page, '62-version-retry');
     assert.deepEqual(errors, []);
@@ -202,7 +206,7 @@ test('a server with no version in common has its supported list shown', async ()
     await shoot(page, '61-version-no-common');
     // No common version: no retry.
     assert.equal((await discoversOf(posts)).length, 1);
-    assert.equal(await wireRows(page, 'server/discover'), 1);
+    assert.equal(await wireRows(page, 'server/discover', 1), 1);
     assert.deepEqual(errors, []);
     await page.close();
   } finally {

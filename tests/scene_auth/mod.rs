@@ -13,7 +13,10 @@ use leptos::prelude::*;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement};
 
-use crate::dom::{find, fresh_host, mount_with_session, record_exchange, sleep_ms, wait_for};
+use crate::dom::{
+    find, fresh_host, mount_with_session, record_exchange, wait_eq, wait_for, wait_for_text,
+    wait_until,
+};
 
 pub mod shot;
 
@@ -188,8 +191,22 @@ fn inspector_json(host: &Element) -> String {
         .unwrap_or_default()
 }
 
-async fn settled() {
-    sleep_ms(i32::try_from(holdbay::traffic::CALM_MS).unwrap_or(250) + 100).await;
+/// The inspector's JSON once it parses and `ready` holds of it.
+async fn inspected_json(
+    host: &Element,
+    ready: impl Fn(&serde_json::Value) -> bool,
+    what: &str,
+) -> serde_json::Value {
+    crate::dom::wait_some(
+        || {
+            serde_json::from_str(&inspector_json(host))
+                .ok()
+                .filter(|shown| ready(shown))
+        },
+        what,
+        || format!("the inspector shows {}", inspector_json(host)),
+    )
+    .await
 }
 
 #[wasm_bindgen_test]
@@ -258,17 +275,14 @@ async fn inspecting_an_exchange_shows_its_json_as_the_log_has_it() {
     record_sign_in(&wire);
     let token = wait_for(&host, "#auth-lane .auth-part[data-purpose=\"token\"]").await;
     wasm_bindgen::JsCast::unchecked_ref::<HtmlElement>(&token).click();
-    settled().await;
-    let role = find(&host, "#inspect .inspect-role")
-        .and_then(|r| r.text_content())
-        .unwrap_or_default();
-    assert!(
-        role.contains("token") && role.contains("authorization server"),
-        "{role}"
-    );
-    let json = inspector_json(&host);
-    let shown: serde_json::Value = serde_json::from_str(&json).expect("the inspector's JSON");
-    assert_eq!(shown["response"]["status"], 200);
+    let role = wait_for_text(&host, "#inspect .inspect-role", "authorization server").await;
+    assert!(role.contains("token"), "{role}");
+    let shown = inspected_json(
+        &host,
+        |shown| shown["response"]["status"] == 200,
+        "the token exchange inspected",
+    )
+    .await;
     assert_eq!(shown["response"]["body"]["access_token"], "‹redacted›");
     assert_eq!(shown["request"]["url"], format!("{AS}/token"));
     assert_eq!(token.get_attribute("aria-pressed").as_deref(), Some("true"));
@@ -276,10 +290,12 @@ async fn inspecting_an_exchange_shows_its_json_as_the_log_has_it() {
     // The challenge shows the MCP server's refusal, its WWW-Authenticate included.
     let challenge = find(&host, ".auth-part[data-purpose=\"challenge\"]").expect("challenge");
     wasm_bindgen::JsCast::unchecked_ref::<HtmlElement>(&challenge).click();
-    settled().await;
-    let shown: serde_json::Value =
-        serde_json::from_str(&inspector_json(&host)).expect("the inspector's JSON");
-    assert_eq!(shown["response"]["status"], 401);
+    let shown = inspected_json(
+        &host,
+        |shown| shown["response"]["status"] == 401,
+        "the challenge inspected",
+    )
+    .await;
     assert_eq!(shown["response"]["headers"]["www-authenticate"], CHALLENGE);
     assert_eq!(
         token.get_attribute("aria-pressed").as_deref(),
@@ -292,9 +308,9 @@ async fn a_log_without_authorization_exchanges_draws_no_lane() {
     let (host, wire) = mount_scene("scene-auth-none", Signal::stored(None));
     // A Bearer challenge alone is not a sign-in in the log: no lane yet.
     record_exchange(&wire, refused(401, CHALLENGE));
-    record_exchange(&wire, refused(403, r#"Bearer error="insufficient_scope""#));
-    wait_for(&host, "#scene").await;
-    settled().await;
+    let last = record_exchange(&wire, refused(403, r#"Bearer error="insufficient_scope""#));
+    // The scene has drawn the refusals (the lane, drawn from the same log, would be there).
+    wait_for(&host, &format!("g.flight[data-exchange=\"{last}\"]")).await;
     assert!(find(&host, "#auth-lane").is_none(), "{}", host.inner_html());
     assert!(find(&host, ".auth-part").is_none());
 }
@@ -402,11 +418,12 @@ async fn the_token_part_shows_what_a_jwt_says_and_never_the_token() {
         "{expiry}"
     );
     wasm_bindgen::JsCast::unchecked_ref::<HtmlElement>(&part).click();
-    settled().await;
-    let role = find(&host, "#inspect .inspect-role")
-        .and_then(|r| r.text_content())
-        .unwrap_or_default();
-    assert_eq!(role, format!("Access token from {AS}"));
+    wait_eq(
+        || find(&host, "#inspect .inspect-role").and_then(|r| r.text_content()),
+        Some(format!("Access token from {AS}")),
+        "the token inspected",
+    )
+    .await;
     let facts = find(&host, "#inspect .inspect-facts")
         .and_then(|r| r.text_content())
         .unwrap_or_default();
@@ -435,11 +452,13 @@ async fn an_opaque_token_is_shown_without_claims_and_never_whole() {
     let part = wait_for(&host, "#auth-lane .auth-token").await;
     assert_eq!(part.get_attribute("data-jwt").as_deref(), Some("false"));
     wasm_bindgen::JsCast::unchecked_ref::<HtmlElement>(&part).click();
-    settled().await;
-    let shown: serde_json::Value =
-        serde_json::from_str(&inspector_json(&host)).expect("the inspector's JSON");
+    let shown = inspected_json(
+        &host,
+        |shown| shown["issuer"] == AS,
+        "the opaque token inspected",
+    )
+    .await;
     assert_eq!(shown["jwt"], serde_json::Value::Null);
-    assert_eq!(shown["issuer"], AS);
     assert_no_secret(&host, &access_token);
 }
 
@@ -456,25 +475,28 @@ async fn a_scrub_shows_the_lane_as_it_stood_then_without_the_live_token() {
     let traffic = session.traffic();
     // Half a second after the registration went out: the challenge, discovery, register.
     traffic.scrub_to(Some(start + 3_500.0));
-    settled().await;
-    assert_eq!(
-        attrs(&host, "#auth-lane .auth-part[data-entry]", "data-purpose"),
+    wait_eq(
+        || attrs(&host, "#auth-lane .auth-part[data-entry]", "data-purpose"),
         [
             "challenge",
             "resource-metadata",
             "server-metadata",
-            "register"
+            "register",
         ]
-    );
+        .map(String::from)
+        .to_vec(),
+        "the lane as it stood",
+    )
+    .await;
     assert!(
         find(&host, ".auth-token").is_none(),
         "a replay does not show today's token"
     );
     traffic.scrub_to(None);
-    settled().await;
-    assert_eq!(
-        attrs(&host, "#auth-lane .auth-part[data-entry]", "data-purpose").len(),
-        8
-    );
-    assert!(find(&host, ".auth-token").is_some());
+    wait_until(
+        || attrs(&host, "#auth-lane .auth-part[data-entry]", "data-purpose").len() == 8,
+        "the whole lane again",
+    )
+    .await;
+    wait_for(&host, ".auth-token").await;
 }

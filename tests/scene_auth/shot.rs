@@ -8,7 +8,7 @@ use wasm_bindgen_test::*;
 use web_sys::HtmlElement;
 
 use super::{jwt, mount_scene, record_sign_in, tokens};
-use crate::dom::{answered_json, document, record_exchange, sleep_ms, wait_for};
+use crate::dom::{answered_json, document, record_exchange, wait_for};
 
 const STYLES: [&str; 2] = [
     include_str!("../../style/holdbay.css"),
@@ -29,7 +29,6 @@ async fn inspected_token_for_a_screenshot() {
     if let Some(inspector) = host.query_selector("#inspect").ok().flatten() {
         inspector.scroll_into_view();
     }
-    sleep_ms(300).await;
 }
 
 async fn show_scene_with_token_inspected() -> HtmlElement {
@@ -81,10 +80,10 @@ async fn show_scene_with_token_inspected() -> HtmlElement {
         .expect("body")
         .append_child(&frame)
         .expect("append");
-    sleep_ms(1500).await;
-    if let Some(part) = host.query_selector(".auth-token").ok().flatten() {
-        part.unchecked_into::<HtmlElement>().click();
-    }
-    sleep_ms(500).await;
+    wait_for(&host, ".auth-token")
+        .await
+        .unchecked_into::<HtmlElement>()
+        .click();
+    wait_for(&host, "#inspect .inspect-json").await;
     host
 }

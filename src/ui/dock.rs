@@ -31,7 +31,7 @@ pub fn Dock() -> impl IntoView {
         was.copied().unwrap_or(false) || tab.get() == DockTab::History
     });
     let wire = session.wire();
-    let findings = session.link().findings();
+    let findings = session.findings();
     // Counted in place (copying a busy log just to count it was measurable), and at the
     // log's calm pace: a count that changes every frame makes every frame draw.
     let wire_calm = super::wire_log::calm_revision(wire).revision;

@@ -25,7 +25,7 @@ use crate::ui::state::UiState;
 pub fn PromptsTab() -> impl IntoView {
     let session = Session::current();
     // Listed when first shown, not at connect (the first screen waits only for the tools).
-    session.catalog_untracked().want_library(session.link());
+    session.want_library();
     move || match session.catalog().prompts().get() {
         Loaded::Ready(listed) => view! { <PromptList listed=listed /> <PromptPanel /> }.into_any(),
         other => not_ready(other, "prompts"),

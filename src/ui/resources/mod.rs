@@ -23,7 +23,7 @@ use crate::ui::state::UiState;
 pub fn ResourcesTab() -> impl IntoView {
     let session = Session::current();
     // Listed when first shown, not at connect (the first screen waits only for the tools).
-    session.catalog_untracked().want_library(session.link());
+    session.want_library();
     view! {
         {move || match session.catalog().resources().get() {
             Loaded::Ready(listed) => view! { <ResourceList listed=listed /> }.into_any(),

@@ -221,7 +221,7 @@ fn WireDetails(entry: WireEntry, options: RowOptions) -> impl IntoView {
         let origin = web_sys::window()
             .and_then(|w| w.location().origin().ok())
             .unwrap_or_default();
-        let connection = session.link().connection_now();
+        let connection = session.connection_now();
         entry.with_value(|entry| {
             // Opted in: the connection's own headers, and for a relayed exchange this page's
             // relay token (the relay refuses a command without it).

@@ -5,6 +5,7 @@
 pub mod auth;
 pub mod calls;
 pub mod catalog;
+pub mod clock;
 pub mod completions;
 pub mod connection;
 pub mod endpoint;

@@ -73,7 +73,7 @@ impl Session {
             let loading = catalog.load(link);
             async move {
                 loading.await;
-                settled_at.try_set(Some(js_sys::Date::now()));
+                settled_at.try_set(Some(crate::clock::now_ms() as f64));
             }
         });
         Self {

@@ -150,7 +150,7 @@ fn unfold_at_first_activity(session: Session, fold: DockFold) {
         }
         let newest = wire.with_shown(|entries| entries.last().map(|entry| entry.started_at));
         let Some(since) = settled.get().or_else(|| seen_idle_at.get_value()) else {
-            seen_idle_at.set_value(Some(js_sys::Date::now()));
+            seen_idle_at.set_value(Some(crate::clock::now_ms() as f64));
             return;
         };
         if newest.is_some_and(|started| started > since) {

@@ -86,7 +86,7 @@ impl WireLog {
             },
             |_, _| true,
         );
-        let loaded_at = js_sys::Date::now();
+        let loaded_at = crate::clock::now_ms() as f64;
         Self {
             live,
             dropped: StoredValue::new(0),

@@ -10,6 +10,7 @@ use std::collections::BTreeSet;
 
 use leptos::prelude::*;
 
+use crate::clock::now_ms;
 use crate::session::Session;
 use crate::wire::budget::{BODY_KEPT_BYTES, KEPT_BYTES, LOG_BYTES, bytes_text};
 use crate::wire::keep::KEPT_EXCHANGES;
@@ -79,13 +80,13 @@ pub(crate) fn calm_revision(log: crate::wire::WireLog) -> CalmLog {
     let revision = RwSignal::new(0u64);
     let flood = RwSignal::new(None::<u32>);
     // (redraws available, when they were last counted)
-    let bucket = StoredValue::new((REDRAW_BURST, js_sys::Date::now()));
+    let bucket = StoredValue::new((REDRAW_BURST, now_ms() as f64));
     let waiting = StoredValue::new(false);
     // This page's exchanges so far (dropped ones too), and when the count was last taken.
     let recorded = move || log.dropped_untracked() + log.with_live(<[_]>::len);
-    let counted = StoredValue::new((recorded(), js_sys::Date::now()));
+    let counted = StoredValue::new((recorded(), now_ms() as f64));
     let refill = move || {
-        let now = js_sys::Date::now();
+        let now = now_ms() as f64;
         bucket
             .try_update_value(|(tokens, counted_at)| {
                 *tokens = (*tokens + (now - *counted_at) / CALM_REDRAW_MS).min(REDRAW_BURST);
@@ -96,7 +97,7 @@ pub(crate) fn calm_revision(log: crate::wire::WireLog) -> CalmLog {
     };
     // Exchanges a second since the count was taken, once a second or more has passed.
     let measure_flood = move || {
-        let (now, count) = (js_sys::Date::now(), recorded());
+        let (now, count) = (now_ms() as f64, recorded());
         let Some((before, at)) = counted.try_get_value() else {
             return;
         };

@@ -16,6 +16,7 @@ pub(crate) mod dom_id;
 mod findings;
 pub(crate) mod first_screen;
 pub mod focus;
+pub mod format;
 pub mod forms;
 pub(crate) mod frames;
 pub mod history;

@@ -4,6 +4,8 @@
 use holdbay_engine::{Media, hex_preview, media};
 use leptos::prelude::*;
 
+use crate::ui::format;
+
 /// Base64 media: shown inline only as the engine allows, else described with a hex glance.
 #[component]
 pub fn MediaView(mime_type: Option<String>, data: String, what: &'static str) -> impl IntoView {
@@ -21,7 +23,10 @@ pub fn MediaView(mime_type: Option<String>, data: String, what: &'static str) ->
                 .into_any()
         }
         Media::Described { bytes, why } => {
-            let note = format!("{what}: binary {bytes} bytes ({mime_label}), {why}.");
+            let note = format!(
+                "{what}: binary {} ({mime_label}), {why}.",
+                format::bytes(bytes)
+            );
             let hex = hex_preview(&data, 16).filter(|hex| !hex.is_empty());
             view! {
                 <div class="media-note">

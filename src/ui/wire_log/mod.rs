@@ -12,7 +12,8 @@ use leptos::prelude::*;
 
 use crate::clock::now_ms;
 use crate::session::Session;
-use crate::wire::budget::{BODY_KEPT_BYTES, KEPT_BYTES, LOG_BYTES, bytes_text};
+use crate::ui::format;
+use crate::wire::budget::{BODY_KEPT_BYTES, KEPT_BYTES, LOG_BYTES};
 use crate::wire::keep::KEPT_EXCHANGES;
 use crate::wire::{WireEntry, WireQuery, server_label};
 use entry::{RowOptions, WireEntryRow};
@@ -438,7 +439,7 @@ pub fn WireLogPanel() -> impl IntoView {
             <p class="quiet wire-kept-note">
                 {format!(
                     "This browser keeps the newest {KEPT_EXCHANGES} exchanges (at most {}) across reloads (Authorization values are never recorded, and Copy as curl redacts credentials unless “Credentials in curl” is ticked); Clear forgets them.",
-                    bytes_text(KEPT_BYTES),
+                    format::bytes(KEPT_BYTES),
                 )}
             </p>
             {move || {
@@ -450,8 +451,8 @@ pub fn WireLogPanel() -> impl IntoView {
                                 {format!(
                                     "{dropped} older exchanges dropped: this page keeps the latest {} exchanges and at most {} of them ({} of any one body).",
                                     crate::wire::MAX_LIVE_ENTRIES,
-                                    bytes_text(LOG_BYTES),
-                                    bytes_text(BODY_KEPT_BYTES),
+                                    format::bytes(LOG_BYTES),
+                                    format::bytes(BODY_KEPT_BYTES),
                                 )}
                             </p>
                         }

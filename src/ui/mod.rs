@@ -27,6 +27,7 @@ pub mod list_window;
 pub mod names;
 mod notice;
 mod on_demand;
+mod pick_list;
 pub mod prompts;
 pub mod resources;
 pub mod scene;

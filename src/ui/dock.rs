@@ -34,7 +34,7 @@ pub fn Dock() -> impl IntoView {
     let findings = session.findings();
     // Counted in place (copying a busy log just to count it was measurable), and at the
     // log's calm pace: a count that changes every frame makes every frame draw.
-    let wire_calm = super::wire_log::calm_revision(wire).revision;
+    let wire_calm = super::wire_log::calm_redraws(wire).redraw;
     let wire_count = move || {
         wire_calm.track();
         wire.with_shown_untracked(<[_]>::len)

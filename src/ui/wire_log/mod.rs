@@ -65,20 +65,21 @@ pub const FLOOD_REDRAW_MS: f64 = 1_000.0;
 /// however fast exchanges come.
 pub const FLOODED_ROWS_DRAWN: usize = 40;
 
-/// When the log is redrawn: its revision at the calm pace, and how fast exchanges come
-/// while they flood it.
+/// When the log is redrawn: the log's changes at the calm pace, and how fast exchanges
+/// come while they flood it.
 #[derive(Clone, Copy)]
 pub(crate) struct CalmLog {
-    pub revision: Signal<u64>,
+    /// Notified when the log should be redrawn (track it).
+    pub redraw: Trigger,
     /// Exchanges a second, while at least [`FLOOD_PER_SECOND`].
     pub flood: Signal<Option<u32>>,
 }
 
-/// A revision that follows the log's own, paced as [`CALM_REDRAW_MS`] says (a token bucket:
+/// A redraw that follows the log's changes, paced as [`CALM_REDRAW_MS`] says (a token bucket:
 /// `REDRAW_BURST` redraws, refilled one per `CALM_REDRAW_MS`), or once per
 /// [`FLOOD_REDRAW_MS`] while the log is flooded (exchanges counted over a second or more).
-pub(crate) fn calm_revision(log: crate::wire::WireLog) -> CalmLog {
-    let revision = RwSignal::new(0u64);
+pub(crate) fn calm_redraws(log: crate::wire::WireLog) -> CalmLog {
+    let redraw_now = Trigger::new();
     let flood = RwSignal::new(None::<u32>);
     // (redraws available, when they were last counted)
     let bucket = StoredValue::new((REDRAW_BURST, now_ms() as f64));
@@ -132,7 +133,7 @@ pub(crate) fn calm_revision(log: crate::wire::WireLog) -> CalmLog {
                 (*tokens - 1.0).max(0.0)
             }
         });
-        revision.try_update(|r| *r += 1);
+        redraw_now.notify();
         if flooded {
             // The next redraw comes in any case: it also sees when the flood is over.
             waiting.try_set_value(true);
@@ -158,7 +159,7 @@ pub(crate) fn calm_revision(log: crate::wire::WireLog) -> CalmLog {
         }
     });
     CalmLog {
-        revision: revision.into(),
+        redraw: redraw_now,
         flood: flood.into(),
     }
 }
@@ -213,12 +214,12 @@ pub fn WireLogPanel() -> impl IntoView {
     };
     let file_problem = RwSignal::new(None::<String>);
 
-    // Read in place at the calm pace (`calm_revision`): the rows get their entry when
+    // Read in place at the calm pace (`calm_redraws`): the rows get their entry when
     // drawn, so nothing is copied per body piece.
     let CalmLog {
-        revision: calm,
+        redraw: calm,
         flood,
-    } = calm_revision(log);
+    } = calm_redraws(log);
     let methods = Memo::new(move |_| {
         calm.track();
         log.with_shown_untracked(|entries| {

@@ -19,7 +19,7 @@ pub fn duration(ms: f64) -> String {
     let whole = (seconds.round() as u64).min(u64::MAX / 2);
     match whole {
         ..MINUTE => format!("{whole} s"),
-        ..HOUR => format!("{} min {:02} s", whole / MINUTE, whole % MINUTE),
+        MINUTE..HOUR => format!("{} min {:02} s", whole / MINUTE, whole % MINUTE),
         _ => format!("{} h {:02} min", whole / HOUR, (whole % HOUR) / MINUTE),
     }
 }

@@ -90,3 +90,26 @@ fn pick_row<M: ListMethod>(named: Named<M::Item>) -> PickRow<M::Item> {
     .into_any();
     PickRow { item, names, flags }
 }
+
+/// The button that picks `key` into `picked` (pressed while it is the one picked); its
+/// row's names go inside (`children`).
+#[component]
+pub fn PickButton(
+    picked: RwSignal<Option<String>>,
+    #[prop(into)] key: String,
+    class: &'static str,
+    children: Children,
+) -> impl IntoView {
+    let key = StoredValue::new(key);
+    let pressed = move || picked.with(|p| key.with_value(|key| p.as_ref() == Some(key)));
+    view! {
+        <button
+            type="button"
+            class=format!("item-pick {class}")
+            aria-pressed=move || pressed().to_string()
+            on:click=move |_| picked.set(Some(key.get_value()))
+        >
+            {children()}
+        </button>
+    }
+}

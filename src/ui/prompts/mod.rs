@@ -18,7 +18,7 @@ use crate::ui::call::CallOutcome;
 use crate::ui::catalog_list::not_ready;
 use crate::ui::library_drafts::FormOf;
 use crate::ui::names::{ShownText, flags_of, warnings_of};
-use crate::ui::pick_list::{PickList, PickRow};
+use crate::ui::pick_list::{PickButton, PickList, PickRow};
 use crate::ui::state::UiState;
 
 /// The prompts, and the picked one's form and gets.
@@ -36,33 +36,21 @@ pub fn PromptsTab() -> impl IntoView {
 #[component]
 fn PromptList(listed: Listed<Prompt>) -> impl IntoView {
     let drafts = UiState::current().library();
-    let row = move |PickRow {
-                        item: prompt,
-                        names,
-                        flags,
-                    }: PickRow<Prompt>| {
-        let name = prompt.name.clone();
-        let picked = {
-            let name = name.clone();
-            move || drafts.prompt.get().as_deref() == Some(name.as_str())
-        };
-        let pick = {
-            let name = name.clone();
-            move |_| drafts.prompt.set(Some(name.clone()))
-        };
+    let row = move |row: PickRow<Prompt>| {
+        let prompt = row.item;
+        let shape = shape(&prompt);
         view! {
             <li class="catalog-item">
-                <button
-                    type="button"
-                    class="item-pick prompt-pick"
-                    data-name=name
-                    aria-pressed=move || picked().to_string()
-                    on:click=pick
+                <PickButton
+                    picked=drafts.prompt
+                    key=prompt.name.clone()
+                    class="prompt-pick"
+                    attr:data-name=prompt.name.clone()
                 >
-                    {names}
-                    <span class="quiet item-shape">{shape(&prompt)}</span>
-                </button>
-                {flags}
+                    {row.names}
+                    <span class="quiet item-shape">{shape}</span>
+                </PickButton>
+                {row.flags}
                 {prompt.description.map(|d| view! { <p class="tool-description">{d}</p> })}
             </li>
         }

@@ -16,7 +16,7 @@ use crate::session::Session;
 use crate::ui::call::CallOutcome;
 use crate::ui::catalog_list::not_ready;
 use crate::ui::library_drafts::LibraryDrafts;
-use crate::ui::pick_list::{PickList, PickRow};
+use crate::ui::pick_list::{PickButton, PickList, PickRow};
 use crate::ui::state::UiState;
 
 #[component]
@@ -55,18 +55,15 @@ fn detail(uri: &str, mime: Option<&str>) -> String {
 fn ResourceList(listed: Listed<Resource>) -> impl IntoView {
     let session = Session::current();
     let drafts = UiState::current().library();
-    let row = move |PickRow {
-                        item: resource,
-                        names,
-                        flags,
-                    }: PickRow<Resource>| {
+    let row = move |row: PickRow<Resource>| {
+        let resource = row.item;
         let uri = resource.uri.clone();
         let data_uri = uri.clone();
         let detail = detail(&resource.uri, resource.mime_type.as_deref());
         let note = RwSignal::new(None::<String>);
         view! {
             <li class="catalog-item resource-item" data-uri=data_uri>
-                {names}
+                {row.names}
                 <button
                     type="button"
                     class="read-resource"
@@ -74,7 +71,7 @@ fn ResourceList(listed: Listed<Resource>) -> impl IntoView {
                 >
                     "Read"
                 </button>
-                {flags}
+                {row.flags}
                 <p class="item-detail">{detail}</p>
                 {resource.description.map(|d| view! { <p class="tool-description">{d}</p> })}
                 {move || note.get().map(|n| view! { <p class="call-blocked">{n}</p> })}
@@ -97,33 +94,20 @@ fn ResourceList(listed: Listed<Resource>) -> impl IntoView {
 #[component]
 fn TemplateList(listed: Listed<ResourceTemplate>) -> impl IntoView {
     let drafts = UiState::current().library();
-    let row = move |PickRow {
-                        item: template,
-                        names,
-                        flags,
-                    }: PickRow<ResourceTemplate>| {
-        let key = template.uri_template.clone();
-        let picked = {
-            let key = key.clone();
-            move || drafts.template.get().as_deref() == Some(key.as_str())
-        };
-        let pick = {
-            let key = key.clone();
-            move |_| drafts.template.set(Some(key.clone()))
-        };
+    let row = move |row: PickRow<ResourceTemplate>| {
+        let template = row.item;
         let detail = detail(&template.uri_template, template.mime_type.as_deref());
         view! {
             <li class="catalog-item">
-                <button
-                    type="button"
-                    class="item-pick template-pick"
-                    data-template=key
-                    aria-pressed=move || picked().to_string()
-                    on:click=pick
+                <PickButton
+                    picked=drafts.template
+                    key=template.uri_template.clone()
+                    class="template-pick"
+                    attr:data-template=template.uri_template.clone()
                 >
-                    {names}
-                </button>
-                {flags}
+                    {row.names}
+                </PickButton>
+                {row.flags}
                 <p class="item-detail">{detail}</p>
                 {template.description.map(|d| view! { <p class="tool-description">{d}</p> })}
             </li>

@@ -5,6 +5,7 @@
 pub mod auth;
 pub mod calls;
 pub mod catalog;
+pub mod clock;
 pub mod completions;
 pub mod connection;
 pub mod endpoint;
@@ -47,7 +48,7 @@ pub fn mount_app_to_body() {
     let endpoint = endpoint::from_page();
     let session = ui::start_session(&endpoint, Some(wire::keep::DATABASE));
     if let Some((pending, callback_url)) = resume {
-        auth::flow::resume(session.auth(), session.link(), pending, callback_url);
+        session.resume_sign_in(pending, callback_url);
     }
     leptos::task::spawn_local(async move {
         leptos::mount::mount_to_body(

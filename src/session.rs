@@ -5,13 +5,17 @@
 //! Views read it and ask it to act; none of them owns any of it, so switching views loses
 //! nothing, and what must outlive a reload (task handles, the wire log) is kept in storage.
 
+use std::collections::BTreeMap;
+
+use holdbay_engine::{CompletionTarget, Finding};
 use leptos::prelude::*;
 
+use crate::auth::Auth;
 use crate::calls::{CallRun, Calls, PromptRun, ReadRun, Runs};
 use crate::catalog::Catalog;
 use crate::connection::Connection;
 use crate::history::CallHistory;
-use crate::link::Link;
+use crate::link::{FindingCounts, Link};
 use crate::owner::KeepingOwner;
 use crate::split::chunk;
 use crate::tasks::TaskBoard;
@@ -23,6 +27,8 @@ use crate::wire::keep::{WireKeep, attach_later};
 #[derive(Clone, Copy)]
 pub struct Session {
     link: Link,
+    /// Sign-ins: the tokens held and the sign-in the page asks for; the link consults them.
+    auth: Auth,
     /// The latest connect's view of the server; a connect replaces it.
     catalog: RwSignal<Catalog>,
     /// Discover and list, for the latest connection.
@@ -55,7 +61,8 @@ impl Session {
     /// across reloads (component tests build this one).
     pub fn new(connection: Connection) -> Self {
         let wire = WireLog::new();
-        let link = Link::new(connection, wire);
+        let auth = Auth::new();
+        let link = Link::new(connection, wire).with_sign_ins(auth);
         let catalog = RwSignal::new(Catalog::new());
         let tasks = TaskBoard::new();
         let calls = Calls::new(link, tasks, catalog.into());
@@ -66,11 +73,12 @@ impl Session {
             let loading = catalog.load(link);
             async move {
                 loading.await;
-                settled_at.try_set(Some(js_sys::Date::now()));
+                settled_at.try_set(Some(crate::clock::now_ms() as f64));
             }
         });
         Self {
             link,
+            auth,
             catalog,
             connect,
             settled_at,
@@ -136,6 +144,8 @@ impl Session {
         expect_context::<Self>()
     }
 
+    /// The line to the server, for the services beside the session (the views ask the
+    /// session's verbs instead).
     pub fn link(&self) -> Link {
         self.link
     }
@@ -145,12 +155,39 @@ impl Session {
     }
 
     /// Sign-ins: the tokens held and the sign-in the page asks for.
-    pub fn auth(&self) -> crate::auth::Auth {
-        self.link.auth()
+    pub fn auth(&self) -> Auth {
+        self.auth
+    }
+
+    /// Start the sign-in the page asks for, in `window` (opened in the user's click;
+    /// `None` when the browser blocked it: the page goes instead).
+    pub fn sign_in(&self, window: Option<web_sys::Window>) {
+        self.auth.sign_in(self.link, window);
+    }
+
+    /// Finish the sign-in that took the whole page to the authorization server, now back
+    /// at `callback_url`.
+    pub fn resume_sign_in(&self, pending: String, callback_url: String) {
+        crate::auth::flow::resume(self.auth, self.link, pending, callback_url);
     }
 
     pub fn connection(&self) -> Signal<Connection> {
         self.link.connection()
+    }
+
+    /// The current connection, for one action.
+    pub fn connection_now(&self) -> Connection {
+        self.link.connection_now()
+    }
+
+    /// What the engine found about the server so far (tracked).
+    pub fn findings(&self) -> Signal<Vec<Finding>> {
+        self.link.findings()
+    }
+
+    /// How often each finding was seen (tracked).
+    pub fn finding_counts(&self) -> Signal<FindingCounts> {
+        self.link.finding_counts()
     }
 
     /// What the latest connect found (tracked: a connect shows a new catalog).
@@ -160,6 +197,25 @@ impl Session {
 
     pub fn catalog_untracked(&self) -> Catalog {
         self.catalog.get_untracked()
+    }
+
+    /// A view shows the prompts or resources: list them (once per connect), as soon as
+    /// discovery and the tools allow.
+    pub fn want_library(&self) {
+        self.catalog_untracked().want_library(self.link);
+    }
+
+    /// The server's `completion/complete` suggestions for `argument` of `target`, given
+    /// what was `typed` and the other arguments filled in (`context`); or why there are
+    /// none.
+    pub async fn suggestions(
+        self,
+        target: CompletionTarget,
+        argument: String,
+        typed: String,
+        context: BTreeMap<String, String>,
+    ) -> Result<Vec<String>, String> {
+        crate::completions::suggest(self.link, target, argument, typed, context).await
     }
 
     /// A connect is under way.

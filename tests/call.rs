@@ -99,7 +99,7 @@ async fn a_paused_call_shows_its_round_and_state_and_can_be_cancelled() {
     let counter = text(&host, ".round-counter");
     assert!(
         counter.starts_with("Round 1 of at most 10 · ")
-            && counter.ends_with(" of at most 10m 00s elapsed"),
+            && counter.ends_with(" of at most 10 min 00 s elapsed"),
         "{counter}"
     );
     let state = text(&host, ".request-state");
@@ -281,7 +281,7 @@ async fn a_paused_call_survives_remounting_the_call_panel() {
     let counter = text(&host, ".round-counter");
     assert!(
         counter.starts_with("Round 1 of at most 10 · ")
-            && counter.ends_with(" of at most 10m 00s elapsed"),
+            && counter.ends_with(" of at most 10 min 00 s elapsed"),
         "{counter}"
     );
     assert_eq!(seen_count(), 1, "remounting sends nothing");

@@ -256,7 +256,7 @@ async fn a_prompt_get_pauses_in_the_same_input_card_then_shows_its_messages() {
     let counter = text(&host, ".round-counter");
     assert!(
         counter.starts_with("Round 1 of at most 10 · ")
-            && counter.ends_with(" of at most 10m 00s elapsed"),
+            && counter.ends_with(" of at most 10 min 00 s elapsed"),
         "{counter}"
     );
     // Only this test's prompts/get requests: a late completion of an earlier test may land too.

@@ -140,7 +140,7 @@ pub async fn key(auth: Auth) -> Result<DpopKey, String> {
 /// A fresh proof (new `jti`, this second's `iat`) for `what`, signed with `key`.
 pub async fn proof(key: &DpopKey, what: &ProofFor) -> Result<String, String> {
     let random = super::random_bytes::<16>()?;
-    let iat = (js_sys::Date::now() / 1000.0).max(0.0) as u64;
+    let iat = crate::clock::now_ms() / 1000;
     let input = proof_signing_input(&key.public, what, iat, &jti(&random));
     let signature = JsFuture::from(
         subtle()?

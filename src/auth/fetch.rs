@@ -16,6 +16,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{ReadableStreamDefaultReader, RequestCredentials};
 
 use super::dpop::{self, DpopKey};
+use crate::clock::now_ms;
 use crate::connection::{Connection, relay_url};
 use crate::link::relay_token;
 use crate::wire::{WireEntry, WireLog};
@@ -69,7 +70,7 @@ async fn attempt(
         _ => Vec::new(),
     };
     let shown = request.redacted();
-    let started = js_sys::Date::now();
+    let started = now_ms() as f64;
     let fetched = match relay {
         Some(_) => relay_url(&request.url),
         None => request.url.clone(),
@@ -105,7 +106,7 @@ async fn attempt(
         request_body: shown.body.map(|body| body.encoded()).unwrap_or_default(),
         ..WireEntry::default()
     });
-    let after = move || (js_sys::Date::now() - started).max(0.0);
+    let after = move || (now_ms() as f64 - started).max(0.0);
     let fail = |reason: String| {
         log.update(id, |entry| {
             entry.finished_after = Some(after());

@@ -22,6 +22,7 @@ use wasm_bindgen::prelude::Closure;
 
 use super::callback::{CHANNEL, PENDING_KEY};
 use super::{Auth, Progress, SignInAsk, dpop, fetch};
+use crate::clock::now_ms;
 use crate::connection::Connection;
 use crate::link::Link;
 use crate::split::{ChunkMissing, chunk, engine_work};
@@ -310,7 +311,7 @@ fn leave_page(auth: Auth, ask: SignInAsk, flow: AuthFlow, url: &str) {
 
 /// The browser's legs of the flow in the wire log: no fetch, but part of the flow.
 fn record_browser_leg(log: WireLog, connection: &Connection, purpose: Purpose, url: &str) {
-    let now = js_sys::Date::now();
+    let now = now_ms() as f64;
     let shown = redacted_url(url);
     log.begin(WireEntry {
         method: purpose.label().to_owned(),
@@ -351,8 +352,4 @@ fn close(window: Option<&web_sys::Window>) {
     if let Some(window) = window {
         let _ = window.close();
     }
-}
-
-fn now_ms() -> u64 {
-    js_sys::Date::now().max(0.0) as u64
 }

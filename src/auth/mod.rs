@@ -17,6 +17,7 @@ pub mod flow;
 pub mod refusal;
 pub mod remember;
 pub mod settings;
+mod sign_ins;
 mod split_off;
 
 use futures_channel::oneshot;
@@ -52,7 +53,8 @@ pub enum Progress {
     Failed(String),
 }
 
-/// `Copy`: a bundle of handles, kept by the link.
+/// `Copy`: a bundle of handles, kept by the session; the link consults it (as its
+/// [`crate::link::SignIns`]).
 #[derive(Clone, Copy)]
 pub struct Auth {
     /// Tokens per MCP server URL.
@@ -279,10 +281,10 @@ impl Auth {
     pub async fn answer_refusal(
         &self,
         link: Link,
-        refusal: refusal::Refusal,
+        refusal: crate::link::Refusal,
         nonce_sent: Option<String>,
     ) -> bool {
-        match chunk!(answer_with(link, refusal, nonce_sent)) {
+        match chunk!(answer_with(*self, link, refusal, nonce_sent)) {
             Ok(answering) => answering.await,
             Err(_) => false,
         }

@@ -7,11 +7,9 @@ use std::pin::Pin;
 
 use holdbay_engine::ResponseError;
 
-use crate::link::Link;
+use super::Auth;
+use crate::link::{Link, Refusal};
 use crate::split::{ChunkMissing, engine_work};
-
-/// What the refusal said: its status, its `WWW-Authenticate` and its `DPoP-Nonce`.
-pub type Refusal = (u16, String, Option<String>);
 
 /// Whether the refused request may go again.
 pub type Answering = Pin<Box<dyn Future<Output = bool>>>;
@@ -19,6 +17,7 @@ pub type Answering = Pin<Box<dyn Future<Output = bool>>>;
 engine_work! {
     /// [`answer`], in the engine-work chunk.
     pub fn answer_with(
+        auth: Auth,
         link: Link,
         refusal: Refusal,
         nonce_sent: Option<String>,
@@ -29,13 +28,17 @@ engine_work! {
             challenge,
             dpop_nonce,
         };
-        Ok(Box::pin(answer(link, refusal, nonce_sent)))
+        Ok(Box::pin(answer(auth, link, refusal, nonce_sent)))
     }
 }
 
 /// `nonce_sent`: the DPoP nonce the refused request's proof carried.
-async fn answer(link: Link, refusal: ResponseError, nonce_sent: Option<String>) -> bool {
-    let auth = link.auth();
+async fn answer(
+    auth: Auth,
+    link: Link,
+    refusal: ResponseError,
+    nonce_sent: Option<String>,
+) -> bool {
     let server = link.connection_now().server;
     if let Some(nonce) = refusal.dpop_nonce_demand() {
         // A nonce the proof already carried is not obeyed again: the server refuses the

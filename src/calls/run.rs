@@ -21,6 +21,7 @@ use web_sys::AbortController;
 
 use super::tamper::{LatchTamper, flip_one_character};
 use crate::catalog::Catalog;
+use crate::clock::now_ms;
 use crate::link::{ExchangeError, Link};
 use crate::split::{ChunkMissing, chunk, engine_work};
 use crate::tasks::TaskBoard;
@@ -601,8 +602,4 @@ impl<M: RunMethod> RunState<M> {
     fn set_phase(self, phase: Phase<M::Output>) {
         self.phase.try_set(Some(phase));
     }
-}
-
-fn now_ms() -> u64 {
-    js_sys::Date::now().max(0.0) as u64
 }

@@ -3,9 +3,11 @@
 //! the engine reports about the server. Everything that talks to a server goes through it.
 
 pub mod relay_token;
+pub mod sign_ins;
 pub mod transport;
 
 use std::collections::HashMap;
+use std::rc::Rc;
 
 use holdbay_engine::auth::MAX_STEP_UPS;
 use holdbay_engine::{
@@ -15,9 +17,9 @@ use holdbay_engine::{
 use leptos::prelude::*;
 use web_sys::AbortSignal;
 
-use crate::auth::Auth;
 use crate::connection::Connection;
 use crate::wire::WireLog;
+pub use sign_ins::{Later, Refusal, SignIns};
 pub use transport::{Carry, ExchangeError};
 
 /// `Copy`: a bundle of handles, shared by the session's services.
@@ -31,8 +33,9 @@ pub struct Link {
     /// How often each finding in `findings` was seen (the same rule broken the same way is
     /// listed once and counted), and how many distinct ones found no room.
     repeats: RwSignal<FindingCounts>,
-    /// Sign-ins: the bearer every request carries, and the waits for a sign-in.
-    auth: Auth,
+    /// Sign-ins: the bearer every request carries, and the waits for a sign-in; `None`:
+    /// requests go without credentials and a refusal stays one.
+    sign_ins: StoredValue<Option<Rc<dyn SignIns>>, LocalStorage>,
 }
 
 /// How often each distinct finding was seen, by rule and explanation.
@@ -64,8 +67,9 @@ impl std::fmt::Debug for Link {
 }
 
 impl Link {
-    /// A line to `connection`'s server, recording into `wire`. The findings the engine
-    /// decodes from any exchange join the link's findings as they arrive.
+    /// A line to `connection`'s server, recording into `wire`, signing in to none (see
+    /// [`Link::with_sign_ins`]). The findings the engine decodes from any exchange join the
+    /// link's findings as they arrive.
     pub fn new(connection: Connection, wire: WireLog) -> Self {
         let link = Self {
             connection: RwSignal::new(connection),
@@ -73,7 +77,7 @@ impl Link {
             wire,
             findings: RwSignal::new(Vec::new()),
             repeats: RwSignal::new(FindingCounts::default()),
-            auth: Auth::new(),
+            sign_ins: StoredValue::new_local(None),
         };
         wire.listen(move |_, added| {
             link.note_findings(added.iter().filter_map(|timed| match &timed.event {
@@ -82,6 +86,17 @@ impl Link {
             }));
         });
         link
+    }
+
+    /// The link, its requests carrying `sign_ins`' credentials and its refusals answered
+    /// by them.
+    pub fn with_sign_ins(self, sign_ins: impl SignIns + 'static) -> Self {
+        self.sign_ins.set_value(Some(Rc::new(sign_ins)));
+        self
+    }
+
+    fn sign_ins(&self) -> Option<Rc<dyn SignIns>> {
+        self.sign_ins.try_get_value().flatten()
     }
 
     /// The current connection (tracked).
@@ -105,10 +120,6 @@ impl Link {
         self.wire
     }
 
-    pub fn auth(&self) -> Auth {
-        self.auth
-    }
-
     /// A refusal that asks for a sign-in (401 with a Bearer challenge, 403
     /// `insufficient_scope`) waits for one: `true` when the request may go again, now
     /// carrying the token. A demand for a DPoP nonce goes again at once with it. Any other
@@ -119,6 +130,9 @@ impl Link {
         failure: Option<&ExchangeError>,
         nonce_sent: Option<String>,
     ) -> bool {
+        let Some(sign_ins) = self.sign_ins() else {
+            return false;
+        };
         match failure {
             Some(ExchangeError::Response(ResponseError::Unauthorized {
                 status,
@@ -126,10 +140,10 @@ impl Link {
                 dpop_nonce,
             })) => {
                 let refusal = (*status, challenge.clone(), dpop_nonce.clone());
-                self.auth.answer_refusal(*self, refusal, nonce_sent).await
+                sign_ins.answer_refusal(*self, refusal, nonce_sent).await
             }
             None => {
-                self.auth.note_accepted();
+                sign_ins.note_accepted();
                 false
             }
             Some(_) => false,
@@ -197,7 +211,7 @@ impl Link {
         // One call site, so the exchange's code is not repeated per method in the wasm.
         let mut signed_in = 0;
         loop {
-            let nonce_sent = self.auth.resource_nonce(&self.connection_now().server);
+            let nonce_sent = self.resource_nonce();
             let answer = self.exchange_once(request).await;
             if signed_in > MAX_STEP_UPS
                 || !self
@@ -276,7 +290,7 @@ impl Link {
     ) -> Result<Reply<Outcome<M::Output>>, ExchangeError> {
         let mut signed_in = 0;
         loop {
-            let nonce_sent = self.auth.resource_nonce(&self.connection_now().server);
+            let nonce_sent = self.resource_nonce();
             let answer = self.exchange_outcome_once(request, abort, on_event).await;
             if signed_in > MAX_STEP_UPS
                 || !self
@@ -315,13 +329,23 @@ impl Link {
         transport::listen(&how, request, on_event).await
     }
 
+    /// The DPoP nonce the current server last demanded.
+    fn resource_nonce(&self) -> Option<String> {
+        let sign_ins = self.sign_ins()?;
+        sign_ins.resource_nonce(&self.connection_now().server)
+    }
+
     async fn carry<'a>(&self, connection: &'a Connection) -> Carry<'a> {
+        let credentials = match self.sign_ins() {
+            Some(sign_ins) => sign_ins.credentials_for(connection.server.clone()).await,
+            None => Vec::new(),
+        };
         Carry {
             connection,
             log: self.wire,
             abort: None,
             on_event: None,
-            credentials: self.auth.credentials_for(&connection.server).await,
+            credentials,
         }
     }
 }

@@ -22,6 +22,7 @@ use wasm_bindgen_futures::JsFuture;
 use web_sys::{AbortSignal, ReadableStreamDefaultReader, Response};
 
 use super::relay_token;
+use crate::clock::now_ms;
 use crate::connection::Connection;
 use crate::wire::curl::is_credential_header;
 use crate::wire::{WireEntry, WireLog};
@@ -316,7 +317,7 @@ struct Record {
 impl Record {
     fn begin(how: &Carry<'_>, sent: ExchangeEvent, wire: &Wire<'_>) -> Self {
         let connection = how.connection;
-        let started = js_sys::Date::now();
+        let started = now_ms() as f64;
         let name = match &sent {
             ExchangeEvent::Sent(sent) => sent.name.clone(),
             _ => None,
@@ -345,7 +346,7 @@ impl Record {
     }
 
     fn after(&self) -> f64 {
-        (js_sys::Date::now() - self.started).max(0.0)
+        (now_ms() as f64 - self.started).max(0.0)
     }
 
     fn update(&self, how: &Carry<'_>, change: impl FnOnce(&mut WireEntry)) {

@@ -531,7 +531,4 @@ fn live_ids(tasks: &[TrackedTask]) -> Vec<String> {
         .collect()
 }
 
-/// The local clock, in milliseconds (the engine takes time as an argument).
-pub fn now_ms() -> u64 {
-    js_sys::Date::now().max(0.0) as u64
-}
+pub use crate::clock::now_ms;

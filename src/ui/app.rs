@@ -218,7 +218,7 @@ fn DiscoveryFailed(message: String) -> impl IntoView {
     let could_be_cors = error.as_ref().is_some_and(|e| e.could_be_cors());
     let relay_offer = could_be_cors.then(|| {
         let use_relay = move |_| {
-            let mut connection = session.link().connection_now();
+            let mut connection = session.connection_now();
             connection.via_relay = true;
             reconnect(session, ui, connection);
         };
@@ -244,7 +244,7 @@ fn DiscoveryFailed(message: String) -> impl IntoView {
 /// another server, the views start clean too (no tool of the last one left in the call panel).
 pub fn reconnect(session: Session, ui: UiState, connection: Connection) {
     crate::endpoint::share_in_page_url(&connection.server, connection.via_relay);
-    let switching = session.link().connection_now().server != connection.server;
+    let switching = session.connection_now().server != connection.server;
     // The session first (it cancels the last server's calls while their views still
     // stand), then the views.
     session.connect(connection);

@@ -7,21 +7,15 @@ use leptos::prelude::*;
 use super::ErrorNotice;
 use crate::catalog::Loaded;
 
-/// Whether `query` (case-insensitive, ASCII folding keeps the wasm small) occurs in any field.
-/// Names and titles are matched as shown, so the query is read the same way: typing
-/// `ok_echo` never finds `ok_\u{200B}echo`, which shows as `ok_⟨U+200B⟩echo`, and pasting
-/// that name (or its shown text) does.
-pub fn matches<'a>(query: &str, fields: impl IntoIterator<Item = Option<&'a str>>) -> bool {
-    let query = search_key(query);
-    query.is_empty() || haystack(fields).contains(&query)
-}
-
-/// The query as [`matches`] looks for it.
+/// The query as a search looks for it in a [`haystack`] (case-insensitive, ASCII folding
+/// keeps the wasm small). Names and titles are matched as shown, so the query is read the
+/// same way: typing `ok_echo` never finds `ok_\u{200B}echo`, which shows as
+/// `ok_⟨U+200B⟩echo`, and pasting that name (or its shown text) does.
 pub fn search_key(query: &str) -> String {
     Shown::of(query.trim()).text().to_ascii_lowercase()
 }
 
-/// An item's fields as [`matches`] looks in them, one text, kept by a list searched often:
+/// An item's fields as a search looks in them, one text, kept by a list searched often:
 /// the fields folded, one per line (a query, one line, cannot match across two).
 pub fn haystack<'a>(fields: impl IntoIterator<Item = Option<&'a str>>) -> String {
     let mut all = String::new();
@@ -94,25 +88,6 @@ pub fn left_out_note(left_out: Vec<String>) -> Option<impl IntoView> {
             </ul>
         }
     })
-}
-
-/// The items whose shown name and title, description or detail (`fields`) match the query,
-/// as a derived list for a view.
-pub fn searched<T: Clone + Send + Sync + 'static>(
-    items: StoredValue<Vec<Named<T>>>,
-    query: RwSignal<String>,
-    fields: for<'a> fn(&'a Named<T>) -> [Option<&'a str>; 4],
-) -> impl Fn() -> Vec<Named<T>> + Copy + Send + Sync + 'static {
-    move || {
-        let query = query.get();
-        items.with_value(|items| {
-            items
-                .iter()
-                .filter(|item| matches(&query, fields(item)))
-                .cloned()
-                .collect()
-        })
-    }
 }
 
 /// The frame of a searchable list of prompts, resources or templates: title and count, the

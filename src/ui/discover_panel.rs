@@ -52,16 +52,6 @@ fn capability_chips(capabilities: &Value) -> Vec<CapabilityChip> {
     chips
 }
 
-/// `ms` in the largest whole unit that fits (hours, minutes, seconds).
-fn human_duration(ms: u64) -> String {
-    match ms {
-        ms if ms >= 3_600_000 && ms % 3_600_000 == 0 => format!("{} h", ms / 3_600_000),
-        ms if ms >= 60_000 && ms % 60_000 == 0 => format!("{} min", ms / 60_000),
-        ms if ms >= 1000 && ms % 1000 == 0 => format!("{} s", ms / 1000),
-        ms => format!("{ms} ms"),
-    }
-}
-
 #[component]
 pub fn DiscoverPanel(result: DiscoverResult) -> impl IntoView {
     let info = result.server_info();
@@ -99,7 +89,10 @@ pub fn DiscoverPanel(result: DiscoverResult) -> impl IntoView {
     let chips = capability_chips(&serde_json::to_value(&result.capabilities).unwrap_or_default());
     let freshness = match result.ttl_ms {
         0 => "not to be reused (ttlMs 0)".to_owned(),
-        ms => format!("fresh for {} (ttlMs {ms})", human_duration(ms)),
+        ms => format!(
+            "fresh for {} (ttlMs {ms})",
+            crate::ui::format::exact_duration(ms)
+        ),
     };
     let scope = match result.cache_scope {
         holdbay_engine::model::CacheScope::Public => "public: any client may share it",

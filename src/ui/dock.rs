@@ -31,10 +31,10 @@ pub fn Dock() -> impl IntoView {
         was.copied().unwrap_or(false) || tab.get() == DockTab::History
     });
     let wire = session.wire();
-    let findings = session.link().findings();
+    let findings = session.findings();
     // Counted in place (copying a busy log just to count it was measurable), and at the
     // log's calm pace: a count that changes every frame makes every frame draw.
-    let wire_calm = super::wire_log::calm_revision(wire).revision;
+    let wire_calm = super::wire_log::calm_redraws(wire).redraw;
     let wire_count = move || {
         wire_calm.track();
         wire.with_shown_untracked(<[_]>::len)
@@ -150,7 +150,7 @@ fn unfold_at_first_activity(session: Session, fold: DockFold) {
         }
         let newest = wire.with_shown(|entries| entries.last().map(|entry| entry.started_at));
         let Some(since) = settled.get().or_else(|| seen_idle_at.get_value()) else {
-            seen_idle_at.set_value(Some(js_sys::Date::now()));
+            seen_idle_at.set_value(Some(crate::clock::now_ms() as f64));
             return;
         };
         if newest.is_some_and(|started| started > since) {

@@ -74,8 +74,9 @@ fn resources_tab() -> AnyView {
 
 #[cfg_attr(holdbay_split, leptos::lazy)]
 fn findings_panel() -> AnyView {
-    let link = Session::current().link();
-    view! { <FindingsPanel findings=link.findings() counts=link.finding_counts() /> }.into_any()
+    let session = Session::current();
+    view! { <FindingsPanel findings=session.findings() counts=session.finding_counts() /> }
+        .into_any()
 }
 
 #[cfg_attr(holdbay_split, leptos::lazy)]

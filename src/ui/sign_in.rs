@@ -75,7 +75,7 @@ fn Card() -> impl IntoView {
             let sign_in = move |_| {
                 // The window must open in the click itself: browsers block it later.
                 let window = open_sign_in_window();
-                auth.sign_in(session.link(), window);
+                session.sign_in(window);
             };
             let running = move || matches!(auth.progress().get(), Progress::Running(_));
             view! {

@@ -38,7 +38,7 @@ impl ToolRow {
         }
     }
 
-    /// What search looks in: the name and title as shown (see `catalog_list::matches`)
+    /// What search looks in: the name and title as shown (see `catalog_list::search_key`)
     /// and the description.
     fn haystack(&self) -> String {
         let name = Shown::of(&self.name).text();

@@ -17,21 +17,6 @@ pub const LOG_BYTES: usize = 32 * 1024 * 1024;
 /// Bytes of the log kept in IndexedDB across reloads; the oldest go first.
 pub const KEPT_BYTES: usize = 16 * 1024 * 1024;
 
-/// Human text for a byte count: "1 MiB", "32 MiB", "512 KiB", "900 bytes".
-pub fn bytes_text(bytes: usize) -> String {
-    const KIB: usize = 1024;
-    const MIB: usize = 1024 * KIB;
-    if bytes >= MIB && bytes.is_multiple_of(MIB) {
-        format!("{} MiB", bytes / MIB)
-    } else if bytes >= MIB {
-        format!("{:.1} MiB", bytes as f64 / MIB as f64)
-    } else if bytes >= KIB {
-        format!("{} KiB", bytes.div_ceil(KIB))
-    } else {
-        format!("{bytes} bytes")
-    }
-}
-
 /// The longest prefix of `text` of at most `room` bytes that ends between characters.
 pub fn prefix_within(text: &str, room: usize) -> &str {
     if text.len() <= room {

@@ -49,8 +49,8 @@ pub struct WireLog {
     /// What `live` holds, by [`WireEntry::retained_bytes`].
     bytes: StoredValue<usize>,
     next_id: StoredValue<u64>,
-    /// Bumped (at most once per animation frame) when `live` changed.
-    revision: RwSignal<u64>,
+    /// Notified (at most once per animation frame) when `live` changed.
+    changed: Trigger,
     frame_pending: StoredValue<bool>,
     /// Bumped when exchanges from before a reload joined the log (whole-log readers such
     /// as the scene's fold rebuild then).
@@ -74,19 +74,19 @@ impl Default for WireLog {
 impl WireLog {
     pub fn new() -> Self {
         let live = StoredValue::new(Vec::new());
-        let revision = RwSignal::new(0);
+        let changed = Trigger::new();
         let imported: RwSignal<Option<Vec<WireEntry>>> = RwSignal::new(None);
         // Every recompute is a change: comparing two copies costs as much as making one.
         let shown = Memo::new_with_compare(
             move |_| {
-                revision.track();
+                changed.track();
                 imported
                     .with(Clone::clone)
                     .unwrap_or_else(|| live.get_value())
             },
             |_, _| true,
         );
-        let loaded_at = js_sys::Date::now();
+        let loaded_at = crate::clock::now_ms() as f64;
         Self {
             live,
             dropped: StoredValue::new(0),
@@ -94,7 +94,7 @@ impl WireLog {
             // Ids grow across reloads (a restored log keeps its ids), so each page starts
             // from its load time: unique, and in order with the exchanges kept before it.
             next_id: StoredValue::new((loaded_at.max(0.0) as u64).saturating_mul(1_000)),
-            revision,
+            changed,
             frame_pending: StoredValue::new(false),
             restored: RwSignal::new(0),
             loaded_at,
@@ -270,17 +270,17 @@ impl WireLog {
             return;
         }
         self.frame_pending.set_value(true);
-        let (pending, revision) = (self.frame_pending, self.revision);
+        let (pending, changed) = (self.frame_pending, self.changed);
         request_animation_frame(move || {
             pending.try_set_value(false);
-            revision.try_update(|r| *r += 1);
+            changed.notify();
         });
     }
 
     /// Read what the log shows (the imported file, else this page's traffic) without a
     /// copy; tracked, so a reactive scope re-runs when it changes.
     pub fn with_shown<R>(&self, read: impl FnOnce(&[WireEntry]) -> R) -> R {
-        self.revision.track();
+        self.changed.track();
         self.imported.track();
         self.read_shown(read)
     }
@@ -318,7 +318,7 @@ impl WireLog {
 
     /// How many of this page's exchanges were dropped to keep the log small (tracked).
     pub fn dropped(&self) -> usize {
-        self.revision.track();
+        self.changed.track();
         self.dropped_untracked()
     }
 
@@ -334,9 +334,9 @@ impl WireLog {
 
     /// This page's own traffic, even while an imported file is shown.
     pub fn live_entries(&self) -> Signal<Vec<WireEntry>> {
-        let (live, revision) = (self.live, self.revision);
+        let (live, changed) = (self.live, self.changed);
         Signal::derive(move || {
-            revision.track();
+            changed.track();
             live.get_value()
         })
     }

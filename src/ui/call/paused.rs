@@ -7,8 +7,9 @@ use serde_json::Value;
 
 use super::tamper::TamperLatch;
 use crate::calls::{Run, RunMethod};
+use crate::ui::format::duration;
 use crate::ui::forms::{Delivery, InputRequestCard};
-use crate::ui::tasks::clock::{span, ticking_now};
+use crate::ui::tasks::clock::ticking_now;
 
 /// One pending input request of the latest round.
 #[derive(Clone, PartialEq)]
@@ -58,8 +59,8 @@ pub fn PausedCall<M: RunMethod>(run: Run<M>) -> impl IntoView {
                 "Round {} of at most {} · {} of at most {} elapsed",
                 f.round,
                 f.max_rounds,
-                span(elapsed.min(f.max_elapsed_ms)),
-                span(f.max_elapsed_ms)
+                duration(elapsed.min(f.max_elapsed_ms) as f64),
+                duration(f.max_elapsed_ms as f64)
             )
         })
     };

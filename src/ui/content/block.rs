@@ -1,9 +1,9 @@
 //! One content block: text, image, audio, an embedded resource or a resource link.
 
 use holdbay_engine::model::ContentBlock;
-use holdbay_engine::{Media, hex_preview, media};
 use leptos::prelude::*;
 
+use super::media::MediaView;
 use super::resource::{LinkReader, ResourceContentsView};
 
 /// A content block, by its kind.
@@ -47,41 +47,5 @@ pub fn ContentBlockView(block: ContentBlock) -> impl IntoView {
         .into_any(),
         _ => view! { <p class="quiet">"A content block of a kind this client does not know."</p> }
             .into_any(),
-    }
-}
-
-/// Base64 media: shown inline only as the engine allows, else described with a hex glance.
-#[component]
-pub fn MediaView(mime_type: Option<String>, data: String, what: &'static str) -> impl IntoView {
-    let mime_label = mime_type
-        .clone()
-        .unwrap_or_else(|| "no MIME type".to_owned());
-    match media(mime_type.as_deref(), &data) {
-        Media::Image { data_url } => {
-            let label = format!("An image from the server ({mime_label})");
-            view! { <img class="content-image" src=data_url alt=label /> }.into_any()
-        }
-        Media::Audio { data_url } => {
-            let label = format!("Audio from the server ({mime_label})");
-            view! { <audio class="content-audio" controls src=data_url aria-label=label></audio> }
-                .into_any()
-        }
-        Media::Described { bytes, why } => {
-            let note = format!("{what}: binary {bytes} bytes ({mime_label}), {why}.");
-            let hex = hex_preview(&data, 16).filter(|hex| !hex.is_empty());
-            view! {
-                <div class="media-note">
-                    <p class="quiet">{note}</p>
-                    {hex.map(|hex| {
-                        view! {
-                            <p class="quiet hex-preview">
-                                "First bytes: " <code class="hex">{hex}</code>
-                            </p>
-                        }
-                    })}
-                </div>
-            }
-            .into_any()
-        }
     }
 }

@@ -4,12 +4,14 @@
 //! links shown, read only when the user asks.
 
 mod block;
+mod media;
 mod prompt;
 mod resource;
 
 use leptos::prelude::*;
 
-pub use block::{ContentBlockView, MediaView};
+pub use block::ContentBlockView;
+pub use media::MediaView;
 pub use prompt::PromptResult;
 pub use resource::{LinkReader, ReadResult, ResourceContentsView};
 

@@ -6,7 +6,7 @@ use holdbay_engine::{ResourceBody, resource_body};
 use leptos::prelude::*;
 
 use super::ShowResult;
-use super::block::MediaView;
+use super::media::MediaView;
 use crate::session::Session;
 use crate::ui::call::CallOutcome;
 

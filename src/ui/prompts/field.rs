@@ -3,15 +3,23 @@
 //! (debounced), offered both as a `datalist` and as buttons under the field.
 
 use std::collections::BTreeMap;
+use std::time::Duration;
 
 use holdbay_engine::CompletionTarget;
+use leptos::leptos_dom::helpers::TimeoutHandle;
 use leptos::prelude::*;
 
-use crate::completions::suggest;
 use crate::session::Session;
 
 /// Milliseconds of quiet typing before suggestions are asked for.
 pub const SUGGEST_DEBOUNCE_MS: u64 = 250;
+
+/// What completions are asked about: what was typed, and the other arguments filled in.
+#[derive(Debug, Clone, PartialEq)]
+struct Question {
+    typed: String,
+    context: BTreeMap<String, String>,
+}
 
 #[component]
 pub fn ArgumentField(
@@ -34,48 +42,54 @@ pub fn ArgumentField(
         let key = key.get_value();
         values.with(|values| values.get(&key).cloned().unwrap_or_default())
     });
-    let suggestions = RwSignal::new(Vec::<String>::new());
-    let problem = RwSignal::new(None::<String>);
-    let generation = StoredValue::new(0u64);
     let completion = StoredValue::new(completion);
-    // Ask after a quiet moment; only the latest question's answer is shown.
-    let ask = move |now: bool| {
-        let Some(target) = completion.get_value() else {
-            return;
-        };
-        let asked = generation.get_value() + 1;
-        generation.set_value(asked);
-        let run = move || {
-            if generation.try_get_value() != Some(asked) {
-                return;
+    // The question asked last (debounced while typing); `None`: nothing asked, or a
+    // suggestion was just picked. Only the latest question's answer is shown.
+    let question = RwSignal::new(None::<Question>);
+    let answer = LocalResource::new(move || {
+        let asked = question.get();
+        let target = completion.get_value();
+        let argument = key.get_value();
+        async move {
+            match (asked, target) {
+                (Some(asked), Some(target)) => Some(
+                    session
+                        .suggestions(target, argument, asked.typed, asked.context)
+                        .await,
+                ),
+                _ => None,
             }
-            let key = key.get_value();
+        }
+    });
+    let answered = move || {
+        if question.with(Option::is_none) {
+            return None;
+        }
+        answer.get().flatten()
+    };
+    let suggestions = move || answered().and_then(Result::ok).unwrap_or_default();
+    let problem = move || answered().and_then(Result::err);
+    let quiet_wait = StoredValue::new(None::<TimeoutHandle>);
+    // Ask after a quiet moment (`now`: at once); a newer ask replaces a waiting one.
+    let ask = move |now: bool| {
+        if completion.with_value(Option::is_none) {
+            return;
+        }
+        if let Some(waiting) = quiet_wait.try_update_value(Option::take).flatten() {
+            waiting.clear();
+        }
+        let put = move || {
             let all = values.get_untracked();
-            let typed = all.get(&key).cloned().unwrap_or_default();
-            let context: BTreeMap<String, String> =
-                all.into_iter().filter(|(_, v)| !v.is_empty()).collect();
-            let link = session.link();
-            leptos::task::spawn_local(async move {
-                let answer = suggest(link, target, key, typed, context).await;
-                if generation.try_get_value() != Some(asked) {
-                    return;
-                }
-                match answer {
-                    Ok(values) => {
-                        suggestions.try_set(values);
-                        problem.try_set(None);
-                    }
-                    Err(why) => {
-                        suggestions.try_set(Vec::new());
-                        problem.try_set(Some(why));
-                    }
-                }
-            });
+            let typed = all.get(&key.get_value()).cloned().unwrap_or_default();
+            let context = all.into_iter().filter(|(_, v)| !v.is_empty()).collect();
+            question.try_set(Some(Question { typed, context }));
         };
         if now {
-            run();
+            put();
         } else {
-            set_timeout(run, std::time::Duration::from_millis(SUGGEST_DEBOUNCE_MS));
+            let waiting =
+                set_timeout_with_handle(put, Duration::from_millis(SUGGEST_DEBOUNCE_MS)).ok();
+            quiet_wait.set_value(waiting);
         }
     };
     let set = move |text: String| {
@@ -87,8 +101,7 @@ pub fn ArgumentField(
     let offered = completion.with_value(Option::is_some);
     let shown = move || {
         let current = value.get();
-        suggestions
-            .get()
+        suggestions()
             .into_iter()
             .filter(|s| *s != current)
             .collect::<Vec<_>>()
@@ -114,7 +127,7 @@ pub fn ArgumentField(
                     ask(false);
                 }
                 on:focus=move |_| {
-                    if suggestions.with_untracked(Vec::is_empty) {
+                    if untrack(suggestions).is_empty() {
                         ask(true);
                     }
                 }
@@ -124,8 +137,7 @@ pub fn ArgumentField(
                     view! {
                         <datalist id=list_id.clone()>
                             {move || {
-                                suggestions
-                                    .get()
+                                suggestions()
                                     .into_iter()
                                     .map(|s| view! { <option value=s></option> })
                                     .collect_view()
@@ -143,7 +155,7 @@ pub fn ArgumentField(
                                                 class="suggestion"
                                                 on:click=move |_| {
                                                     set(pick.clone());
-                                                    suggestions.set(Vec::new());
+                                                    question.set(None);
                                                 }
                                             >
                                                 {s}
@@ -156,8 +168,7 @@ pub fn ArgumentField(
                     }
                 })}
             {move || {
-                problem
-                    .get()
+                problem()
                     .map(|why| view! { <p class="quiet suggestion-problem">"No suggestions: " {why}</p> })
             }}
         </div>

@@ -15,9 +15,10 @@ pub use field::{ArgumentField, SUGGEST_DEBOUNCE_MS};
 use crate::catalog::{Listed, Loaded};
 use crate::session::Session;
 use crate::ui::call::CallOutcome;
-use crate::ui::catalog_list::{CatalogSection, Named, named, not_ready, searched};
+use crate::ui::catalog_list::not_ready;
 use crate::ui::library_drafts::FormOf;
 use crate::ui::names::{ShownText, flags_of, warnings_of};
+use crate::ui::pick_list::{PickButton, PickList, PickRow};
 use crate::ui::state::UiState;
 
 /// The prompts, and the picked one's form and gets.
@@ -25,7 +26,7 @@ use crate::ui::state::UiState;
 pub fn PromptsTab() -> impl IntoView {
     let session = Session::current();
     // Listed when first shown, not at connect (the first screen waits only for the tools).
-    session.catalog_untracked().want_library(session.link());
+    session.want_library();
     move || match session.catalog().prompts().get() {
         Loaded::Ready(listed) => view! { <PromptList listed=listed /> <PromptPanel /> }.into_any(),
         other => not_ready(other, "prompts"),
@@ -35,74 +36,52 @@ pub fn PromptsTab() -> impl IntoView {
 #[component]
 fn PromptList(listed: Listed<Prompt>) -> impl IntoView {
     let drafts = UiState::current().library();
-    let total = listed.items.len();
-    let items = StoredValue::new(named::<ListPrompts>(listed.items, &listed.names));
-    let query = RwSignal::new(String::new());
-    let shown = searched(items, query, |p| {
-        [
-            Some(p.shown_name.as_str()),
-            p.shown_title.as_deref(),
-            p.item.description.as_deref(),
-            None,
-        ]
-    });
+    let row = move |row: PickRow<Prompt>| {
+        let prompt = row.item;
+        let shape = shape(&prompt);
+        view! {
+            <li class="catalog-item">
+                <PickButton
+                    picked=drafts.prompt
+                    key=prompt.name.clone()
+                    class="prompt-pick"
+                    attr:data-name=prompt.name.clone()
+                >
+                    {row.names}
+                    <span class="quiet item-shape">{shape}</span>
+                </PickButton>
+                {row.flags}
+                {prompt.description.map(|d| view! { <p class="tool-description">{d}</p> })}
+            </li>
+        }
+        .into_any()
+    };
     view! {
-        <CatalogSection
+        <PickList
+            method=ListPrompts
             id="prompts-panel"
             noun="prompts"
-            total=total
-            shown=Signal::derive(move || shown().len())
-            query=query
-            stopped=listed.stopped
-            left_out=listed.left_out
-        >
-                {move || {
-                    shown()
-                        .into_iter()
-                        .map(|Named { item: prompt, marks, .. }| {
-                            let name = prompt.name.clone();
-                            let picked = {
-                                let name = name.clone();
-                                move || drafts.prompt.get().as_deref() == Some(name.as_str())
-                            };
-                            let pick = {
-                                let name = name.clone();
-                                move |_| drafts.prompt.set(Some(name.clone()))
-                            };
-                            let required = prompt
-                                .arguments
-                                .iter()
-                                .flatten()
-                                .filter(|a| a.required == Some(true))
-                                .count();
-                            let count = prompt.arguments.as_ref().map_or(0, Vec::len);
-                            let shape = match count {
-                                0 => "no arguments".to_owned(),
-                                n => format!("{n} argument{}, {required} required", if n == 1 { "" } else { "s" }),
-                            };
-                            let flags = flags_of(&marks, ListPrompts::ITEM, &name);
-                            let NameMarks { name: shown, title, .. } = marks;
-                            view! {
-                                <li class="catalog-item">
-                                    <button
-                                        type="button"
-                                        class="item-pick prompt-pick"
-                                        data-name=name.clone()
-                                        aria-pressed=move || picked().to_string()
-                                        on:click=pick
-                                    >
-                                        <code class="item-name shown-name"><ShownText shown=shown /></code>
-                                        {title.map(|t| view! { <span class="tool-title shown-name"><ShownText shown=t /></span> })}
-                                        <span class="quiet item-shape">{shape}</span>
-                                    </button>
-                                    {flags}
-                                    {prompt.description.map(|d| view! { <p class="tool-description">{d}</p> })}
-                                </li>
-                            }
-                        })
-                        .collect_view()
-                }}
-        </CatalogSection>
+            listed=listed
+            searched_in=|p| [p.description.as_deref(), None]
+            row=row
+        />
+    }
+}
+
+/// How many arguments `prompt` takes, and how many are required.
+fn shape(prompt: &Prompt) -> String {
+    let required = prompt
+        .arguments
+        .iter()
+        .flatten()
+        .filter(|a| a.required == Some(true))
+        .count();
+    match prompt.arguments.as_ref().map_or(0, Vec::len) {
+        0 => "no arguments".to_owned(),
+        n => format!(
+            "{n} argument{}, {required} required",
+            if n == 1 { "" } else { "s" }
+        ),
     }
 }
 

@@ -95,7 +95,7 @@ impl Piece {
             label,
             timing: flight
                 .duration_ms()
-                .map(|ms| format!("{ms:.0} ms"))
+                .map(crate::ui::format::duration)
                 .unwrap_or_else(|| "…".into()),
             phase,
             failed,
@@ -388,7 +388,7 @@ impl PollSummary {
                 .count(),
             newest: polls().find(|f| f.ended_at.is_some()).and_then(|f| {
                 let ms = f.duration_ms()?;
-                Some((f.exchange, format!("{ms:.0} ms")))
+                Some((f.exchange, crate::ui::format::duration(ms)))
             }),
         }
     }

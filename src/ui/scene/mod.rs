@@ -51,7 +51,7 @@ impl SceneContext {
         use_context::<Self>().unwrap_or_else(|| Self {
             traffic: Session::current().traffic(),
             wire: Session::current().wire(),
-            tick: RwSignal::new(js_sys::Date::now()),
+            tick: RwSignal::new(crate::clock::now_ms() as f64),
             selected: UiState::current().inspected(),
             auth_selected: RwSignal::new(None),
             token: Signal::stored(None),
@@ -61,7 +61,7 @@ impl SceneContext {
     /// The scene's "now": the wall clock live; the replayed moment in a replay.
     fn now(&self) -> f64 {
         if !self.traffic.is_replay() {
-            return js_sys::Date::now();
+            return crate::clock::now_ms() as f64;
         }
         self.traffic.position().get_untracked().unwrap_or_else(|| {
             self.traffic
@@ -111,9 +111,9 @@ pub fn Scene(#[prop(optional, into)] token: Option<Signal<Option<TokenSet>>>) ->
     let traffic = session.traffic();
     let selected = UiState::current().inspected();
     let auth_selected = RwSignal::new(None);
-    let tick = RwSignal::new(js_sys::Date::now());
+    let tick = RwSignal::new(crate::clock::now_ms() as f64);
     if let Ok(handle) = set_interval_with_handle(
-        move || tick.set(js_sys::Date::now()),
+        move || tick.set(crate::clock::now_ms() as f64),
         Duration::from_millis(500),
     ) {
         on_cleanup(move || handle.clear());

@@ -12,7 +12,8 @@ use super::clipboard::CopyButton;
 use super::json_tree::JsonTree;
 use crate::session::Session;
 use crate::ui::chunks::{chunk, when_loaded};
-use crate::wire::budget::{BODY_KEPT_BYTES, REFUSED_BODY_KEPT_BYTES, bytes_text};
+use crate::ui::format;
+use crate::wire::budget::{BODY_KEPT_BYTES, REFUSED_BODY_KEPT_BYTES};
 use crate::wire::curl::curl_command;
 use crate::wire::{ExchangeSummary, MessageView, NoteRow, WireEntry, server_label};
 
@@ -27,14 +28,6 @@ pub struct RowOptions {
     pub open: RwSignal<BTreeSet<u64>>,
     pub show_notes: RwSignal<bool>,
     pub curl_credentials: RwSignal<bool>,
-}
-
-pub fn milliseconds(ms: f64) -> String {
-    if ms >= 1000.0 {
-        format!("{:.1} s", ms / 1000.0)
-    } else {
-        format!("{ms:.0} ms")
-    }
 }
 
 #[component]
@@ -65,7 +58,7 @@ pub fn WireEntryRow(entry: WireEntry, options: RowOptions) -> impl IntoView {
     let failed = entry.error.is_some() || entry.status.is_some_and(|s| s >= 300);
     let duration = entry
         .finished_after
-        .map(milliseconds)
+        .map(format::duration)
         .unwrap_or_else(|| "open".to_owned());
     let is_open = move || open.with(|ids| ids.contains(&id));
     let toggle = move |_| {
@@ -176,7 +169,7 @@ fn NoteRows(notes: Vec<NoteRow>, not_kept: u64) -> impl IntoView {
                     let method = note.method.clone();
                     view! {
                         <li class="wire-note" data-method=method data-task=note.task_id>
-                            <span class="wire-note-after">"+" {milliseconds(note.after_ms)}</span>
+                            <span class="wire-note-after">"+" {format::duration(note.after_ms)}</span>
                             <code class="wire-note-method">{note.method}</code>
                             <span class="wire-note-text">{note.text}</span>
                         </li>
@@ -221,7 +214,7 @@ fn WireDetails(entry: WireEntry, options: RowOptions) -> impl IntoView {
         let origin = web_sys::window()
             .and_then(|w| w.location().origin().ok())
             .unwrap_or_default();
-        let connection = session.link().connection_now();
+        let connection = session.connection_now();
         entry.with_value(|entry| {
             // Opted in: the connection's own headers, and for a relayed exchange this page's
             // relay token (the relay refuses a command without it).
@@ -266,7 +259,7 @@ fn WireDetails(entry: WireEntry, options: RowOptions) -> impl IntoView {
                         view! {
                             <li class="wire-message">
                                 <div class="wire-message-head">
-                                    <span class="chunk-after">"+" {milliseconds(message.after_ms)}</span>
+                                    <span class="chunk-after">"+" {format::duration(message.after_ms)}</span>
                                     <code class="wire-message-label">{message.label}</code>
                                     <CopyButton
                                         label="Copy JSON"
@@ -328,16 +321,16 @@ fn body_dropped_text(kept: usize, dropped: usize, refused: bool) -> String {
     if refused {
         return format!(
             "Only the first {} of this body are kept; {} more were received and not kept (the engine refused the body, over one of its bounds, and the log keeps at most {} of a refused body).",
-            bytes_text(kept),
-            bytes_text(dropped),
-            bytes_text(REFUSED_BODY_KEPT_BYTES),
+            format::bytes(kept),
+            format::bytes(dropped),
+            format::bytes(REFUSED_BODY_KEPT_BYTES),
         );
     }
     format!(
         "Only the first {} of this body are kept; {} more were received and not kept (the log keeps at most {} of a body).",
-        bytes_text(kept),
-        bytes_text(dropped),
-        bytes_text(BODY_KEPT_BYTES),
+        format::bytes(kept),
+        format::bytes(dropped),
+        format::bytes(BODY_KEPT_BYTES),
     )
 }
 
@@ -352,7 +345,7 @@ fn RawBody(entry: WireEntry) -> impl IntoView {
                 .map(|chunk| {
                     view! {
                         <li>
-                            <span class="chunk-after">"+" {milliseconds(chunk.after)}</span>
+                            <span class="chunk-after">"+" {format::duration(chunk.after)}</span>
                             <pre>{chunk.text}</pre>
                         </li>
                     }

@@ -12,7 +12,7 @@ pub const EXPORT_FILE_NAME: &str = "holdbay-wire-log.json";
 
 /// Download what the log shows as `holdbay-wire-log.json`.
 pub fn export(log: WireLog) {
-    if let Err(problem) = download(&log.export_json(js_sys::Date::now())) {
+    if let Err(problem) = download(&log.export_json(crate::clock::now_ms() as f64)) {
         leptos::logging::warn!("could not export the wire log: {problem:?}");
     }
 }

@@ -24,7 +24,7 @@ pub fn JsonTree(value: Value, #[prop(optional)] size: Option<usize>) -> impl Int
         <div class="json-tree" class:large=large>
             {large.then(|| view! {
                 <p class="quiet json-large">
-                    {format!("{} KB: opened one level at a time.", size.div_ceil(1024))}
+                    {format!("{}: opened one level at a time.", crate::ui::format::bytes(size))}
                 </p>
             })}
             {node(None, Arc::new(value), 0, open_levels, false)}

@@ -10,8 +10,10 @@ use std::collections::BTreeSet;
 
 use leptos::prelude::*;
 
+use crate::clock::now_ms;
 use crate::session::Session;
-use crate::wire::budget::{BODY_KEPT_BYTES, KEPT_BYTES, LOG_BYTES, bytes_text};
+use crate::ui::format;
+use crate::wire::budget::{BODY_KEPT_BYTES, KEPT_BYTES, LOG_BYTES};
 use crate::wire::keep::KEPT_EXCHANGES;
 use crate::wire::{WireEntry, WireQuery, server_label};
 use entry::{RowOptions, WireEntryRow};
@@ -63,29 +65,30 @@ pub const FLOOD_REDRAW_MS: f64 = 1_000.0;
 /// however fast exchanges come.
 pub const FLOODED_ROWS_DRAWN: usize = 40;
 
-/// When the log is redrawn: its revision at the calm pace, and how fast exchanges come
-/// while they flood it.
+/// When the log is redrawn: the log's changes at the calm pace, and how fast exchanges
+/// come while they flood it.
 #[derive(Clone, Copy)]
 pub(crate) struct CalmLog {
-    pub revision: Signal<u64>,
+    /// Notified when the log should be redrawn (track it).
+    pub redraw: Trigger,
     /// Exchanges a second, while at least [`FLOOD_PER_SECOND`].
     pub flood: Signal<Option<u32>>,
 }
 
-/// A revision that follows the log's own, paced as [`CALM_REDRAW_MS`] says (a token bucket:
+/// A redraw that follows the log's changes, paced as [`CALM_REDRAW_MS`] says (a token bucket:
 /// `REDRAW_BURST` redraws, refilled one per `CALM_REDRAW_MS`), or once per
 /// [`FLOOD_REDRAW_MS`] while the log is flooded (exchanges counted over a second or more).
-pub(crate) fn calm_revision(log: crate::wire::WireLog) -> CalmLog {
-    let revision = RwSignal::new(0u64);
+pub(crate) fn calm_redraws(log: crate::wire::WireLog) -> CalmLog {
+    let redraw_now = Trigger::new();
     let flood = RwSignal::new(None::<u32>);
     // (redraws available, when they were last counted)
-    let bucket = StoredValue::new((REDRAW_BURST, js_sys::Date::now()));
+    let bucket = StoredValue::new((REDRAW_BURST, now_ms() as f64));
     let waiting = StoredValue::new(false);
     // This page's exchanges so far (dropped ones too), and when the count was last taken.
     let recorded = move || log.dropped_untracked() + log.with_live(<[_]>::len);
-    let counted = StoredValue::new((recorded(), js_sys::Date::now()));
+    let counted = StoredValue::new((recorded(), now_ms() as f64));
     let refill = move || {
-        let now = js_sys::Date::now();
+        let now = now_ms() as f64;
         bucket
             .try_update_value(|(tokens, counted_at)| {
                 *tokens = (*tokens + (now - *counted_at) / CALM_REDRAW_MS).min(REDRAW_BURST);
@@ -96,7 +99,7 @@ pub(crate) fn calm_revision(log: crate::wire::WireLog) -> CalmLog {
     };
     // Exchanges a second since the count was taken, once a second or more has passed.
     let measure_flood = move || {
-        let (now, count) = (js_sys::Date::now(), recorded());
+        let (now, count) = (now_ms() as f64, recorded());
         let Some((before, at)) = counted.try_get_value() else {
             return;
         };
@@ -130,7 +133,7 @@ pub(crate) fn calm_revision(log: crate::wire::WireLog) -> CalmLog {
                 (*tokens - 1.0).max(0.0)
             }
         });
-        revision.try_update(|r| *r += 1);
+        redraw_now.notify();
         if flooded {
             // The next redraw comes in any case: it also sees when the flood is over.
             waiting.try_set_value(true);
@@ -156,7 +159,7 @@ pub(crate) fn calm_revision(log: crate::wire::WireLog) -> CalmLog {
         }
     });
     CalmLog {
-        revision: revision.into(),
+        redraw: redraw_now,
         flood: flood.into(),
     }
 }
@@ -211,12 +214,12 @@ pub fn WireLogPanel() -> impl IntoView {
     };
     let file_problem = RwSignal::new(None::<String>);
 
-    // Read in place at the calm pace (`calm_revision`): the rows get their entry when
+    // Read in place at the calm pace (`calm_redraws`): the rows get their entry when
     // drawn, so nothing is copied per body piece.
     let CalmLog {
-        revision: calm,
+        redraw: calm,
         flood,
-    } = calm_revision(log);
+    } = calm_redraws(log);
     let methods = Memo::new(move |_| {
         calm.track();
         log.with_shown_untracked(|entries| {
@@ -437,7 +440,7 @@ pub fn WireLogPanel() -> impl IntoView {
             <p class="quiet wire-kept-note">
                 {format!(
                     "This browser keeps the newest {KEPT_EXCHANGES} exchanges (at most {}) across reloads (Authorization values are never recorded, and Copy as curl redacts credentials unless “Credentials in curl” is ticked); Clear forgets them.",
-                    bytes_text(KEPT_BYTES),
+                    format::bytes(KEPT_BYTES),
                 )}
             </p>
             {move || {
@@ -449,8 +452,8 @@ pub fn WireLogPanel() -> impl IntoView {
                                 {format!(
                                     "{dropped} older exchanges dropped: this page keeps the latest {} exchanges and at most {} of them ({} of any one body).",
                                     crate::wire::MAX_LIVE_ENTRIES,
-                                    bytes_text(LOG_BYTES),
-                                    bytes_text(BODY_KEPT_BYTES),
+                                    format::bytes(LOG_BYTES),
+                                    format::bytes(BODY_KEPT_BYTES),
                                 )}
                             </p>
                         }

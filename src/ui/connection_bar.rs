@@ -5,6 +5,7 @@ use holdbay_engine::headers::is_reserved_header;
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 
+use super::checkbox::Checkbox;
 use super::{AuthStatus, SignInSettingsFields};
 use crate::connection::{Connection, Deadlines, RecentServer, forget_recent, recent_servers};
 use crate::session::Session;
@@ -304,17 +305,12 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
                                 prop:value=row.value
                                 on:input=move |ev| row.value.set(event_target_value(&ev))
                             />
-                            <label
+                            <Checkbox
                                 class="header-secret"
                                 title="A secret header's value is withheld from the wire log and its exports"
-                            >
-                                <input
-                                    type="checkbox"
-                                    prop:checked=row.secret
-                                    on:change=move |ev| row.secret.set(event_target_checked(&ev))
-                                />
-                                "Secret"
-                            </label>
+                                checked=row.secret
+                                label="Secret"
+                            />
                             <button
                                 type="button"
                                 class="remove-header"
@@ -344,15 +340,12 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
                 >
                     "Add header"
                 </button>
-                <label class="remember">
-                    <input
-                        type="checkbox"
-                        id="remember-headers"
-                        prop:checked=remember
-                        on:change=move |ev| remember.set(event_target_checked(&ev))
-                    />
-                    "Remember on this device"
-                </label>
+                <Checkbox
+                    class="remember"
+                    id="remember-headers"
+                    checked=remember
+                    label="Remember on this device"
+                />
                 <p class="hint">
                     "Content-Type, Accept, MCP-Protocol-Version, Mcp-Method, Mcp-Name and Mcp-Param-* belong to the protocol and cannot be replaced here. "
                     "Headers are kept in memory for this tab only and are sent with every request. Tick

@@ -6,6 +6,7 @@ mod app;
 pub mod call;
 pub mod catalog;
 mod catalog_list;
+mod checkbox;
 pub(crate) mod chunks;
 mod connection_bar;
 pub mod content;

@@ -16,6 +16,7 @@ use holdbay_engine::{ListMethod, ListTools, NameMarks, tool_title};
 use leptos::prelude::*;
 use serde_json::Value;
 
+use super::checkbox::Checkbox;
 use super::chunks::{chunk, styled, when_loaded};
 use super::forms::ArgumentsEditor;
 use super::names::{ShownText, flags_of, warnings_of};
@@ -127,9 +128,13 @@ fn ToolCall(
                 raw_draft=draft.raw_arguments
             />
             <div class="call-options">
-                <CallOption class="accept-task" checked=draft.accept_task label=" Accept a task" />
-                <CallOption
-                    class="report-progress"
+                <Checkbox
+                    input_class="accept-task"
+                    checked=draft.accept_task
+                    label=" Accept a task"
+                />
+                <Checkbox
+                    input_class="report-progress"
                     checked=draft.report_progress
                     label=" Report progress"
                 />
@@ -159,22 +164,6 @@ fn ToolCall(
 
 /// The tool's display name, its name (both as shown, with their flags) and description.
 /// The call itself sends the name as the server wrote it.
-/// One of the call's options: a checkbox kept in the tool's draft.
-#[component]
-fn CallOption(class: &'static str, checked: RwSignal<bool>, label: &'static str) -> impl IntoView {
-    view! {
-        <label>
-            <input
-                type="checkbox"
-                class=class
-                prop:checked=move || checked.get()
-                on:change=move |e| checked.set(event_target_checked(&e))
-            />
-            {label}
-        </label>
-    }
-}
-
 #[component]
 fn ToolHeader(name: String, tool: Option<Tool>, marks: NameMarks) -> impl IntoView {
     let description = tool.and_then(|tool| tool.description.map(|d| d.to_string()));

@@ -12,10 +12,11 @@ use leptos::prelude::*;
 
 use crate::clock::now_ms;
 use crate::session::Session;
+use crate::ui::checkbox::Checkbox;
 use crate::ui::format;
 use crate::wire::budget::{BODY_KEPT_BYTES, KEPT_BYTES, LOG_BYTES};
 use crate::wire::keep::KEPT_EXCHANGES;
-use crate::wire::{WireEntry, WireQuery, server_label};
+use crate::wire::{WireEntry, WireLog, WireQuery, server_label};
 use entry::{RowOptions, WireEntryRow};
 
 /// Which statuses the log shows.
@@ -220,30 +221,8 @@ pub fn WireLogPanel() -> impl IntoView {
         redraw: calm,
         flood,
     } = calm_redraws(log);
-    let methods = Memo::new(move |_| {
-        calm.track();
-        log.with_shown_untracked(|entries| {
-            let mut methods = BTreeSet::new();
-            for entry in entries {
-                if !methods.contains(&entry.method) {
-                    methods.insert(entry.method.clone());
-                }
-            }
-            methods
-        })
-    });
-    let servers = Memo::new(move |_| {
-        calm.track();
-        log.with_shown_untracked(|entries| {
-            let mut servers = BTreeSet::new();
-            for entry in entries {
-                if !servers.contains(&entry.server) {
-                    servers.insert(entry.server.clone());
-                }
-            }
-            servers
-        })
-    });
+    let methods = distinct(log, calm, |entry| &entry.method);
+    let servers = distinct(log, calm, |entry| &entry.server);
     let total = Memo::new(move |_| {
         calm.track();
         log.with_shown_untracked(<[WireEntry]>::len)
@@ -370,27 +349,19 @@ pub fn WireLogPanel() -> impl IntoView {
                         on:input=move |ev| task.set(event_target_value(&ev))
                     />
                 </label>
-                <label class="wire-option">
-                    <input
-                        type="checkbox"
-                        class="wire-show-notes"
-                        prop:checked=options.show_notes
-                        on:change=move |ev| options.show_notes.set(event_target_checked(&ev))
-                    />
-                    "Notifications"
-                </label>
-                <label
+                <Checkbox
+                    class="wire-option"
+                    input_class="wire-show-notes"
+                    checked=options.show_notes
+                    label="Notifications"
+                />
+                <Checkbox
                     class="wire-option"
                     title="Copy as curl writes credential headers (Authorization, tokens, keys) as <redacted>. Ticked, it puts this connection's real values in: they will be on your clipboard."
-                >
-                    <input
-                        type="checkbox"
-                        class="wire-curl-credentials"
-                        prop:checked=options.curl_credentials
-                        on:change=move |ev| options.curl_credentials.set(event_target_checked(&ev))
-                    />
-                    "Credentials in curl"
-                </label>
+                    input_class="wire-curl-credentials"
+                    checked=options.curl_credentials
+                    label="Credentials in curl"
+                />
                 <span class="wire-shown quiet">
                     {matching} " of " {move || total.get()}
                 </span>
@@ -504,4 +475,25 @@ pub fn WireLogPanel() -> impl IntoView {
             </ol>
         </section>
     }
+}
+
+/// The distinct values of one of the shown entries' fields (for a filter's choices),
+/// recomputed at the log's calm redraws.
+fn distinct(
+    log: WireLog,
+    calm: Trigger,
+    field: fn(&WireEntry) -> &String,
+) -> Memo<BTreeSet<String>> {
+    Memo::new(move |_| {
+        calm.track();
+        log.with_shown_untracked(|entries| {
+            let mut values = BTreeSet::new();
+            for entry in entries {
+                if !values.contains(field(entry)) {
+                    values.insert(field(entry).clone());
+                }
+            }
+            values
+        })
+    })
 }

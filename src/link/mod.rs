@@ -7,6 +7,7 @@ pub mod sign_ins;
 pub mod transport;
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::rc::Rc;
 
 use holdbay_engine::auth::MAX_STEP_UPS;
@@ -209,10 +210,23 @@ impl Link {
         request: &OutgoingRequest<M>,
     ) -> Result<Reply<M::Output>, ExchangeError> {
         // One call site, so the exchange's code is not repeated per method in the wasm.
+        self.signing_in_as_needed(|| self.exchange_once(request))
+            .await
+    }
+
+    /// Run `attempt`; while its refusal asks for a sign-in that then succeeds, run it again
+    /// (at most a first sign-in and [`MAX_STEP_UPS`] step-ups).
+    async fn signing_in_as_needed<T, Attempt>(
+        &self,
+        attempt: impl Fn() -> Attempt,
+    ) -> Result<T, ExchangeError>
+    where
+        Attempt: Future<Output = Result<T, ExchangeError>>,
+    {
         let mut signed_in = 0;
         loop {
             let nonce_sent = self.resource_nonce();
-            let answer = self.exchange_once(request).await;
+            let answer = attempt().await;
             if signed_in > MAX_STEP_UPS
                 || !self
                     .signed_in_after(answer.as_ref().err(), nonce_sent)
@@ -288,19 +302,8 @@ impl Link {
         abort: Option<&AbortSignal>,
         on_event: Option<&dyn Fn(&ExchangeEvent)>,
     ) -> Result<Reply<Outcome<M::Output>>, ExchangeError> {
-        let mut signed_in = 0;
-        loop {
-            let nonce_sent = self.resource_nonce();
-            let answer = self.exchange_outcome_once(request, abort, on_event).await;
-            if signed_in > MAX_STEP_UPS
-                || !self
-                    .signed_in_after(answer.as_ref().err(), nonce_sent)
-                    .await
-            {
-                return answer;
-            }
-            signed_in += 1;
-        }
+        self.signing_in_as_needed(|| self.exchange_outcome_once(request, abort, on_event))
+            .await
     }
 
     async fn exchange_outcome_once<M: McpMethod>(

@@ -108,7 +108,8 @@ pub use sse::{SseDecoder, SseError};
 pub use structured::OutputContract;
 pub use task::{
     ClientEnding, DEFAULT_POLL_MS, DuePolls, Following, MAX_POLL_MS, MAX_POLLS_IN_FLIGHT,
-    MIN_POLL_MS, TaskError, TaskEvent, TaskTracker, due_polls,
+    MIN_POLL_MS, PollProblem, SaveNeeded, SnapshotSeen, TaskBook, TaskChanges, TaskError,
+    TaskEvent, TaskTracker, TaskTransmit, TrackedTask, TransmitKind, due_polls,
 };
 pub use traffic::Traffic;
 pub use uri_template::{UriTemplate, UriTemplateError};

@@ -8,7 +8,8 @@
 //! - [`LogicalRequest`] tracks one request and its MRTR rounds, within [`Bounds`];
 //! - [`InputAnswer`] is the user's answer to an input request; the engine writes its JSON;
 //! - [`TaskTracker`] tracks one task of the tasks extension (polls, input, terminal states),
-//!   and [`due_polls`] picks which of many to poll now;
+//!   and [`due_polls`] picks which of many to poll now; [`TaskBook`] owns them all and says
+//!   what to send and when (sans-IO, the time an argument);
 //! - [`Subscription`] reads one `subscriptions/listen` stream, and [`ListenSchedule`] says
 //!   when to open the next;
 //! - [`Pages`] walks a paginated list to a [`Listing`] that says if it stopped early;

@@ -6,12 +6,14 @@
 mod block;
 mod prompt;
 mod resource;
+mod tool;
 
 use leptos::prelude::*;
 
 pub use block::{ContentBlockView, MediaView};
 pub use prompt::PromptResult;
 pub use resource::{LinkReader, ReadResult, ResourceContentsView};
+pub use tool::ToolContent;
 
 /// How a completed run's result is shown (a tool's result, a prompt, a resource's contents).
 pub trait ShowResult {

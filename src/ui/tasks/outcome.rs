@@ -1,39 +1,22 @@
-//! How a task ended: the tool result of a completed task, drawn with the content views every
-//! other result uses, and the JSON-RPC error of a failed one.
+//! How a task ended: the tool result of a completed task, drawn with the content views a
+//! call's result uses, and the JSON-RPC error of a failed one.
 
 use holdbay_engine::model::{CallToolResult, ErrorData};
 use leptos::prelude::*;
 
-use crate::ui::content::ContentBlockView;
+use crate::ui::content::ToolContent;
 
 /// A completed task's result: its content blocks and structured content, `isError` marked.
 #[component]
 pub fn TaskResult(result: CallToolResult) -> impl IntoView {
     let is_error = result.is_error == Some(true);
-    let structured = result
-        .structured_content
-        .as_ref()
-        .map(|value| serde_json::to_string_pretty(value).unwrap_or_default());
-    let empty = result.content.is_empty() && structured.is_none();
     view! {
         <div class="task-result" class:is-error=is_error>
             {is_error
                 .then(|| {
                     view! { <p class="task-result-flag">"The tool reported an error (isError)"</p> }
                 })}
-            {empty.then(|| view! { <p class="quiet">"The result has no content."</p> })}
-            {result
-                .content
-                .into_iter()
-                .map(|block| view! { <ContentBlockView block=block /> })
-                .collect_view()}
-            {structured
-                .map(|json| {
-                    view! {
-                        <p class="task-result-label">"structuredContent"</p>
-                        <pre class="json" tabindex="0">{json}</pre>
-                    }
-                })}
+            <ToolContent result=result />
         </div>
     }
 }

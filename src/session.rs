@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use holdbay_engine::{CompletionTarget, Finding};
+use holdbay_engine::{CompletionTarget, Finding, InputAnswer};
 use leptos::prelude::*;
 
 use crate::auth::Auth;
@@ -231,6 +231,31 @@ impl Session {
 
     pub fn tasks(&self) -> TaskBoard {
         self.tasks
+    }
+
+    /// Ask the server to cancel task `task_id`: only a request, the task may still complete
+    /// or fail.
+    pub fn cancel_task(&self, task_id: &str) {
+        self.tasks.cancel(task_id);
+    }
+
+    /// Answer the task's input request `key`; the answers go out in one `tasks/update` once
+    /// every request of its snapshot has one.
+    pub fn answer_task(&self, task_id: &str, key: &str, answer: InputAnswer) {
+        self.answer_task_together(task_id, vec![(key.to_owned(), answer)]);
+    }
+
+    /// Answer several input requests of one snapshot, sent together in one `tasks/update`.
+    pub fn answer_task_together(&self, task_id: &str, answers: Vec<(String, InputAnswer)>) {
+        for (key, answer) in answers {
+            self.tasks.choose(task_id, &key, answer);
+        }
+        self.tasks.send_answers(task_id);
+    }
+
+    /// Drop an ended task from the board and from this browser's storage.
+    pub fn forget_task(&self, task_id: &str) {
+        self.tasks.forget(task_id);
     }
 
     /// The calls of `tool`, kept by the session.

@@ -173,7 +173,7 @@ fn adopted_tasks_are_stored_and_restore_equal() {
         let restored = TaskBoard::new();
         restored.load(server);
         assert_eq!(restored.tasks().get_untracked(), shown);
-        assert_eq!(restored.tasks().get_untracked()[0].tool, "run_pipeline");
+        assert_eq!(restored.tasks().get_untracked()[0].tool(), "run_pipeline");
 
         // Forgetting only drops tasks that have ended (t-2 still has to fetch its result).
         restored.forget("t-1");

@@ -8,7 +8,8 @@
 //! - [`LogicalRequest`] tracks one request and its MRTR rounds, within [`Bounds`];
 //! - [`InputAnswer`] is the user's answer to an input request; the engine writes its JSON;
 //! - [`TaskTracker`] tracks one task of the tasks extension (polls, input, terminal states),
-//!   and [`due_polls`] picks which of many to poll now;
+//!   and [`due_polls`] picks which of many to poll now; [`TaskBook`] owns them all and says
+//!   what to send and when (sans-IO, the time an argument);
 //! - [`Subscription`] reads one `subscriptions/listen` stream, and [`ListenSchedule`] says
 //!   when to open the next;
 //! - [`Pages`] walks a paginated list to a [`Listing`] that says if it stopped early;
@@ -85,7 +86,8 @@ pub use machines::replay::{
 };
 pub use machines::task::{
     ClientEnding, DEFAULT_POLL_MS, DuePolls, Following, MAX_POLL_MS, MAX_POLLS_IN_FLIGHT,
-    MIN_POLL_MS, TaskError, TaskEvent, TaskTracker, due_polls,
+    MIN_POLL_MS, PollProblem, SaveNeeded, SnapshotSeen, TaskBook, TaskChanges, TaskError,
+    TaskEvent, TaskTracker, TaskTransmit, TrackedTask, TransmitKind, due_polls,
 };
 pub use machines::version::{
     Negotiated, Negotiation, VersionMismatch, legacy_server, newest_common,

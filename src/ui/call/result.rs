@@ -6,7 +6,7 @@ use holdbay_engine::model::CallToolResult;
 use holdbay_engine::{Media, media};
 use leptos::prelude::*;
 
-use crate::ui::content::{ContentBlockView, ShowResult};
+use crate::ui::content::{ShowResult, ToolContent};
 
 impl ShowResult for CallToolResult {
     fn show(self) -> AnyView {
@@ -18,11 +18,6 @@ impl ShowResult for CallToolResult {
 #[component]
 pub fn ToolResult(result: CallToolResult) -> impl IntoView {
     let tool_error = result.is_error == Some(true);
-    let structured = result
-        .structured_content
-        .as_ref()
-        .map(|value| serde_json::to_string_pretty(value).unwrap_or_default());
-    let empty = result.content.is_empty() && structured.is_none();
     view! {
         <section class="call-result" class:tool-error=tool_error aria-label="Result">
             {if tool_error {
@@ -35,21 +30,7 @@ pub fn ToolResult(result: CallToolResult) -> impl IntoView {
             } else {
                 view! { <p class="result-ok">"Complete"</p> }.into_any()
             }}
-            {empty.then(|| view! { <p class="quiet">"The result has no content."</p> })}
-            {result
-                .content
-                .into_iter()
-                .map(|block| view! { <ContentBlockView block=block /> })
-                .collect_view()}
-            {structured
-                .map(|json| {
-                    view! {
-                        <div class="structured">
-                            <h3>"structuredContent"</h3>
-                            <pre class="json structured-content" tabindex="0">{json}</pre>
-                        </div>
-                    }
-                })}
+            <ToolContent result=result />
         </section>
     }
 }

@@ -7,6 +7,7 @@ mod block;
 mod media;
 mod prompt;
 mod resource;
+mod tool;
 
 use leptos::prelude::*;
 
@@ -14,6 +15,7 @@ pub use block::ContentBlockView;
 pub use media::MediaView;
 pub use prompt::PromptResult;
 pub use resource::{LinkReader, ReadResult, ResourceContentsView};
+pub use tool::ToolContent;
 
 /// How a completed run's result is shown (a tool's result, a prompt, a resource's contents).
 pub trait ShowResult {

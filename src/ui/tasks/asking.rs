@@ -67,13 +67,13 @@ fn AskingCard(task_id: String) -> impl IntoView {
     });
     let tool = task.with_untracked(|task| {
         task.as_ref()
-            .map(|t| Shown::of(&t.tool).text())
+            .map(|t| Shown::of(t.tool()).text())
             .unwrap_or_default()
     });
     let message = move || {
         task.with(|task| {
             task.as_ref()
-                .and_then(|t| t.tracker.status_message.clone())
+                .and_then(|t| t.tracker().status_message.clone())
                 .map(|message| view! { <p class="task-message">{message}</p> })
         })
     };

@@ -1,6 +1,6 @@
 //! One task on the board: its status, times, input requests, and how it ended.
 
-use holdbay_engine::model::{JsonObject, TaskStatus};
+use holdbay_engine::model::{CallToolResult, ErrorData, TaskStatus};
 use holdbay_engine::{InputAnswer, InputAsk, MethodId, Shown};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -27,7 +27,7 @@ pub(super) fn short_id(task_id: &str) -> String {
 #[component]
 pub fn TaskRow(task_id: String, now: Signal<u64>) -> impl IntoView {
     let session = Session::current();
-    let (board, link) = (session.tasks(), session.link());
+    let board = session.tasks();
     let id = task_id.clone();
     // Only this task's changes re-run it, however many tasks the board follows.
     let task = Memo::new(move |_| {
@@ -42,23 +42,24 @@ pub fn TaskRow(task_id: String, now: Signal<u64>) -> impl IntoView {
     let status = Memo::new(move |_| {
         task.with(|task| {
             task.as_ref()
-                .map(|task| task.tracker.status_name())
+                .map(|task| task.tracker().status_name())
                 .unwrap_or_default()
         })
     });
-    let pushed = Memo::new(move |_| task.with(|t| t.as_ref().is_some_and(|t| t.tracker.pushed)));
+    let pushed = Memo::new(move |_| task.with(|t| t.as_ref().is_some_and(|t| t.tracker().pushed)));
     let message = Memo::new(move |_| {
-        task.with(|t| t.as_ref().and_then(|t| t.tracker.status_message.clone()))
+        task.with(|t| t.as_ref().and_then(|t| t.tracker().status_message.clone()))
     });
     let live =
-        Memo::new(move |_| task.with(|t| t.as_ref().is_some_and(|t| !t.tracker.is_terminal())));
+        Memo::new(move |_| task.with(|t| t.as_ref().is_some_and(|t| !t.tracker().is_terminal())));
     let terminal =
-        Memo::new(move |_| task.with(|t| t.as_ref().is_some_and(|t| t.tracker.is_terminal())));
-    let note = Memo::new(move |_| task.with(|t| t.as_ref().and_then(|t| t.note.clone())));
+        Memo::new(move |_| task.with(|t| t.as_ref().is_some_and(|t| t.tracker().is_terminal())));
+    let note =
+        Memo::new(move |_| task.with(|t| t.as_ref().and_then(|t| t.note().map(str::to_owned))));
     // The tool's name as the catalog shows it (hidden characters as markers).
     let tool = task.with_untracked(|task| {
         task.as_ref()
-            .map(|t| Shown::of(&t.tool).text())
+            .map(|t| Shown::of(t.tool()).text())
             .unwrap_or_default()
     });
     let cancel_id = task_id.clone();
@@ -102,7 +103,7 @@ pub fn TaskRow(task_id: String, now: Signal<u64>) -> impl IntoView {
                         <div class="task-cancel-box">
                             <button
                                 class="task-cancel"
-                                on:click=move |_| board.cancel(link, &id)
+                                on:click=move |_| session.cancel_task(&id)
                             >
                                 "Cancel"
                             </button>
@@ -124,7 +125,7 @@ pub fn TaskRow(task_id: String, now: Signal<u64>) -> impl IntoView {
                             <button
                                 class="task-forget"
                                 title="Remove this ended task from the board and from this browser's storage"
-                                on:click=move |_| board.forget(&id)
+                                on:click=move |_| session.forget_task(&id)
                             >
                                 "Forget"
                             </button>
@@ -137,23 +138,28 @@ pub fn TaskRow(task_id: String, now: Signal<u64>) -> impl IntoView {
 
 /// A task's result (its content views are a chunk of their own).
 #[cfg_attr(holdbay_split, leptos::lazy)]
-fn task_result(result: JsonObject) -> AnyView {
+fn task_result(result: CallToolResult) -> AnyView {
     view! { <TaskResult result=result /> }.into_any()
 }
 
 #[cfg_attr(holdbay_split, leptos::lazy)]
-fn task_error(error: JsonObject) -> AnyView {
+fn task_error(error: ErrorData) -> AnyView {
     view! { <TaskError error=error /> }.into_any()
 }
 
 /// The outcome once the task has ended (or that it is being fetched).
 fn ending(task: &TrackedTask) -> Option<AnyView> {
-    let tracker = &task.tracker;
+    let tracker = task.tracker();
     if let Some(result) = tracker.result.clone() {
         return Some(when_loaded(async move { chunk!(task_result(result)) }).into_any());
     }
     if let Some(error) = tracker.error.clone() {
         return Some(when_loaded(async move { chunk!(task_error(error)) }).into_any());
+    }
+    if let Some(why) = tracker.unreadable_outcome.clone() {
+        return Some(
+            view! { <p class="task-ended error-message" role="status">{why}</p> }.into_any(),
+        );
     }
     if let Some(ended) = &tracker.ended {
         return Some(
@@ -183,9 +189,9 @@ fn TaskTimes(task: Memo<Option<TrackedTask>>, now: Signal<u64>) -> impl IntoView
                 .unwrap_or_default()
         })
     };
-    let age = text(|task, now| span(now.saturating_sub(task.tracker.created_locally_at_ms)));
+    let age = text(|task, now| span(now.saturating_sub(task.tracker().created_locally_at_ms)));
     let ttl = text(|task, now| {
-        let tracker = &task.tracker;
+        let tracker = task.tracker();
         match tracker.ttl_ms {
             None => "no TTL".to_owned(),
             Some(ttl) if tracker.is_terminal() => format!("TTL {}", span(ttl)),
@@ -201,11 +207,11 @@ fn TaskTimes(task: Memo<Option<TrackedTask>>, now: Signal<u64>) -> impl IntoView
     let following = Memo::new(move |_| {
         task.with(|task| {
             task.as_ref()
-                .map(|task| following_text(task.tracker.following()))
+                .map(|task| following_text(task.tracker().following()))
         })
         .unwrap_or_default()
     });
-    let last = text(|task, now| last_snapshot_text(task.last_snapshot, now));
+    let last = text(|task, now| last_snapshot_text(task.last_snapshot(), now));
     let present = Memo::new(move |_| task.with(Option::is_some));
     move || {
         present.get().then(|| {
@@ -228,9 +234,9 @@ fn Unreachable(task: Memo<Option<TrackedTask>>, now: Signal<u64>) -> impl IntoVi
         let now = now.get();
         task.with(|task| {
             let task = task.as_ref()?;
-            let problem = task.poll_problem.as_ref()?;
+            let problem = task.poll_problem()?;
             let retry = task
-                .tracker
+                .tracker()
                 .next_poll_at()
                 .map(|at| format!(" — retrying in {}s", seconds_until(at, now)))
                 .unwrap_or_default();
@@ -254,7 +260,7 @@ fn Unreachable(task: Memo<Option<TrackedTask>>, now: Signal<u64>) -> impl IntoVi
 #[component]
 fn AsksAbove(task: Memo<Option<TrackedTask>>, task_id: String) -> impl IntoView {
     let asking =
-        Memo::new(move |_| task.with(|t| t.as_ref().is_some_and(|t| t.tracker.is_asking())));
+        Memo::new(move |_| task.with(|t| t.as_ref().is_some_and(|t| t.tracker().is_asking())));
     let go = move |_| {
         let card = web_sys::window()
             .and_then(|w| w.document())
@@ -288,7 +294,7 @@ pub(super) fn InputRequests(task: Memo<Option<TrackedTask>>, task_id: String) ->
     let asks = Memo::new(move |_| {
         task.with(|task| {
             task.as_ref()
-                .map(|task| task.tracker.outstanding_asks())
+                .map(|task| task.tracker().outstanding_asks())
                 .unwrap_or_default()
         })
     });
@@ -305,7 +311,6 @@ pub(super) fn InputRequests(task: Memo<Option<TrackedTask>>, task_id: String) ->
 #[cfg_attr(holdbay_split, leptos::lazy)]
 fn input_cards(asks: Memo<Vec<InputAsk>>, task_id: String) -> AnyView {
     let session = Session::current();
-    let (board, link) = (session.tasks(), session.link());
     let keys = Memo::new(move |_| {
         asks.with(|asks| asks.iter().map(|ask| ask.key.clone()).collect::<Vec<_>>())
     });
@@ -319,8 +324,7 @@ fn input_cards(asks: Memo<Vec<InputAsk>>, task_id: String) -> AnyView {
                         {
                             let (task_id, key) = (task_id.clone(), ask.key.clone());
                             let on_answer = Callback::new(move |answer: InputAnswer| {
-                                board.choose(&task_id, &key, answer);
-                                board.send_answers(link, &task_id);
+                                session.answer_task(&task_id, &key, answer);
                             });
                             view! { <InputRequestCard ask=ask delivery=Delivery::Immediate(on_answer) /> }
                         }
@@ -338,7 +342,6 @@ fn input_cards(asks: Memo<Vec<InputAsk>>, task_id: String) -> AnyView {
 #[component]
 fn GatheredInputs(asks: Memo<Vec<InputAsk>>, task_id: String) -> impl IntoView {
     let session = Session::current();
-    let (board, link) = (session.tasks(), session.link());
     // Each card's current answer, by key (`None`: not ready). Made under this form's owner,
     // not a card's: a card can go and come back while the form stays.
     let answers: StoredValue<Vec<(String, RwSignal<Option<InputAnswer>>)>> =
@@ -364,10 +367,7 @@ fn GatheredInputs(asks: Memo<Vec<InputAsk>>, task_id: String) -> impl IntoView {
                 .filter_map(|ask| Some((ask.key.clone(), slot(&ask.key).get_untracked()?)))
                 .collect()
         });
-        for (key, answer) in chosen {
-            board.choose(&submit_id, &key, answer);
-        }
-        board.send_answers(link, &submit_id);
+        session.answer_task_together(&submit_id, chosen);
     };
     view! {
         <form

@@ -4,8 +4,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use rmcp::model::{
-    CreateTaskResult, DetailedTask, InputRequests, InputResponses, JsonObject, TaskPayload,
-    TaskStatus,
+    CallToolResult, CreateTaskResult, DetailedTask, ErrorData, InputRequests, InputResponses,
+    JsonObject, TaskPayload, TaskStatus,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -18,9 +18,15 @@ use crate::vocabulary::events::{InputAsk, InputRequestKind};
 use crate::vocabulary::findings::{Finding, Rule};
 use crate::vocabulary::method::{CancelTask, GetTask, UpdateTask};
 
+mod book;
 mod following;
+mod outcome;
 mod polls;
 
+pub use book::{
+    PollProblem, SaveNeeded, SnapshotSeen, TaskBook, TaskChanges, TaskTransmit, TrackedTask,
+    TransmitKind,
+};
 pub use following::Following;
 pub use polls::{DuePolls, MAX_POLLS_IN_FLIGHT, due_polls};
 
@@ -151,8 +157,15 @@ pub struct TaskTracker {
     /// Keys answered and sent, or shown already: never answered or shown again.
     pub answered: BTreeSet<String>,
     pub shown: BTreeSet<String>,
-    pub result: Option<JsonObject>,
-    pub error: Option<JsonObject>,
+    /// A completed task's result, read as the tool call's result.
+    #[serde(default, deserialize_with = "outcome::lenient")]
+    pub result: Option<CallToolResult>,
+    /// A failed task's JSON-RPC error.
+    #[serde(default, deserialize_with = "outcome::lenient")]
+    pub error: Option<ErrorData>,
+    /// The terminal snapshot's result or error could not be read (the finding says why).
+    #[serde(default)]
+    pub unreadable_outcome: Option<String>,
     pub cancel_requested: bool,
     /// A listen stream pushes this task's snapshots; polling only as a slow safety net.
     #[serde(default)]
@@ -188,6 +201,7 @@ impl TaskTracker {
             shown: BTreeSet::new(),
             result: None,
             error: None,
+            unreadable_outcome: None,
             cancel_requested: false,
             pushed: false,
             // A cancelled task has nothing left to fetch.
@@ -397,14 +411,20 @@ impl TaskTracker {
             }
             TaskPayload::Completed { result } => {
                 self.clear_input_requests();
-                self.result = Some(result.clone());
+                match outcome::read_result(result, &self.task_id, message.clone()) {
+                    Ok(read) => self.result = Some(read),
+                    Err(finding) => self.unreadable(finding, &mut events),
+                }
                 events.push(TaskEvent::Completed {
                     result: result.clone(),
                 });
             }
             TaskPayload::Failed { error } => {
                 self.clear_input_requests();
-                self.error = Some(error.clone());
+                match outcome::read_error(error, &self.task_id, message.clone()) {
+                    Ok(read) => self.error = Some(read),
+                    Err(finding) => self.unreadable(finding, &mut events),
+                }
                 events.push(TaskEvent::Failed {
                     error: error.clone(),
                 });
@@ -416,6 +436,13 @@ impl TaskTracker {
             _ => self.clear_input_requests(),
         }
         events
+    }
+
+    /// The terminal snapshot's outcome is not its wire type: say so, on the row and as a
+    /// finding.
+    fn unreadable(&mut self, finding: Finding, events: &mut Vec<TaskEvent>) {
+        self.unreadable_outcome = Some(finding.explanation.clone());
+        events.push(TaskEvent::Finding(finding));
     }
 
     /// The snapshot asks nothing: nothing is outstanding, and nothing staged can be sent.

@@ -97,6 +97,13 @@ pub fn reason_phrase(status: u16) -> &'static str {
     }
 }
 
+/// The protocol revisions this client speaks, newest first.
+pub const CLIENT_VERSIONS: &[&str] = &[PROTOCOL_VERSION];
+
+/// The newest revision that still had the `initialize` handshake. A server that answers a
+/// 2026-07-28 request the way §10.6 describes speaks this revision or an older one.
+pub const LATEST_LEGACY_VERSION: &str = "2025-11-25";
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,10 +147,3 @@ mod tests {
         }
     }
 }
-
-/// The protocol revisions this client speaks, newest first.
-pub const CLIENT_VERSIONS: &[&str] = &[PROTOCOL_VERSION];
-
-/// The newest revision that still had the `initialize` handshake. A server that answers a
-/// 2026-07-28 request the way §10.6 describes speaks this revision or an older one.
-pub const LATEST_LEGACY_VERSION: &str = "2025-11-25";

@@ -16,6 +16,8 @@
 //! - a tool's `outputSchema`, learned from `tools/list`, is checked against the
 //!   `structuredContent` of its results ([`OutputContract`], with the small JSON Schema
 //!   checker [`schema_check`]);
+//! - a tool's `inputSchema` or an elicitation's `requestedSchema` is read as a [`FormSchema`]
+//!   whose fields check values through the same checker;
 //! - a [`Finding`] records what the server did against the spec;
 //! - names and titles are shown as [`Shown`] (hidden characters as `⟨U+200B⟩`), and a
 //!   [`NameBook`] flags the ones that pass for others;
@@ -39,6 +41,7 @@ mod content;
 mod decode;
 mod events;
 mod findings;
+mod form;
 pub mod headers;
 mod json;
 mod limits;
@@ -75,6 +78,7 @@ pub use events::{
     decode_recorded, decode_recorded_as,
 };
 pub use findings::{Finding, Rule, Severity};
+pub use form::{FieldChoice, FieldKind, FormField, FormSchema, TextFormat};
 pub use headers::{MergedHeaders, is_reserved_header, merge_extra_headers};
 pub use limits::{
     Limits, MAX_AUTH_DOCUMENT_BYTES, MAX_BODY_BYTES, MAX_HEADER_BYTES, MAX_ID_BYTES,

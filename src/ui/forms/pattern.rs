@@ -6,8 +6,9 @@ use js_sys::{Array, Function, Reflect};
 use wasm_bindgen::{JsCast, JsValue};
 
 /// Matches with the browser's `RegExp`: with the `u` flag (JSON Schema's dialect), else
-/// without it for the patterns only older rules read (`[\w\-]`, a needless escape, throws
-/// under `u`). A pattern neither reads is left unchecked (the engine names it).
+/// without it for the patterns only older rules read (a needless escape such as `\-` outside
+/// a class or `\@` throws under `u`). A pattern neither reads is left unchecked (the engine
+/// names it).
 ///
 /// Reached through bindings the app already imports (`Reflect.get`, `Function.call` with one
 /// argument, `Array.of`): every wasm-bindgen import sits in the first screen's module, so a

@@ -1,3 +1,6 @@
+//! [`FormSchema`] read from both sources (a JSON object schema, rmcp's typed elicitation
+//! schema), and every keyword its fields check, `pattern` through a native matcher.
+
 use rmcp::model::{ElicitationSchema, JsonObject};
 use serde_json::{Value, json};
 

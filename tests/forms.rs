@@ -928,6 +928,81 @@ async fn form_elicitation_accepts_only_valid_content() {
     eventually_eq!(answers.get_untracked().len(), 1);
 }
 
+/// The text under the field named `name` saying what is wrong, if anything.
+fn field_error(host: &Element, name: &str) -> Option<String> {
+    let field = find(host, &format!("[name={name}]"));
+    let error = field
+        .closest(".form-field")
+        .ok()
+        .flatten()?
+        .query_selector(".field-error")
+        .ok()??;
+    error.text_content()
+}
+
+#[wasm_bindgen_test]
+async fn form_elicitation_refuses_what_the_engine_refuses_exclusive_bounds_multiples_patterns() {
+    let request = json!({"method": "elicitation/create", "params": {
+        "message": "Order crates",
+        "requestedSchema": {"type": "object", "properties": {
+            "crates": {"type": "integer", "title": "Crates", "exclusiveMinimum": 0},
+            "weight": {"type": "number", "title": "Weight", "multipleOf": 0.5},
+            "code": {"type": "string", "title": "Code", "pattern": "^[A-Z]{3}$"},
+            // `\p{Lu}` reads only with the `u` flag: the browser's RegExp, as JSON Schema says.
+            "port": {"type": "string", "title": "Port", "pattern": "^\\p{Lu}+$"},
+            // A needless escape (`\-` outside a class) throws under `u`: read without it then.
+            "tag": {"type": "string", "title": "Tag", "pattern": "^[a-z]+\\-[0-9]+$"}
+        }, "required": ["crates", "weight", "code", "port"]}}});
+    let (host, answers) = card("card-bounds", form_ask("order", request)).await;
+    let accept_disabled = || button(&host, ".accept").disabled();
+    type_into(&host, "input[name=crates]", "0").await;
+    type_into(&host, "input[name=weight]", "2.25").await;
+    type_into(&host, "input[name=code]", "abc").await;
+    type_into(&host, "input[name=port]", "le havre").await;
+    assert!(accept_disabled());
+    assert_eq!(
+        field_error(&host, "crates").as_deref(),
+        Some("expected more than 0, got 0")
+    );
+    assert_eq!(
+        field_error(&host, "weight").as_deref(),
+        Some("expected a multiple of 0.5, got 2.25")
+    );
+    assert_eq!(
+        field_error(&host, "code").as_deref(),
+        Some("expected text matching /^[A-Z]{3}$/")
+    );
+    assert!(
+        field_error(&host, "port").is_some(),
+        "lower case is no capital letter"
+    );
+    type_into(&host, "input[name=crates]", "1").await;
+    assert_eq!(field_error(&host, "crates"), None);
+    type_into(&host, "input[name=weight]", "2.5").await;
+    assert_eq!(field_error(&host, "weight"), None);
+    type_into(&host, "input[name=code]", "ABCD").await;
+    assert!(
+        field_error(&host, "code").is_some(),
+        "anchored at both ends"
+    );
+    type_into(&host, "input[name=code]", "ABC").await;
+    assert!(accept_disabled(), "the port still breaks its pattern");
+    type_into(&host, "input[name=port]", "ÉTAPLES").await;
+    assert_eq!(field_error(&host, "port"), None);
+    assert!(!accept_disabled());
+    type_into(&host, "input[name=tag]", "two words").await;
+    assert!(field_error(&host, "tag").is_some() && accept_disabled());
+    type_into(&host, "input[name=tag]", "north-2").await;
+    assert_eq!(field_error(&host, "tag"), None);
+    click(&host, ".accept").await;
+    assert_eq!(
+        answers.get_untracked(),
+        vec![InputAnswer::Accept(Some(object(
+            json!({"crates": 1, "weight": 2.5, "code": "ABC", "port": "ÉTAPLES", "tag": "north-2"})
+        )))]
+    );
+}
+
 #[wasm_bindgen_test]
 async fn form_elicitation_declines_and_cancels() {
     let (host, answers) = card("card-decline", form_ask("party", book_table_request())).await;

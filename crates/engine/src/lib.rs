@@ -17,6 +17,8 @@
 //! - a tool's `outputSchema`, learned from `tools/list`, is checked against the
 //!   `structuredContent` of its results ([`OutputContract`], with the small JSON Schema
 //!   checker [`schema_check`]);
+//! - a tool's `inputSchema` or an elicitation's `requestedSchema` is read as a [`FormSchema`]
+//!   whose fields check values through the same checker;
 //! - a [`Finding`] records what the server did against the spec;
 //! - names and titles are shown as [`Shown`] (hidden characters as `⟨U+200B⟩`), and a
 //!   [`NameBook`] flags the ones that pass for others;
@@ -96,6 +98,7 @@ pub use readers::content::{
     MAX_INLINE_BYTES, Media, NotInline, ResourceBody, base64_decoded_len, hex_preview, media,
     offers_completions, resource_body,
 };
+pub use readers::form::{FieldChoice, FieldKind, FormField, FormSchema, TextFormat};
 pub use readers::names::{
     HiddenChar, HiddenKind, NameBook, NameField, NameMarks, NameTally, NameWarning, Script, Shown,
     ShownPiece, confusable_mix, script_of, server_name_findings, server_name_marks, skeleton,

@@ -6,11 +6,11 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use super::schema::{Field, Kind, TextInput};
 use super::state::{
-    Entry, FieldState, LineEnding, ListItem, Presence, TextEntry, count_problem, leaf_problem,
-    line_endings, with_line_ending,
+    Entry, FieldState, LineEnding, ListItem, Presence, TextEntry, leaf_problem, line_endings,
+    with_line_ending,
 };
+use holdbay_engine::{FieldKind, FormField, TextFormat};
 
 /// Where a field sits: its element id (unique on the page), its `name` attribute (the
 /// property path, e.g. `address.city`), and the presence of each object or list it sits in
@@ -56,7 +56,11 @@ fn presence_name(presence: Presence) -> &'static str {
 }
 
 /// Every field of an object, in schema order.
-pub fn object_fields_view(fields: &[Arc<Field>], states: &[FieldState], place: &Place) -> AnyView {
+pub fn object_fields_view(
+    fields: &[Arc<FormField>],
+    states: &[FieldState],
+    place: &Place,
+) -> AnyView {
     fields
         .iter()
         .zip(states)
@@ -65,10 +69,10 @@ pub fn object_fields_view(fields: &[Arc<Field>], states: &[FieldState], place: &
         .into_any()
 }
 
-pub fn field_view(field: Arc<Field>, state: FieldState, place: Place) -> AnyView {
+pub fn field_view(field: Arc<FormField>, state: FieldState, place: Place) -> AnyView {
     let presence = state.presence;
     match (&field.kind, state.entry.clone()) {
-        (Kind::Object(fields), Entry::Object(states)) => {
+        (FieldKind::Object(fields), Entry::Object(states)) => {
             let inner = Place {
                 ancestors: place.ancestors.iter().copied().chain([presence]).collect(),
                 ..place.clone()
@@ -95,10 +99,10 @@ pub fn field_view(field: Arc<Field>, state: FieldState, place: Place) -> AnyView
             }
             .into_any()
         }
-        (Kind::List { item, .. }, Entry::List(items)) => {
+        (FieldKind::List { item, .. }, Entry::List(items)) => {
             list_view(field.clone(), item.clone(), items, presence, place)
         }
-        (Kind::MultiChoice { options, .. }, Entry::MultiChoice(flags)) => {
+        (FieldKind::MultiChoice { options, .. }, Entry::MultiChoice(flags)) => {
             let ancestors = place.ancestors.clone();
             let boxes = options
                 .iter()
@@ -130,10 +134,7 @@ pub fn field_view(field: Arc<Field>, state: FieldState, place: Place) -> AnyView
                 move || {
                     (presence.get() == Presence::Value)
                         .then(|| {
-                            count_problem(
-                                &field,
-                                flags.with(|f| f.iter().filter(|on| **on).count()),
-                            )
+                            field.count_problem(flags.with(|f| f.iter().filter(|on| **on).count()))
                         })
                         .flatten()
                 }
@@ -158,14 +159,14 @@ pub fn field_view(field: Arc<Field>, state: FieldState, place: Place) -> AnyView
     }
 }
 
-fn label_text(field: &Field) -> impl IntoView + use<> {
+fn label_text(field: &FormField) -> impl IntoView + use<> {
     let mark = field
         .required
         .then(|| view! { <span class="required-mark" title="required">" *"</span> });
     view! { {field.label.clone()} {mark} }
 }
 
-fn help_view(field: &Field, place: &Place) -> Option<impl IntoView + use<>> {
+fn help_view(field: &FormField, place: &Place) -> Option<impl IntoView + use<>> {
     let id = format!("{}-help", place.id);
     field
         .help
@@ -176,7 +177,7 @@ fn help_view(field: &Field, place: &Place) -> Option<impl IntoView + use<>> {
 /// "Leave out" for an optional field, "null" where the schema allows it: toggles, pressed
 /// while the field is in that state. Pressing a pressed one sends the value again.
 fn presence_controls(
-    field: &Field,
+    field: &FormField,
     presence: RwSignal<Presence>,
     place: &Place,
 ) -> Option<impl IntoView + use<>> {
@@ -230,7 +231,7 @@ fn presence_controls(
 
 /// Says what is sent when it is not the value shown (a required field not entered yet says
 /// "required" once touched instead).
-fn presence_note(field: &Field, presence: RwSignal<Presence>) -> impl IntoView + use<> {
+fn presence_note(field: &FormField, presence: RwSignal<Presence>) -> impl IntoView + use<> {
     let required = field.required;
     move || match presence.get() {
         Presence::Omitted if required => None,
@@ -243,7 +244,7 @@ fn presence_note(field: &Field, presence: RwSignal<Presence>) -> impl IntoView +
 /// One text, number, checkbox or select input, with its presence controls, help and error
 /// text. "Required" shows only once the user has been in the field, so a fresh form is not
 /// all red.
-fn leaf_view(field: Arc<Field>, state: FieldState, place: Place) -> AnyView {
+fn leaf_view(field: Arc<FormField>, state: FieldState, place: Place) -> AnyView {
     let presence = state.presence;
     let touched = RwSignal::new(false);
     let error = {
@@ -262,7 +263,7 @@ fn leaf_view(field: Arc<Field>, state: FieldState, place: Place) -> AnyView {
     let ancestors = place.ancestors.clone();
     let controls = presence_controls(&field, presence, &place);
     let input = match (&field.kind, state.entry.clone()) {
-        (Kind::Boolean, Entry::Boolean(checked)) => {
+        (FieldKind::Boolean, Entry::Boolean(checked)) => {
             return view! {
                 <div
                     class="form-field form-check"
@@ -292,7 +293,7 @@ fn leaf_view(field: Arc<Field>, state: FieldState, place: Place) -> AnyView {
             }
             .into_any();
         }
-        (Kind::Choice(options), Entry::Choice(chosen)) => {
+        (FieldKind::Choice(options), Entry::Choice(chosen)) => {
             // An empty choice only when the field may be left out or has nothing chosen yet.
             let blank = (!required || chosen.get_untracked().is_empty())
                 .then(|| view! { <option value="" prop:selected=move || chosen.get().is_empty()>"— choose —"</option> });
@@ -341,8 +342,8 @@ fn leaf_view(field: Arc<Field>, state: FieldState, place: Place) -> AnyView {
     };
     let multiline = match (&field.kind, &state.entry) {
         (
-            Kind::Text {
-                input: TextInput::Plain,
+            FieldKind::Text {
+                format: TextFormat::Plain,
                 ..
             },
             Entry::Text(entry),
@@ -350,7 +351,7 @@ fn leaf_view(field: Arc<Field>, state: FieldState, place: Place) -> AnyView {
         _ => None,
     };
     let empty_string = match (&field.kind, &state.entry) {
-        (Kind::Text { .. }, Entry::Text(entry)) => Some(*entry),
+        (FieldKind::Text { .. }, Entry::Text(entry)) => Some(*entry),
         _ => None,
     }
     .map(|entry| {
@@ -386,10 +387,10 @@ fn leaf_view(field: Arc<Field>, state: FieldState, place: Place) -> AnyView {
 /// A text or number input; a plain string in multi-line mode is a text area with its line
 /// break kind beside it.
 fn text_input(
-    kind: &Kind,
+    kind: &FieldKind,
     entry: TextEntry,
     presence: RwSignal<Presence>,
-    field: &Field,
+    field: &FormField,
     place: &Place,
     (touched, error): (RwSignal<bool>, Memo<Option<String>>),
 ) -> AnyView {
@@ -399,10 +400,11 @@ fn text_input(
     let described = field.help.is_some().then(|| format!("{}-help", place.id));
     let ancestors = place.ancestors.clone();
     let (input_type, step, min, max, plain) = match kind {
-        Kind::Number {
+        FieldKind::Number {
             integer,
             minimum,
             maximum,
+            ..
         } => (
             "number",
             Some(if *integer { "1" } else { "any" }),
@@ -410,23 +412,23 @@ fn text_input(
             maximum.map(|m| m.to_string()),
             false,
         ),
-        Kind::Text { input, .. } => (
-            match input {
-                TextInput::Plain => "text",
-                TextInput::Email => "email",
-                TextInput::Uri => "url",
-                TextInput::Date => "date",
-                TextInput::DateTime => "datetime-local",
+        FieldKind::Text { format, .. } => (
+            match format {
+                TextFormat::Plain => "text",
+                TextFormat::Email => "email",
+                TextFormat::Uri => "url",
+                TextFormat::Date => "date",
+                TextFormat::DateTime => "datetime-local",
             },
             None,
             None,
             None,
-            *input == TextInput::Plain,
+            *format == TextFormat::Plain,
         ),
         _ => ("text", None, None, None, true),
     };
     let (min_length, max_length) = match kind {
-        Kind::Text {
+        FieldKind::Text {
             min_length,
             max_length,
             ..
@@ -572,8 +574,8 @@ fn line_ending_select(entry: TextEntry, id: String) -> impl IntoView + use<> {
 
 /// An array: its items, each removable, and a button to add one.
 fn list_view(
-    field: Arc<Field>,
-    item: Arc<Field>,
+    field: Arc<FormField>,
+    item: Arc<FormField>,
     items: RwSignal<Vec<ListItem>>,
     presence: RwSignal<Presence>,
     place: Place,
@@ -584,7 +586,7 @@ fn list_view(
         let field = field.clone();
         move || {
             let count = items.with(Vec::len) as u64;
-            matches!(&field.kind, Kind::List { max_items: Some(max), .. } if count >= *max)
+            matches!(&field.kind, FieldKind::List { max_items: Some(max), .. } if count >= *max)
         }
     };
     let add = {
@@ -604,7 +606,7 @@ fn list_view(
         let field = field.clone();
         move || {
             (presence.get() == Presence::Value)
-                .then(|| count_problem(&field, items.with(Vec::len)))
+                .then(|| field.count_problem(items.with(Vec::len)))
                 .flatten()
         }
     };

@@ -9,7 +9,7 @@ mod elicit_url;
 mod fields;
 mod input_request;
 mod other_kinds;
-mod schema;
+mod pattern;
 mod schema_form;
 mod state;
 

@@ -6,12 +6,12 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use holdbay_engine::FormSchema;
 use holdbay_engine::model::JsonObject;
 use leptos::prelude::*;
 use serde_json::Value;
 
 use super::fields::{Place, object_fields_view};
-use super::schema::{Field, parse_root};
 use super::state::{FieldState, draft_root, fits_draft, fits_root, read_root};
 
 static NEXT_FORM: AtomicUsize = AtomicUsize::new(1);
@@ -51,19 +51,13 @@ pub fn schema_form(
         raw_draft,
         preview,
     } = signals;
-    let parsed = parse_root(schema);
+    let parsed = FormSchema::from_json(schema);
     let required: Vec<String> = parsed
         .as_ref()
-        .map(|fields| {
-            fields
-                .iter()
-                .filter(|field| field.required)
-                .map(|field| field.name.clone())
-                .collect()
-        })
+        .map(|form| form.required().map(str::to_owned).collect())
         .unwrap_or_default();
     let (fields, unsupported) = match parsed {
-        Ok(fields) => (Some(Arc::new(fields)), None),
+        Ok(form) => (Some(Arc::new(form)), None),
         Err(why) => (None, Some(why)),
     };
     let raw = RwSignal::new(fields.is_none());
@@ -112,7 +106,7 @@ pub fn schema_form(
                 return;
             };
             // A draft of this form may hold number text typed before it read as a number.
-            match seeded.map(|json| (fits_draft(fields, &json), json)) {
+            match seeded.map(|json| (fits_draft(&fields.fields, &json), json)) {
                 Some((Err(why), json)) => {
                     switch_problem.set(Some(format!(
                         "Edited as raw JSON: the form cannot show these arguments exactly ({why})."
@@ -167,6 +161,7 @@ pub fn schema_form(
             let seed = seed.get();
             let with_defaults = seed.is_none();
             let states: Vec<FieldState> = fields
+                .fields
                 .iter()
                 .map(|field| {
                     let given = seed.as_ref().and_then(|seed| seed.get(&field.name));
@@ -175,11 +170,11 @@ pub fn schema_form(
                 .collect();
             current.set_value(states.clone());
             value.set(untrack(|| read_root(&fields, &states)));
-            let view = if fields.is_empty() {
+            let view = if fields.fields.is_empty() {
                 view! { <p class="quiet form-empty">"No inputs."</p> }.into_any()
             } else {
                 object_fields_view(
-                    &fields,
+                    &fields.fields,
                     &states,
                     &Place {
                         id: prefix.clone(),
@@ -192,7 +187,7 @@ pub fn schema_form(
             Effect::new(move |_| {
                 value.set(read_root(&watched, &states));
                 if let Some(draft) = draft {
-                    draft.set(Some(draft_root(&watched, &states)));
+                    draft.set(Some(draft_root(&watched.fields, &states)));
                 }
             });
             Some(view! { <div class="schema-form">{view}</div> })
@@ -209,7 +204,7 @@ pub fn schema_form(
             };
             if raw.get_untracked() {
                 let back = parse_raw(&raw_text.get_untracked())
-                    .and_then(|json| fits_root(fields, &json).map(|()| json));
+                    .and_then(|json| fits_root(&fields.fields, &json).map(|()| json));
                 match back {
                     Ok(json) => {
                         switch_problem.set(None);
@@ -224,7 +219,7 @@ pub fn schema_form(
                     ))),
                 }
             } else {
-                let draft = current.with_value(|states| draft_root(fields, states));
+                let draft = current.with_value(|states| draft_root(&fields.fields, states));
                 switch_problem.set(None);
                 open_raw(serde_json::to_string_pretty(&draft).unwrap_or_default());
             }
@@ -305,15 +300,12 @@ pub fn schema_form(
 
 /// While the raw editor is open: whether the form could show this JSON, or why only the raw
 /// editor can (it is then sent exactly as written).
-fn raw_fit(
-    fields: Arc<Vec<Arc<Field>>>,
-    value: RwSignal<Result<Value, String>>,
-) -> impl IntoView + use<> {
+fn raw_fit(form: Arc<FormSchema>, value: RwSignal<Result<Value, String>>) -> impl IntoView + use<> {
     move || {
         let Ok(json) = value.get() else {
             return None;
         };
-        Some(match fits_root(&fields, &json) {
+        Some(match fits_root(&form.fields, &json) {
             Ok(()) => view! {
                 <p class="form-note raw-fit" data-fits="true">
                     "The form can show this JSON: “Back to the form” keeps it exactly."

@@ -1,5 +1,6 @@
 //! What the user has entered in a schema form (one signal per input), whether each field is
-//! sent at all, its validation, and the exact JSON it stands for.
+//! sent at all, and the exact JSON it stands for: text read into values here, every value
+//! checked by the engine's form schema (with the browser's `RegExp` for `pattern`).
 //!
 //! Every field has a [`Presence`]: left out (the key is not sent), `null` (where the schema
 //! allows it), or a value. Required fields are always sent. A present string is sent as
@@ -11,7 +12,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use leptos::prelude::*;
 use serde_json::{Map, Number, Value};
 
-use super::schema::{Field, Kind, TextInput, choice_key};
+use holdbay_engine::{FieldChoice, FieldKind, FormField, FormSchema, TextFormat};
+
+use super::pattern::BrowserRegExp;
 
 /// Whether and how a field is sent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -140,7 +143,7 @@ pub struct ListItem {
 static NEXT_ITEM: AtomicUsize = AtomicUsize::new(0);
 
 impl ListItem {
-    pub fn new(field: &Field, value: Option<&Value>, defaults: bool) -> Self {
+    pub fn new(field: &FormField, value: Option<&Value>, defaults: bool) -> Self {
         Self {
             id: NEXT_ITEM.fetch_add(1, Ordering::Relaxed),
             state: FieldState::new(field, value, defaults),
@@ -154,10 +157,12 @@ impl FieldState {
     /// string is not entered yet (the form is not ready until it is; once typed into, even
     /// emptied again, it is sent, `""` included). Values of the wrong shape are ignored (use
     /// [`fits_root`] first when that matters).
-    pub fn new(field: &Field, value: Option<&Value>, defaults: bool) -> Self {
+    pub fn new(field: &FormField, value: Option<&Value>, defaults: bool) -> Self {
         let value = value.or(field.default.as_ref().filter(|_| defaults));
         let presence = match value {
-            None if field.required && !matches!(field.kind, Kind::Text { .. }) => Presence::Value,
+            None if field.required && !matches!(field.kind, FieldKind::Text { .. }) => {
+                Presence::Value
+            }
             None => Presence::Omitted,
             Some(Value::Null) if !field.null_is_a_choice() => Presence::Null,
             Some(_) => Presence::Value,
@@ -171,32 +176,32 @@ impl FieldState {
 }
 
 impl Entry {
-    fn new(field: &Field, value: Option<&Value>, defaults: bool) -> Self {
+    fn new(field: &FormField, value: Option<&Value>, defaults: bool) -> Self {
         match &field.kind {
-            Kind::Text { input, .. } => {
+            FieldKind::Text { format, .. } => {
                 let text = value.and_then(Value::as_str).unwrap_or_default();
-                let text = match input {
-                    TextInput::DateTime => iso_to_local(text),
+                let text = match format {
+                    TextFormat::DateTime => iso_to_local(text),
                     _ => text.to_owned(),
                 };
                 Self::Text(TextEntry::new(text))
             }
             // A number, or the text typed before it read as one (a draft).
-            Kind::Number { .. } => Self::Text(TextEntry::new(match value {
+            FieldKind::Number { .. } => Self::Text(TextEntry::new(match value {
                 Some(Value::Number(number)) => number.to_string(),
                 Some(Value::String(typed)) => typed.clone(),
                 _ => String::new(),
             })),
-            Kind::Boolean => Self::Boolean(RwSignal::new(
+            FieldKind::Boolean => Self::Boolean(RwSignal::new(
                 value.and_then(Value::as_bool).unwrap_or(false),
             )),
-            Kind::Choice(options) => Self::Choice(RwSignal::new(
+            FieldKind::Choice(options) => Self::Choice(RwSignal::new(
                 value
                     .filter(|value| options.iter().any(|option| &option.value == *value))
-                    .map(choice_key)
+                    .map(FieldChoice::key_of)
                     .unwrap_or_default(),
             )),
-            Kind::MultiChoice { options, .. } => {
+            FieldKind::MultiChoice { options, .. } => {
                 let chosen = value.and_then(Value::as_array);
                 Self::MultiChoice(RwSignal::new(
                     options
@@ -205,7 +210,7 @@ impl Entry {
                         .collect(),
                 ))
             }
-            Kind::List { item, .. } => Self::List(RwSignal::new(
+            FieldKind::List { item, .. } => Self::List(RwSignal::new(
                 value
                     .and_then(Value::as_array)
                     .map(|values| {
@@ -216,7 +221,7 @@ impl Entry {
                     })
                     .unwrap_or_default(),
             )),
-            Kind::Object(fields) => {
+            FieldKind::Object(fields) => {
                 let object = value.and_then(Value::as_object);
                 Self::Object(
                     fields
@@ -236,12 +241,17 @@ impl Entry {
 }
 
 /// The JSON of the whole form (the top-level object), or the first problem, named by its
-/// field's label.
-pub fn read_root(fields: &[Arc<Field>], states: &[FieldState]) -> Result<Value, String> {
-    read_object(fields, states).map(Value::Object)
+/// field's label (or, for what spans fields, where in the object it is).
+pub fn read_root(form: &FormSchema, states: &[FieldState]) -> Result<Value, String> {
+    let value = read_object(&form.fields, states).map(Value::Object)?;
+    form.check(&value, &BrowserRegExp)?;
+    Ok(value)
 }
 
-fn read_object(fields: &[Arc<Field>], states: &[FieldState]) -> Result<Map<String, Value>, String> {
+fn read_object(
+    fields: &[Arc<FormField>],
+    states: &[FieldState],
+) -> Result<Map<String, Value>, String> {
     let mut object = Map::new();
     for (field, state) in fields.iter().zip(states) {
         match read(field, state) {
@@ -256,7 +266,7 @@ fn read_object(fields: &[Arc<Field>], states: &[FieldState]) -> Result<Map<Strin
 }
 
 /// The JSON of one field: None when it is left out.
-pub fn read(field: &Field, state: &FieldState) -> Result<Option<Value>, String> {
+pub fn read(field: &FormField, state: &FieldState) -> Result<Option<Value>, String> {
     match state.presence.get() {
         Presence::Omitted if field.required => Err("required".to_owned()),
         Presence::Omitted => Ok(None),
@@ -267,12 +277,13 @@ pub fn read(field: &Field, state: &FieldState) -> Result<Option<Value>, String> 
 }
 
 /// The value entered, checked against the field's constraints.
-fn value_of(field: &Field, entry: &Entry) -> Result<Value, String> {
+fn value_of(field: &FormField, entry: &Entry) -> Result<Value, String> {
     match (&field.kind, entry) {
-        (Kind::Object(fields), Entry::Object(states)) => {
-            read_object(fields, states).map(Value::Object)
+        (FieldKind::Object(fields), Entry::Object(states)) => {
+            let value = Value::Object(read_object(fields, states)?);
+            field.check(&value, &BrowserRegExp).map(|()| value)
         }
-        (Kind::List { item, .. }, Entry::List(items)) => {
+        (FieldKind::List { item, .. }, Entry::List(items)) => {
             let items = items.get();
             let mut values = Vec::with_capacity(items.len());
             for (index, entry) in items.iter().enumerate() {
@@ -282,8 +293,8 @@ fn value_of(field: &Field, entry: &Entry) -> Result<Value, String> {
                     Err(why) => return Err(format!("item {}: {why}", index + 1)),
                 }
             }
-            count_problem(field, values.len()).map_or(Ok(()), Err)?;
-            Ok(Value::Array(values))
+            let value = Value::Array(values);
+            field.check(&value, &BrowserRegExp).map(|()| value)
         }
         _ => leaf_value(field, entry),
     }
@@ -291,42 +302,27 @@ fn value_of(field: &Field, entry: &Entry) -> Result<Value, String> {
 
 /// The problem with a present single input (not objects or lists), if any: what the field
 /// shows next to it.
-pub fn leaf_problem(field: &Field, state: &FieldState) -> Option<String> {
+pub fn leaf_problem(field: &FormField, state: &FieldState) -> Option<String> {
     match state.presence.get() {
         Presence::Value => leaf_value(field, &state.entry).err(),
         _ => read(field, state).err(),
     }
 }
 
-/// The value of a single input (not objects or lists), checked against its constraints.
-pub fn leaf_value(field: &Field, entry: &Entry) -> Result<Value, String> {
+/// The value of a single input (not objects or lists), checked against its field.
+pub fn leaf_value(field: &FormField, entry: &Entry) -> Result<Value, String> {
+    let value = typed_value(field, entry)?;
+    field.check(&value, &BrowserRegExp)?;
+    Ok(value)
+}
+
+/// What a single input holds, read as JSON (not yet checked against its field).
+fn typed_value(field: &FormField, entry: &Entry) -> Result<Value, String> {
     match (&field.kind, entry) {
-        (
-            Kind::Text {
-                input,
-                min_length,
-                max_length,
-            },
-            Entry::Text(entry),
-        ) => {
-            let text = entry.text.get();
-            let length = text.chars().count() as u64;
-            if let Some(min) = min_length.filter(|min| length < *min) {
-                return Err(format!("at least {min} characters"));
-            }
-            if let Some(max) = max_length.filter(|max| length > *max) {
-                return Err(format!("at most {max} characters"));
-            }
-            check_format(*input, &text).map(Value::String)
+        (FieldKind::Text { format, .. }, Entry::Text(entry)) => {
+            read_text(*format, &entry.text.get()).map(Value::String)
         }
-        (
-            Kind::Number {
-                integer,
-                minimum,
-                maximum,
-            },
-            Entry::Text(entry),
-        ) => {
+        (FieldKind::Number { integer, .. }, Entry::Text(entry)) => {
             let text = entry.text.get();
             let text = text.trim();
             if text.is_empty() {
@@ -336,18 +332,10 @@ pub fn leaf_value(field: &Field, entry: &Entry) -> Result<Value, String> {
                     "a number, or leave it out".to_owned()
                 });
             }
-            let number = parse_number(text, *integer)?;
-            let value = number.as_f64().unwrap_or(f64::NAN);
-            if let Some(min) = minimum.filter(|min| value < *min) {
-                return Err(format!("at least {min}"));
-            }
-            if let Some(max) = maximum.filter(|max| value > *max) {
-                return Err(format!("at most {max}"));
-            }
-            Ok(Value::Number(number))
+            parse_number(text, *integer).map(Value::Number)
         }
-        (Kind::Boolean, Entry::Boolean(checked)) => Ok(Value::Bool(checked.get())),
-        (Kind::Choice(options), Entry::Choice(key)) => {
+        (FieldKind::Boolean, Entry::Boolean(checked)) => Ok(Value::Bool(checked.get())),
+        (FieldKind::Choice(options), Entry::Choice(key)) => {
             let key = key.get();
             options
                 .iter()
@@ -361,14 +349,13 @@ pub fn leaf_value(field: &Field, entry: &Entry) -> Result<Value, String> {
                     }
                 })
         }
-        (Kind::MultiChoice { options, .. }, Entry::MultiChoice(flags)) => {
+        (FieldKind::MultiChoice { options, .. }, Entry::MultiChoice(flags)) => {
             let chosen: Vec<Value> = options
                 .iter()
                 .zip(flags.get())
                 .filter(|(_, on)| *on)
                 .map(|(option, _)| option.value.clone())
                 .collect();
-            count_problem(field, chosen.len()).map_or(Ok(()), Err)?;
             Ok(Value::Array(chosen))
         }
         _ => Err("this input does not fit its field".to_owned()),
@@ -397,11 +384,11 @@ pub fn parse_number(text: &str, integer: bool) -> Result<Number, String> {
 /// What is entered now, as JSON, valid or not yet: present fields as their values, a text
 /// or number input that does not read yet as the text typed, left-out fields absent. A
 /// starting point for editing as raw JSON, and what a rebuilt form (a draft) shows again.
-pub fn draft_root(fields: &[Arc<Field>], states: &[FieldState]) -> Value {
+pub fn draft_root(fields: &[Arc<FormField>], states: &[FieldState]) -> Value {
     Value::Object(draft_object(fields, states))
 }
 
-fn draft_object(fields: &[Arc<Field>], states: &[FieldState]) -> Map<String, Value> {
+fn draft_object(fields: &[Arc<FormField>], states: &[FieldState]) -> Map<String, Value> {
     fields
         .iter()
         .zip(states)
@@ -409,15 +396,15 @@ fn draft_object(fields: &[Arc<Field>], states: &[FieldState]) -> Map<String, Val
         .collect()
 }
 
-fn draft(field: &Field, state: &FieldState) -> Option<Value> {
+fn draft(field: &FormField, state: &FieldState) -> Option<Value> {
     match state.presence.get() {
         Presence::Omitted => None,
         Presence::Null => Some(Value::Null),
         Presence::Value => match (&field.kind, &state.entry) {
-            (Kind::Object(fields), Entry::Object(states)) => {
+            (FieldKind::Object(fields), Entry::Object(states)) => {
                 Some(Value::Object(draft_object(fields, states)))
             }
-            (Kind::List { item, .. }, Entry::List(items)) => Some(Value::Array(
+            (FieldKind::List { item, .. }, Entry::List(items)) => Some(Value::Array(
                 items
                     .get()
                     .iter()
@@ -432,65 +419,17 @@ fn draft(field: &Field, state: &FieldState) -> Option<Value> {
     }
 }
 
-/// `minItems`/`maxItems` broken by `count` items, if so.
-pub fn count_problem(field: &Field, count: usize) -> Option<String> {
-    let (min, max) = match &field.kind {
-        Kind::List {
-            min_items,
-            max_items,
-            ..
-        }
-        | Kind::MultiChoice {
-            min_items,
-            max_items,
-            ..
-        } => (*min_items, *max_items),
-        _ => return None,
-    };
-    let count = count as u64;
-    let plural = |n: u64| if n == 1 { "" } else { "s" };
-    if let Some(min) = min.filter(|min| count < *min) {
-        return Some(format!("choose or add at least {min} item{}", plural(min)));
-    }
-    max.filter(|max| count > *max)
-        .map(|max| format!("at most {max} item{}", plural(max)))
-}
-
-/// The text to send for a string of this format, or why it does not fit.
-fn check_format(input: TextInput, text: &str) -> Result<String, String> {
-    match input {
-        TextInput::Plain => Ok(text.to_owned()),
-        TextInput::Email => {
-            let (local, domain) = text.split_once('@').unwrap_or_default();
-            if local.is_empty() || domain.is_empty() || text.contains(char::is_whitespace) {
-                Err("an email address, like name@example.com".to_owned())
-            } else {
-                Ok(text.to_owned())
-            }
-        }
-        TextInput::Uri => web_sys::Url::new(text)
+/// The string an input of this format sends: a date and time typed in local time is sent
+/// in UTC, an address must read as one to the browser's URL parser; other text as typed.
+/// The format itself is checked by the engine's form schema.
+fn read_text(format: TextFormat, text: &str) -> Result<String, String> {
+    match format {
+        TextFormat::Uri => web_sys::Url::new(text)
             .map(|_| text.to_owned())
             .map_err(|_| "a full address, like https://example.com/".to_owned()),
-        TextInput::Date => {
-            if is_date(text) {
-                Ok(text.to_owned())
-            } else {
-                Err("a date, like 2026-07-28".to_owned())
-            }
-        }
-        TextInput::DateTime => local_to_iso(text).ok_or_else(|| "a date and time".to_owned()),
+        TextFormat::DateTime => local_to_iso(text).ok_or_else(|| "a date and time".to_owned()),
+        _ => Ok(text.to_owned()),
     }
-}
-
-fn is_date(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    bytes.len() == 10
-        && bytes[4] == b'-'
-        && bytes[7] == b'-'
-        && bytes
-            .iter()
-            .enumerate()
-            .all(|(index, byte)| index == 4 || index == 7 || byte.is_ascii_digit())
 }
 
 /// A `datetime-local` input's text (the user's local time) as RFC 3339 in UTC.
@@ -525,17 +464,17 @@ fn iso_to_local(iso: &str) -> String {
 }
 
 /// Whether the form can show `value` exactly (so switching from raw JSON loses nothing).
-pub fn fits_root(fields: &[Arc<Field>], value: &Value) -> Result<(), String> {
+pub fn fits_root(fields: &[Arc<FormField>], value: &Value) -> Result<(), String> {
     fits_value(fields, value, false)
 }
 
 /// Whether `value` is a draft of this form ([`draft_root`]): as [`fits_root`], and a number
 /// may be the text typed before it read as one.
-pub fn fits_draft(fields: &[Arc<Field>], value: &Value) -> Result<(), String> {
+pub fn fits_draft(fields: &[Arc<FormField>], value: &Value) -> Result<(), String> {
     fits_value(fields, value, true)
 }
 
-fn fits_value(fields: &[Arc<Field>], value: &Value, typed: bool) -> Result<(), String> {
+fn fits_value(fields: &[Arc<FormField>], value: &Value, typed: bool) -> Result<(), String> {
     let Value::Object(object) = value else {
         return Err("the arguments must be a JSON object".to_owned());
     };
@@ -543,7 +482,7 @@ fn fits_value(fields: &[Arc<Field>], value: &Value, typed: bool) -> Result<(), S
 }
 
 fn fits_object(
-    fields: &[Arc<Field>],
+    fields: &[Arc<FormField>],
     object: &Map<String, Value>,
     typed: bool,
 ) -> Result<(), String> {
@@ -560,7 +499,7 @@ fn fits_object(
     Ok(())
 }
 
-fn fits(field: &Field, value: &Value, typed: bool) -> Result<(), String> {
+fn fits(field: &FormField, value: &Value, typed: bool) -> Result<(), String> {
     if value.is_null() && !field.null_is_a_choice() {
         return if field.nullable {
             Ok(())
@@ -569,7 +508,7 @@ fn fits(field: &Field, value: &Value, typed: bool) -> Result<(), String> {
         };
     }
     let ok = match &field.kind {
-        Kind::Text { input, .. } => {
+        FieldKind::Text { format, .. } => {
             let Some(text) = value.as_str() else {
                 return Err("not a string".to_owned());
             };
@@ -581,21 +520,21 @@ fn fits(field: &Field, value: &Value, typed: bool) -> Result<(), String> {
                     kinds.join(", ")
                 ));
             }
-            if *input != TextInput::Plain && !endings.is_empty() {
+            if *format != TextFormat::Plain && !endings.is_empty() {
                 return Err("line breaks in a one-line field".to_owned());
             }
-            *input != TextInput::DateTime || value_is_datetime(value)
+            *format != TextFormat::DateTime || value_is_datetime(value)
         }
-        Kind::Number { integer, .. } => {
+        FieldKind::Number { integer, .. } => {
             value.is_i64()
                 || value.is_u64()
                 || (!integer && value.is_f64())
                 || (typed && value.is_string())
         }
-        Kind::Boolean => value.is_boolean(),
-        Kind::Choice(options) => options.iter().any(|option| &option.value == value),
+        FieldKind::Boolean => value.is_boolean(),
+        FieldKind::Choice(options) => options.iter().any(|option| &option.value == value),
         // The form sends the chosen options in their order, each once.
-        Kind::MultiChoice { options, .. } => value.as_array().is_some_and(|values| {
+        FieldKind::MultiChoice { options, .. } => value.as_array().is_some_and(|values| {
             let in_order: Vec<&Value> = options
                 .iter()
                 .map(|option| &option.value)
@@ -603,7 +542,7 @@ fn fits(field: &Field, value: &Value, typed: bool) -> Result<(), String> {
                 .collect();
             in_order.len() == values.len() && in_order.iter().zip(values).all(|(a, b)| *a == b)
         }),
-        Kind::List { item, .. } => match value.as_array() {
+        FieldKind::List { item, .. } => match value.as_array() {
             Some(values) => {
                 for (index, value) in values.iter().enumerate() {
                     fits(item, value, typed).map_err(|why| format!("item {}: {why}", index + 1))?;
@@ -612,7 +551,7 @@ fn fits(field: &Field, value: &Value, typed: bool) -> Result<(), String> {
             }
             None => false,
         },
-        Kind::Object(fields) => match value.as_object() {
+        FieldKind::Object(fields) => match value.as_object() {
             Some(object) => return fits_object(fields, object, typed),
             None => false,
         },

@@ -4,6 +4,7 @@
 
 pub mod bounds;
 pub mod content;
+pub mod form;
 pub mod input_asks;
 pub mod json;
 pub mod names;

@@ -8,18 +8,23 @@
 //! `contains` with `minContains`/`maxContains`, `minimum`/`maximum`,
 //! `exclusiveMinimum`/`exclusiveMaximum` (numbers, or draft-04 booleans), `multipleOf`,
 //! `minLength`/`maxLength` (in code points), `allOf`/`anyOf`/`oneOf`/`not`,
-//! `if`/`then`/`else`, and `$ref` to the same document (`#`, `#/$defs/…`,
-//! `#/definitions/…`, any local JSON pointer).
+//! `if`/`then`/`else`, `$ref` to the same document (`#`, `#/$defs/…`, `#/definitions/…`,
+//! any local JSON pointer), and `pattern` through the [`PatternMatcher`] the caller passes
+//! to [`check_with`] (no regex engine in the engine: the browser build would pay for one in
+//! wasm; the app passes the browser's `RegExp`).
 //!
-//! Not checked, and said so ([`Checked::not_checked`]): `pattern` and `patternProperties`
-//! (no regex engine in the browser build: it would cost more wasm than the rest of the
-//! client's checks), `unevaluated*`, `$dynamicRef`/`$recursiveRef`, any `$ref` that is not
-//! local (never fetched, never dereferenced over the network), and any keyword this checker
-//! does not know. `format` is an annotation in 2020-12 and is not asserted.
+//! Not checked, and said so ([`Checked::not_checked`]): `pattern` when no matcher is given,
+//! `patternProperties`, `unevaluated*`, `$dynamicRef`/`$recursiveRef`, any `$ref` that is
+//! not local (never fetched, never dereferenced over the network), and any keyword this
+//! checker does not know. `format` is an annotation in 2020-12 and is not asserted.
 //!
 //! Work is bounded whatever the schema: nesting depth and the number of schema visits.
 
 use serde_json::{Map, Value};
+
+mod pattern;
+
+pub use pattern::PatternMatcher;
 
 /// Deeper than this (schemas inside schemas, `$ref` hops included), the rest is not checked.
 const MAX_DEPTH: usize = 64;
@@ -69,10 +74,21 @@ impl Checked {
     }
 }
 
-/// Check `value` against `schema` (the whole document: local `$ref`s resolve inside it).
+/// Check `value` against `schema` (the whole document: local `$ref`s resolve inside it),
+/// without a matcher for `pattern` (named as not checked).
 pub fn check(schema: &Value, value: &Value) -> Checked {
+    run(schema, value, None)
+}
+
+/// As [`check`], with `pattern` checked by `patterns`.
+pub fn check_with(schema: &Value, value: &Value, patterns: &dyn PatternMatcher) -> Checked {
+    run(schema, value, Some(patterns))
+}
+
+fn run<'s>(schema: &'s Value, value: &Value, patterns: Option<&'s dyn PatternMatcher>) -> Checked {
     let mut checker = Checker {
         root: schema,
+        patterns,
         visits: 0,
         out: Checked::default(),
     };
@@ -115,7 +131,6 @@ const ANNOTATIONS: &[&str] = &[
 
 /// Keywords this checker knows it cannot check.
 const UNCHECKED: &[&str] = &[
-    "pattern",
     "patternProperties",
     "unevaluatedProperties",
     "unevaluatedItems",
@@ -126,6 +141,7 @@ const UNCHECKED: &[&str] = &[
 
 struct Checker<'s> {
     root: &'s Value,
+    patterns: Option<&'s dyn PatternMatcher>,
     visits: usize,
     out: Checked,
 }
@@ -213,6 +229,7 @@ impl<'s> Checker<'s> {
                 }
             }
             "$ref" => self.reference(rule, value, at, depth, found),
+            "pattern" => self.pattern(rule, value, at, found),
             "allOf" => self.combination("allOf", rule, value, at, depth, found),
             "anyOf" => self.combination("anyOf", rule, value, at, depth, found),
             "oneOf" => self.combination("oneOf", rule, value, at, depth, found),
@@ -658,6 +675,7 @@ fn known(keyword: &str) -> bool {
         "contains",
         "minLength",
         "maxLength",
+        "pattern",
         "minimum",
         "maximum",
         "exclusiveMinimum",

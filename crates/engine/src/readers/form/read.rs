@@ -1,104 +1,22 @@
-//! A JSON Schema read as a form: the subset a form can show. Anything else (`$ref`,
+//! A JSON Schema read into form fields: the subset a form can show. Anything else (`$ref`,
 //! unions of several types, free-form maps, very large or deep schemas) is refused with a
-//! reason, and the caller falls back to the raw JSON editor. A field may allow `null`
-//! (`type: ["T", "null"]`, or `anyOf`/`oneOf` with a `{"type": "null"}` branch): the form
-//! can then send `null` for it.
+//! reason (the caller then offers raw JSON). A field may allow `null` (`type: ["T", "null"]`,
+//! or `anyOf`/`oneOf` with a `{"type": "null"}` branch): the form can then send `null`.
 
 use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-/// Nesting deeper than this is shown as raw JSON (a form that deep is unusable anyway, and
-/// the recursion stays bounded whatever the server sends).
+use super::field::{FieldChoice, FieldKind, FormField, TextFormat};
+
+/// Nesting deeper than this is refused (a form that deep is unusable anyway, and the
+/// recursion stays bounded whatever the server sends).
 const MAX_DEPTH: usize = 8;
-/// More fields than this are shown as raw JSON, so a huge schema cannot freeze the page.
+/// More fields than this are refused, so a huge schema cannot freeze the page.
 const MAX_FIELDS: usize = 400;
 
-/// One input of the form: a property of an object, or the item shape of an array.
-#[derive(Debug)]
-pub struct Field {
-    /// The property name (`"Item"` for array items).
-    pub name: String,
-    /// `title`, else the property name.
-    pub label: String,
-    /// `description`, shown as help text.
-    pub help: Option<String>,
-    pub required: bool,
-    /// The schema allows `null` besides the kind's values.
-    pub nullable: bool,
-    pub default: Option<Value>,
-    pub kind: Kind,
-}
-
-impl Field {
-    /// `null` is one of the field's fixed values (an `enum` or `const` list with `null`).
-    pub fn null_is_a_choice(&self) -> bool {
-        matches!(&self.kind, Kind::Choice(options) if options.iter().any(|o| o.value.is_null()))
-    }
-}
-
-#[derive(Debug)]
-pub enum Kind {
-    Text {
-        input: TextInput,
-        min_length: Option<u64>,
-        max_length: Option<u64>,
-    },
-    Number {
-        integer: bool,
-        minimum: Option<f64>,
-        maximum: Option<f64>,
-    },
-    Boolean,
-    /// One of fixed values (`enum`, titled `oneOf`/`anyOf` of `const`, `enumNames`).
-    Choice(Vec<Choice>),
-    /// Several of fixed values: an array whose items are an enum.
-    MultiChoice {
-        options: Vec<Choice>,
-        min_items: Option<u64>,
-        max_items: Option<u64>,
-    },
-    List {
-        item: Arc<Field>,
-        min_items: Option<u64>,
-        max_items: Option<u64>,
-    },
-    Object(Vec<Arc<Field>>),
-}
-
-/// The HTML input used for a string, from its `format`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TextInput {
-    Plain,
-    Email,
-    Uri,
-    Date,
-    DateTime,
-}
-
-#[derive(Debug, Clone)]
-pub struct Choice {
-    pub value: Value,
-    pub label: String,
-}
-
-impl Choice {
-    /// The `<option value>` / checkbox value for this choice: strings as they are, other
-    /// constants as JSON text.
-    pub fn key(&self) -> String {
-        choice_key(&self.value)
-    }
-}
-
-pub fn choice_key(value: &Value) -> String {
-    match value {
-        Value::String(text) => text.clone(),
-        other => other.to_string(),
-    }
-}
-
 /// The top-level properties of an object schema, or why a form cannot show it.
-pub fn parse_root(schema: &Map<String, Value>) -> Result<Vec<Arc<Field>>, String> {
+pub(super) fn parse_root(schema: &Map<String, Value>) -> Result<Vec<Arc<FormField>>, String> {
     let mut budget = MAX_FIELDS;
     let root = Value::Object(schema.clone());
     let (schema, _) = resolve_union(&root)?;
@@ -114,7 +32,7 @@ fn object_fields(
     schema: &Map<String, Value>,
     depth: usize,
     budget: &mut usize,
-) -> Result<Vec<Arc<Field>>, String> {
+) -> Result<Vec<Arc<FormField>>, String> {
     let properties = match schema.get("properties") {
         Some(Value::Object(properties)) => properties.clone(),
         Some(_) => return Err("`properties` is not an object".to_owned()),
@@ -153,7 +71,7 @@ fn parse_field(
     required: bool,
     depth: usize,
     budget: &mut usize,
-) -> Result<Field, String> {
+) -> Result<FormField, String> {
     if depth > MAX_DEPTH {
         return Err(format!("it nests deeper than {MAX_DEPTH} levels"));
     }
@@ -164,7 +82,7 @@ fn parse_field(
     let text = |key: &str| schema.get(key).and_then(Value::as_str).map(str::to_owned);
     let kind = parse_kind(name, &schema, depth, budget)?;
     let null_type = matches!(schema.get("type"), Some(Value::Array(names)) if names.iter().any(|n| n == "null"));
-    Ok(Field {
+    Ok(FormField {
         name: name.to_owned(),
         label: text("title").unwrap_or_else(|| name.to_owned()),
         help: text("description"),
@@ -172,6 +90,7 @@ fn parse_field(
         nullable: null_branch || null_type,
         default: schema.get("default").cloned(),
         kind,
+        schema: Value::Object(schema),
     })
 }
 
@@ -180,30 +99,35 @@ fn parse_kind(
     schema: &Map<String, Value>,
     depth: usize,
     budget: &mut usize,
-) -> Result<Kind, String> {
+) -> Result<FieldKind, String> {
     let number = |key: &str| schema.get(key).and_then(Value::as_f64);
     let count = |key: &str| schema.get(key).and_then(Value::as_u64);
+    let text = |key: &str| schema.get(key).and_then(Value::as_str).map(str::to_owned);
     if let Some(options) = choices(schema) {
-        return Ok(Kind::Choice(options));
+        return Ok(FieldKind::Choice(options));
     }
     let kind = match type_name(schema)?.as_deref() {
-        Some("string") => Kind::Text {
-            input: match schema.get("format").and_then(Value::as_str) {
-                Some("email") => TextInput::Email,
-                Some("uri") => TextInput::Uri,
-                Some("date") => TextInput::Date,
-                Some("date-time") => TextInput::DateTime,
-                _ => TextInput::Plain,
+        Some("string") => FieldKind::Text {
+            format: match schema.get("format").and_then(Value::as_str) {
+                Some("email") => TextFormat::Email,
+                Some("uri") => TextFormat::Uri,
+                Some("date") => TextFormat::Date,
+                Some("date-time") => TextFormat::DateTime,
+                _ => TextFormat::Plain,
             },
             min_length: count("minLength"),
             max_length: count("maxLength"),
+            pattern: text("pattern"),
         },
-        Some(kind @ ("number" | "integer")) => Kind::Number {
+        Some(kind @ ("number" | "integer")) => FieldKind::Number {
             integer: kind == "integer",
             minimum: number("minimum"),
             maximum: number("maximum"),
+            exclusive_minimum: number("exclusiveMinimum"),
+            exclusive_maximum: number("exclusiveMaximum"),
+            multiple_of: number("multipleOf"),
         },
-        Some("boolean") => Kind::Boolean,
+        Some("boolean") => FieldKind::Boolean,
         Some("array") => {
             let items = match schema.get("items") {
                 // The item's own `null` is kept in its schema: `parse_field` reads it again.
@@ -211,12 +135,12 @@ fn parse_kind(
                 _ => return Err(format!("`{name}` is an array without one `items` schema")),
             };
             match choices(&items) {
-                Some(options) => Kind::MultiChoice {
+                Some(options) => FieldKind::MultiChoice {
                     options,
                     min_items: count("minItems"),
                     max_items: count("maxItems"),
                 },
-                None => Kind::List {
+                None => FieldKind::List {
                     item: Arc::new(parse_field(
                         "Item",
                         schema.get("items").unwrap_or(&Value::Null),
@@ -230,9 +154,9 @@ fn parse_kind(
             }
         }
         Some("object") | None if schema.contains_key("properties") => {
-            Kind::Object(object_fields(schema, depth + 1, budget)?)
+            FieldKind::Object(object_fields(schema, depth + 1, budget)?)
         }
-        Some("object") => Kind::Object(object_fields(schema, depth + 1, budget)?),
+        Some("object") => FieldKind::Object(object_fields(schema, depth + 1, budget)?),
         Some(other) => return Err(format!("`{name}` has type {other}")),
         None => return Err(format!("`{name}` has no type")),
     };
@@ -317,19 +241,19 @@ fn type_name(schema: &Map<String, Value>) -> Result<Option<String>, String> {
 }
 
 /// The fixed values of an enum-like schema, with their labels.
-fn choices(schema: &Map<String, Value>) -> Option<Vec<Choice>> {
+fn choices(schema: &Map<String, Value>) -> Option<Vec<FieldChoice>> {
     if let Some(Value::Array(values)) = schema.get("enum") {
         let names = schema.get("enumNames").and_then(Value::as_array);
         return Some(
             values
                 .iter()
                 .enumerate()
-                .map(|(index, value)| Choice {
+                .map(|(index, value)| FieldChoice {
                     value: value.clone(),
                     label: names
                         .and_then(|names| names.get(index))
                         .and_then(Value::as_str)
-                        .map_or_else(|| choice_key(value), str::to_owned),
+                        .map_or_else(|| FieldChoice::key_of(value), str::to_owned),
                 })
                 .collect(),
         );
@@ -341,7 +265,7 @@ fn choices(schema: &Map<String, Value>) -> Option<Vec<Choice>> {
 }
 
 /// `[{const, title?}, ...]` as choices; None if any branch is not a constant.
-fn choice_list(branches: &[Value]) -> Option<Vec<Choice>> {
+fn choice_list(branches: &[Value]) -> Option<Vec<FieldChoice>> {
     if branches.is_empty() {
         return None;
     }
@@ -352,8 +276,8 @@ fn choice_list(branches: &[Value]) -> Option<Vec<Choice>> {
             let label = branch
                 .get("title")
                 .and_then(Value::as_str)
-                .map_or_else(|| choice_key(&value), str::to_owned);
-            Some(Choice { value, label })
+                .map_or_else(|| FieldChoice::key_of(&value), str::to_owned);
+            Some(FieldChoice { value, label })
         })
         .collect()
 }

@@ -27,8 +27,8 @@
 //!
 //! Wire types are `rmcp::model`'s; each response is decoded as the result type of the method
 //! that was sent, never through rmcp's whole message enum. Each exchange is decoded once, into
-//! typed [`ExchangeEvent`]s as it is read; the scene's model ([`Traffic`]) and a replayed log
-//! ([`decode_recorded`]) read those events, never the bytes again.
+//! typed [`ExchangeEvent`]s as it is read; the scene's model (the `holdbay-scene` crate) and a
+//! replayed log ([`decode_recorded`]) read those events, never the bytes again.
 
 mod answer;
 pub mod auth;
@@ -58,7 +58,6 @@ mod sendable;
 mod sse;
 mod structured;
 mod task;
-pub mod traffic;
 mod uri_template;
 mod version;
 
@@ -110,7 +109,6 @@ pub use task::{
     ClientEnding, DEFAULT_POLL_MS, DuePolls, Following, MAX_POLL_MS, MAX_POLLS_IN_FLIGHT,
     MIN_POLL_MS, TaskError, TaskEvent, TaskTracker, due_polls,
 };
-pub use traffic::Traffic;
 pub use uri_template::{UriTemplate, UriTemplateError};
 pub use version::{
     CLIENT_VERSIONS, LATEST_LEGACY_VERSION, Negotiated, Negotiation, VersionMismatch,

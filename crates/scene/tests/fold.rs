@@ -1,12 +1,10 @@
 use std::collections::HashMap;
 
-use rmcp::model::{ResultType, TaskStatus};
+use holdbay_engine::model::{ResultType, TaskStatus};
+use holdbay_engine::protocol::task_status_name;
+use holdbay_engine::{ExchangeEvent, MethodId, RecordedExchange, SentRequest, decode_recorded};
+use holdbay_scene::*;
 use serde_json::{Value, json};
-
-use super::*;
-use crate::events::{RecordedExchange, SentRequest, decode_recorded};
-use crate::method::MethodId;
-use crate::protocol::task_status_name;
 
 /// A session on a fake clock. Requests are decoded as recorded requests; answers go through
 /// the engine's readers (`decode_recorded`), as the app's wire log feeds the scene.
@@ -881,6 +879,80 @@ fn garbage_from_a_server_is_kept_but_changes_nothing() {
     assert_eq!(wire.traffic.trays().len(), 2);
 }
 
+/// The conveyor colours a flight by [`Flight::failed`] and the timeline marks its step
+/// `failed`: one rule, so a 200 with an unreadable body, an HTTP error, a JSON-RPC error and
+/// a broken exchange are failures in both, and an exchange the client stopped is in neither.
+#[test]
+fn a_flight_and_its_step_fail_by_the_same_rule() {
+    /// What the server sends: a JSON-RPC message, or raw bytes.
+    enum Reply<'a> {
+        Json(Value),
+        Raw(u16, &'a [u8], End<'a>),
+    }
+    let mut wire = Wire::new(10);
+    let methods = [
+        (
+            "tools/list",
+            json!({}),
+            json!({ "resultType": "complete", "tools": [] }),
+        ),
+        (
+            "tasks/get",
+            json!({ "taskId": "t1" }),
+            with(task("t1", "working"), json!({ "resultType": "complete" })),
+        ),
+        (
+            "tools/call",
+            json!({ "name": "echo", "arguments": {} }),
+            json!({ "resultType": "complete", "content": [] }),
+        ),
+    ];
+    for (method, params, fine) in methods {
+        let cases = [
+            (
+                "unreadable",
+                Reply::Raw(200, b"{not json", End::Finished),
+                true,
+            ),
+            (
+                "http error",
+                Reply::Raw(503, b"Service unavailable", End::Finished),
+                true,
+            ),
+            (
+                "rpc error",
+                Reply::Json(json!({ "error": { "code": -32600, "message": "no" } })),
+                true,
+            ),
+            (
+                "broken",
+                Reply::Raw(200, b"", End::Broken("the connection reset")),
+                true,
+            ),
+            ("stopped", Reply::Raw(200, b"", End::Stopped), false),
+            ("fine", Reply::Json(json!({ "result": fine })), false),
+        ];
+        for (case, reply, failed) in cases {
+            let id = wire.send(method, None, params.clone());
+            match reply {
+                Reply::Json(message) => {
+                    wire.answer_json(id, with(json!({ "jsonrpc": "2.0", "id": id }), message))
+                }
+                Reply::Raw(status, body, end) => {
+                    wire.respond(id, status, "application/json", &[body], end)
+                }
+            }
+            let flight = wire.traffic.flight(id).expect("its flight");
+            assert_eq!(flight.failed(), failed, "{case}, {method}: the conveyor");
+            let step = wire.traffic.events().last().expect("a step");
+            assert_eq!(
+                step.failed, failed,
+                "{case}, {method}: the timeline, {step:?}"
+            );
+        }
+    }
+}
+
 #[test]
 fn trays_carry_their_method_and_their_state_name() {
     let mut wire = Wire::new(10);
@@ -951,18 +1023,14 @@ fn thousands_of_calls_leave_a_bounded_bay_and_keep_the_paused_tray() {
 
 /// The fold names wire values through the engine's types (`MethodId::name`,
 /// `task_status_name`, rmcp's constants), never by spelling them: a method, `resultType` or
-/// task status written as a string in `traffic/` would be a second, untyped decoder.
+/// task status written as a string in `crates/scene/src` would be a second, untyped decoder.
 #[test]
 fn the_fold_spells_no_wire_value() {
-    let sources = [
-        ("mod.rs", include_str!("mod.rs")),
-        ("model.rs", include_str!("model.rs")),
-        ("flights.rs", include_str!("flights.rs")),
-        ("trays.rs", include_str!("trays.rs")),
-        ("cartridges.rs", include_str!("cartridges.rs")),
-        ("narration.rs", include_str!("narration.rs")),
-        ("timeline.rs", include_str!("timeline.rs")),
-    ];
+    let sources = sources(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/src"
+    )));
+    assert!(sources.len() >= 10, "every file of the crate is read");
     let statuses = [
         TaskStatus::Working,
         TaskStatus::InputRequired,
@@ -978,7 +1046,7 @@ fn the_fold_spells_no_wire_value() {
     ];
     let result_types: Vec<&str> = result_types.iter().map(ResultType::as_str).collect();
     for (file, source) in sources {
-        for literal in string_literals(source) {
+        for literal in string_literals(&source) {
             let spelled_method = literal.contains("notifications/")
                 || MethodId::ALL
                     .iter()
@@ -991,6 +1059,21 @@ fn the_fold_spells_no_wire_value() {
             );
         }
     }
+}
+
+/// Every Rust file under `dir`, with its path and source.
+fn sources(dir: &std::path::Path) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("a source folder") {
+        let path = entry.expect("an entry").path();
+        if path.is_dir() {
+            out.extend(sources(&path));
+        } else if path.extension().is_some_and(|ext| ext == "rs") {
+            let source = std::fs::read_to_string(&path).expect("a source file");
+            out.push((path.display().to_string(), source));
+        }
+    }
+    out
 }
 
 /// The contents of the string literals in Rust source, outside comments.
@@ -1145,10 +1228,7 @@ fn a_flood_of_progress_lists_its_first_steps_and_then_one_moving_line() {
         .map(|e| e.label.as_str())
         .filter(|label| label.starts_with("progress"))
         .collect();
-    assert_eq!(
-        progress.len(),
-        super::trays::PROGRESS_STEPS_LISTED as usize + 1
-    );
+    assert_eq!(progress.len(), PROGRESS_STEPS_LISTED as usize + 1);
     assert_eq!(progress.first(), Some(&"progress 1/1000"));
     assert_eq!(progress.last(), Some(&"progress 1000/1000"));
     let tray = &wire.traffic.trays()[0];

@@ -1,33 +1,33 @@
 //! Every label and sentence of the scene, in one place. Wire names are formatted in from the
 //! method and status types, never spelled here.
 
-use rmcp::model::{ResultType, TASKS_EXTENSION_ID, TaskStatus};
+use holdbay_engine::model::{ResultType, TASKS_EXTENSION_ID, TaskStatus};
+use holdbay_engine::protocol::task_status_name;
+use holdbay_engine::{AnswerKind, InputAsk, MethodId};
 
-use super::{Cartridge, Delivery, TrayProgress};
-use crate::method::MethodId;
-use crate::protocol::task_status_name;
+use crate::parts::{Cartridge, Delivery, Tray, TrayProgress, TrayState};
 
 /// ` book_table`: a name as it follows a method or a word, or nothing.
-pub(super) fn named(name: Option<&str>) -> String {
+pub(crate) fn named(name: Option<&str>) -> String {
     name.map(|name| format!(" {name}")).unwrap_or_default()
 }
 
 // ---- requests ------------------------------------------------------------------------------
 
 /// The arrow of a request: `tools/call book_table`.
-pub(super) fn request_label(method_name: &str, name: Option<&str>) -> String {
+pub(crate) fn request_label(method_name: &str, name: Option<&str>) -> String {
     format!("{method_name}{}", named(name))
 }
 
-pub(super) fn opens(method: MethodId, name: Option<&str>) -> String {
+pub(crate) fn opens(method: MethodId, name: Option<&str>) -> String {
     format!("{method}{} goes out with its arguments.", named(name))
 }
 
-pub(super) fn retry_label(method: MethodId, name: Option<&str>, round: u32) -> String {
+pub(crate) fn retry_label(method: MethodId, name: Option<&str>, round: u32) -> String {
     format!("{method}{} (round {round})", named(name))
 }
 
-pub(super) fn retry(name: Option<&str>, round: u32, latch_changed: bool) -> String {
+pub(crate) fn retry(name: Option<&str>, round: u32, latch_changed: bool) -> String {
     let name = named(name);
     if latch_changed {
         format!(
@@ -42,13 +42,13 @@ pub(super) fn retry(name: Option<&str>, round: u32, latch_changed: bool) -> Stri
     }
 }
 
-pub(super) fn answered_label(keys: &[&str]) -> String {
+pub(crate) fn answered_label(keys: &[&str]) -> String {
     format!("answered {}", keys.join(", "))
 }
 
-pub(super) const ABANDONED: &str = "abandoned";
+pub(crate) const ABANDONED: &str = "abandoned";
 
-pub(super) fn abandoned(name: Option<&str>) -> String {
+pub(crate) fn abandoned(name: Option<&str>) -> String {
     format!(
         "The client gave up the paused{} request and starts afresh. It tells the server \
          nothing: a paused request lives only in the client, with its latch.",
@@ -56,11 +56,11 @@ pub(super) fn abandoned(name: Option<&str>) -> String {
     )
 }
 
-pub(super) fn update_label(answers: usize) -> String {
+pub(crate) fn update_label(answers: usize) -> String {
     format!("{} ({answers} answers)", MethodId::UpdateTask)
 }
 
-pub(super) fn update(task: &str) -> String {
+pub(crate) fn update(task: &str) -> String {
     format!(
         "The answers for task {task} go out with {}, not as a retry: the task keeps running \
          on the server.",
@@ -68,9 +68,9 @@ pub(super) fn update(task: &str) -> String {
     )
 }
 
-pub(super) const CANCEL_ASKED: &str = "asked to cancel";
+pub(crate) const CANCEL_ASKED: &str = "asked to cancel";
 
-pub(super) fn cancel(task: &str) -> String {
+pub(crate) fn cancel(task: &str) -> String {
     format!(
         "A cancel request for task {task} goes out. It is a request: the server decides what \
          happens to the task."
@@ -79,23 +79,32 @@ pub(super) fn cancel(task: &str) -> String {
 
 // ---- answers -------------------------------------------------------------------------------
 
-pub(super) const RESULT: &str = "result";
-pub(super) const ACKNOWLEDGED: &str = "acknowledged";
-pub(super) const LISTEN_ENDED: &str = "listen ended";
+pub(crate) const RESULT: &str = "result";
+pub(crate) const ACKNOWLEDGED: &str = "acknowledged";
+pub(crate) const LISTEN_ENDED: &str = "listen ended";
 
-pub(super) fn error_label(code: i32) -> String {
+/// An answer's arrow label: `ok` for a result, else the error's code or why it failed.
+pub(crate) fn reply_label(kind: &AnswerKind, status: Option<u16>, ok: &str) -> String {
+    match kind {
+        AnswerKind::Error { code, .. } => error_label(*code),
+        AnswerKind::Invalid { .. } => invalid_label(status),
+        _ => ok.to_owned(),
+    }
+}
+
+pub(crate) fn error_label(code: i32) -> String {
     format!("error {code}")
 }
 
 /// An answer that could not be read: its status when it failed, else what it was.
-pub(super) fn invalid_label(status: Option<u16>) -> String {
+pub(crate) fn invalid_label(status: Option<u16>) -> String {
     match status {
         Some(status) if status >= 400 => format!("HTTP {status}"),
         _ => "invalid answer".to_owned(),
     }
 }
 
-pub(super) fn paused_label(keys: &[&str]) -> String {
+pub(crate) fn paused_label(keys: &[&str]) -> String {
     format!(
         "{}: {}",
         ResultType::INPUT_REQUIRED.as_str(),
@@ -103,7 +112,7 @@ pub(super) fn paused_label(keys: &[&str]) -> String {
     )
 }
 
-pub(super) fn paused(
+pub(crate) fn paused(
     method: MethodId,
     name: Option<&str>,
     round: u32,
@@ -122,14 +131,14 @@ pub(super) fn paused(
     )
 }
 
-pub(super) fn bound_label(max_rounds: u32) -> String {
+pub(crate) fn bound_label(max_rounds: u32) -> String {
     format!(
         "{} — bound of {max_rounds} rounds reached",
         ResultType::INPUT_REQUIRED.as_str()
     )
 }
 
-pub(super) fn bound(round: u32) -> String {
+pub(crate) fn bound(round: u32) -> String {
     format!(
         "The server asked for input again after round {round}, the last one this client \
          allows. The request stops here, so a server that keeps asking cannot hold the client \
@@ -137,11 +146,11 @@ pub(super) fn bound(round: u32) -> String {
     )
 }
 
-pub(super) fn detached_label(task: &str) -> String {
+pub(crate) fn detached_label(task: &str) -> String {
     format!("{} {task}", ResultType::TASK.as_str())
 }
 
-pub(super) fn detached(name: Option<&str>) -> String {
+pub(crate) fn detached(name: Option<&str>) -> String {
     format!(
         "The server chose to answer{} with a task: the work leaves the holding bay and runs on \
          its own in the magazine. The request asked for the tasks extension; the server \
@@ -150,7 +159,7 @@ pub(super) fn detached(name: Option<&str>) -> String {
     )
 }
 
-pub(super) fn completed_label(tool_error: bool) -> String {
+pub(crate) fn completed_label(tool_error: bool) -> String {
     if tool_error {
         format!("{RESULT} (isError)")
     } else {
@@ -158,7 +167,7 @@ pub(super) fn completed_label(tool_error: bool) -> String {
     }
 }
 
-pub(super) fn completed(
+pub(crate) fn completed(
     method: MethodId,
     name: Option<&str>,
     round: u32,
@@ -175,59 +184,59 @@ pub(super) fn completed(
     )
 }
 
-pub(super) fn refused(name: Option<&str>, round: u32, message: &str) -> String {
+pub(crate) fn refused(name: Option<&str>, round: u32, message: &str) -> String {
     format!(
         "The server refused{} in round {round}: {message}",
         named(name)
     )
 }
 
-pub(super) fn exchange_failed(reason: &str) -> String {
+pub(crate) fn exchange_failed(reason: &str) -> String {
     format!("The exchange failed: {reason}")
 }
 
-pub(super) fn tag_label(tag: &crate::events::InputAsk) -> String {
+pub(crate) fn tag_label(tag: &InputAsk) -> String {
     format!("{} {}", tag.kind.method_name(), tag.key)
 }
 
-pub(super) fn poll_failed(task: &str, message: &str) -> String {
+pub(crate) fn poll_failed(task: &str, message: &str) -> String {
     format!("{} for {task} failed: {message}", MethodId::GetTask)
 }
 
-pub(super) fn update_refused(task: &str, message: &str) -> String {
+pub(crate) fn update_refused(task: &str, message: &str) -> String {
     format!("{} for {task} was refused: {message}", MethodId::UpdateTask)
 }
 
-pub(super) fn cancel_acknowledged(task: &str) -> String {
+pub(crate) fn cancel_acknowledged(task: &str) -> String {
     format!(
         "The server acknowledged the cancel request for {task}. That guarantees nothing about \
          the outcome: watch the lamp for the status it really reaches."
     )
 }
 
-pub(super) fn cancel_refused(task: &str, message: &str) -> String {
+pub(crate) fn cancel_refused(task: &str, message: &str) -> String {
     format!("The cancel request for {task} was refused: {message}")
 }
 
 // ---- the end of an exchange ----------------------------------------------------------------
 
-pub(super) const STOPPED: &str = "stopped";
+pub(crate) const STOPPED: &str = "stopped";
 
-pub(super) const STOPPED_TRAY: &str = "The client stopped waiting and closed the response \
+pub(crate) const STOPPED_TRAY: &str = "The client stopped waiting and closed the response \
     stream. Over HTTP, closing the stream is the cancellation (no cancel notification is \
     sent): the server should stop the work and send nothing more. The tray is empty now, with \
     no result.";
 
 /// `progress 3/6`, or `progress 40` without a total.
-pub(super) fn progress_label(progress: &TrayProgress) -> String {
+pub(crate) fn progress_label(progress: &TrayProgress) -> String {
     match progress.total {
         Some(total) => format!("progress {}/{}", number(progress.progress), number(total)),
         None => format!("progress {}", number(progress.progress)),
     }
 }
 
-pub(super) fn progress(method: MethodId, name: Option<&str>, progress: &TrayProgress) -> String {
-    let how_far = how_far(progress);
+pub(crate) fn progress(method: MethodId, name: Option<&str>, progress: &TrayProgress) -> String {
+    let how_far = progress.how_far();
     let message = progress
         .message
         .as_deref()
@@ -241,11 +250,13 @@ pub(super) fn progress(method: MethodId, name: Option<&str>, progress: &TrayProg
     )
 }
 
-/// `2 of 6`, or `40` without a total.
-pub(super) fn how_far(progress: &TrayProgress) -> String {
-    match progress.total {
-        Some(total) => format!("{} of {}", number(progress.progress), number(total)),
-        None => number(progress.progress),
+impl TrayProgress {
+    /// `2 of 6`, or `40` without a total: the figures as the narration writes them.
+    pub fn how_far(&self) -> String {
+        match self.total {
+            Some(total) => format!("{} of {}", number(self.progress), number(total)),
+            None => number(self.progress),
+        }
     }
 }
 
@@ -260,12 +271,12 @@ fn number(value: f64) -> String {
 
 // ---- tasks ---------------------------------------------------------------------------------
 
-pub(super) fn restored_label(task: &str) -> String {
+pub(crate) fn restored_label(task: &str) -> String {
     format!("restored {task}")
 }
 
 /// A poll for a task whose creation is not in this log.
-pub(super) fn restored_by_poll(task: &str) -> String {
+pub(crate) fn restored_by_poll(task: &str) -> String {
     format!(
         "Task {task} re-enters the magazine from durable storage: its handle outlived the page \
          that created it."
@@ -274,7 +285,7 @@ pub(super) fn restored_by_poll(task: &str) -> String {
 
 /// A task handle the app read back from durable storage. Only a task still running is
 /// followed again; a finished one was sealed before the reload.
-pub(super) fn restored(task: &str, status: TaskStatus) -> String {
+pub(crate) fn restored(task: &str, status: TaskStatus) -> String {
     let name = task_status_name(status);
     if status.is_terminal() {
         format!(
@@ -291,7 +302,7 @@ pub(super) fn restored(task: &str, status: TaskStatus) -> String {
     }
 }
 
-pub(super) fn abandoned_by_reload(name: Option<&str>) -> String {
+pub(crate) fn abandoned_by_reload(name: Option<&str>) -> String {
     format!(
         "The paused{} request went with the reload: its latch lived only in the page's memory. \
          The server was never told, and needs not be.",
@@ -299,22 +310,22 @@ pub(super) fn abandoned_by_reload(name: Option<&str>) -> String {
     )
 }
 
-pub(super) const RELOADED_LABEL: &str = "page reloaded";
+pub(crate) const RELOADED_LABEL: &str = "page reloaded";
 
-pub(super) const RELOADED: &str = "The page reloaded: everything the client held in memory is \
+pub(crate) const RELOADED: &str = "The page reloaded: everything the client held in memory is \
     gone, paused requests and their latches included. The wire log and the task handles came \
     back from durable storage.";
 
-pub(super) fn status_label(status: TaskStatus) -> String {
+pub(crate) fn status_label(status: TaskStatus) -> String {
     task_status_name(status).to_owned()
 }
 
 /// A snapshot pushed on a listen stream: `notifications/tasks: working`.
-pub(super) fn pushed_label(method: &str, status: TaskStatus) -> String {
+pub(crate) fn pushed_label(method: &str, status: TaskStatus) -> String {
     format!("{method}: {}", task_status_name(status))
 }
 
-pub(super) fn seal_broken_label(status: TaskStatus, sealed: TaskStatus) -> String {
+pub(crate) fn seal_broken_label(status: TaskStatus, sealed: TaskStatus) -> String {
     format!(
         "{} after {}",
         task_status_name(status),
@@ -322,7 +333,7 @@ pub(super) fn seal_broken_label(status: TaskStatus, sealed: TaskStatus) -> Strin
     )
 }
 
-pub(super) fn seal_broken(task: &str, status: TaskStatus, sealed: TaskStatus) -> String {
+pub(crate) fn seal_broken(task: &str, status: TaskStatus, sealed: TaskStatus) -> String {
     format!(
         "The server reported task {task} as {} after it had ended {}. Terminal states never \
          change: the cartridge stays sealed.",
@@ -331,14 +342,14 @@ pub(super) fn seal_broken(task: &str, status: TaskStatus, sealed: TaskStatus) ->
     )
 }
 
-pub(super) const PUSHED: &str = " (pushed on the listen stream, no poll)";
+pub(crate) const PUSHED: &str = " (pushed on the listen stream, no poll)";
 /// How a polled snapshot came: ` (polled with tasks/get)`.
-pub(super) fn polled() -> String {
+pub(crate) fn polled() -> String {
     format!(" (polled with {})", MethodId::GetTask)
 }
 
 /// A task's new status. `via`: how the snapshot came ([`polled`] or [`PUSHED`]).
-pub(super) fn task_status(
+pub(crate) fn task_status(
     task: &str,
     status: TaskStatus,
     keys: &[String],
@@ -365,13 +376,20 @@ pub(super) fn task_status(
     }
 }
 
-pub(super) fn input_label(key: &str) -> String {
+pub(crate) fn input_label(key: &str) -> String {
     format!("input {key}")
 }
 
-/// How the client learned of a task: counts by way, the newest snapshot's way, and the
-/// server's own polling interval (which a pushed task does not need).
-pub(super) fn delivery_summary(cartridge: &Cartridge) -> String {
+impl Cartridge {
+    /// How the client has learned of this task, for the inspector: counts by way, the
+    /// newest snapshot's way, and the server's own polling interval (which a pushed task
+    /// does not need): `3 polled, 5 pushed; newest pushed; the server's pollIntervalMs 1000`.
+    pub fn delivery_summary(&self) -> String {
+        delivery_summary(self)
+    }
+}
+
+fn delivery_summary(cartridge: &Cartridge) -> String {
     let newest = match cartridge.last_delivery {
         Delivery::Created => format!("the {} answer that created it", MethodId::CallTool),
         Delivery::Polled => format!("a poll ({})", MethodId::GetTask),
@@ -388,9 +406,16 @@ pub(super) fn delivery_summary(cartridge: &Cartridge) -> String {
     )
 }
 
+impl Tray {
+    /// What the wire told of this request beyond its drawing: whether it offered a task
+    /// and what the server made of the offer, and how its rounds stand against the bound.
+    pub fn facts(&self) -> String {
+        tray_facts(self)
+    }
+}
+
 /// The inspector's facts about a tray: the task offer and what came of it, then the rounds.
-pub(super) fn tray_facts(tray: &super::Tray) -> String {
-    use super::TrayState;
+fn tray_facts(tray: &Tray) -> String {
     let mut facts = Vec::new();
     if tray.method.rules().may_create_task {
         let decided = match &tray.state {

@@ -1,13 +1,20 @@
 //! How a task ended: the tool result of a completed task, the JSON-RPC error of a failed one.
 
 use holdbay_engine::model::JsonObject;
+use holdbay_engine::{CallTool, McpMethod};
 use leptos::prelude::*;
 use serde_json::Value;
 
 /// A completed task's result: its text content and structured content, `isError` marked.
 #[component]
 pub fn TaskResult(result: JsonObject) -> impl IntoView {
-    let is_error = result.get("isError").and_then(Value::as_bool) == Some(true);
+    let result = Value::Object(result);
+    // The tool result as the engine reads a `tools/call` answer; its content blocks are
+    // shown as they came, even when it does not read as one.
+    let typed = CallTool::decode_output(&result).ok();
+    let is_error = typed
+        .as_ref()
+        .is_some_and(|typed| typed.is_error == Some(true));
     let blocks: Vec<Value> = result
         .get("content")
         .and_then(Value::as_array)
@@ -29,9 +36,9 @@ pub fn TaskResult(result: JsonObject) -> impl IntoView {
             }
         })
         .collect_view();
-    let structured = result
-        .get("structuredContent")
-        .map(|value| serde_json::to_string_pretty(value).unwrap_or_default());
+    let structured = typed
+        .and_then(|typed| typed.structured_content)
+        .map(|value| serde_json::to_string_pretty(&value).unwrap_or_default());
     view! {
         <div class="task-result" class:is-error=is_error>
             {is_error

@@ -151,18 +151,33 @@ impl Traffic {
                 } else {
                     narration::RESULT
                 };
-                self.event(
-                    at,
-                    Lane::Server,
-                    Lane::Client,
-                    narration::reply_label(&answer.kind, status, ok),
-                    None,
-                    Part::Flight(exchange),
-                );
-                self.mark_failed(failure_of(&answer.kind).is_some());
+                self.answer_step(exchange, at, answer, status, ok, |_| None);
             }
         }
         true
+    }
+
+    /// An answer's step on the flight's own part: its arrow (`ok` for a result), the
+    /// sentence `narrate` makes of a failure, marked failed by the scene's one rule.
+    pub(crate) fn answer_step(
+        &mut self,
+        exchange: u64,
+        at: f64,
+        answer: &AnswerEvent,
+        status: Option<u16>,
+        ok: &str,
+        narrate: impl FnOnce(&str) -> Option<String>,
+    ) {
+        let failure = failure_of(&answer.kind);
+        self.event(
+            at,
+            Lane::Server,
+            Lane::Client,
+            narration::reply_label(&answer.kind, status, ok),
+            failure.and_then(narrate),
+            Part::Flight(exchange),
+        );
+        self.mark_failed(failure.is_some());
     }
 
     /// The exchange is over. One that ended without an answer (stopped, broken off) says

@@ -323,15 +323,9 @@ impl Traffic {
             }
             return;
         }
-        self.event(
-            at,
-            Lane::Server,
-            Lane::Client,
-            narration::reply_label(&answer.kind, status, narration::RESULT),
-            failure_of(&answer.kind).map(|failure| narration::poll_failed(task, failure)),
-            Part::Flight(exchange),
-        );
-        self.mark_failed(failure_of(&answer.kind).is_some());
+        self.answer_step(exchange, at, answer, status, narration::RESULT, |failure| {
+            Some(narration::poll_failed(task, failure))
+        });
     }
 
     pub(crate) fn update_answered(
@@ -342,15 +336,14 @@ impl Traffic {
         answer: &AnswerEvent,
         status: Option<u16>,
     ) {
-        self.event(
+        self.answer_step(
+            exchange,
             at,
-            Lane::Server,
-            Lane::Client,
-            narration::reply_label(&answer.kind, status, narration::ACKNOWLEDGED),
-            failure_of(&answer.kind).map(|failure| narration::update_refused(task, failure)),
-            Part::Flight(exchange),
+            answer,
+            status,
+            narration::ACKNOWLEDGED,
+            |failure| Some(narration::update_refused(task, failure)),
         );
-        self.mark_failed(failure_of(&answer.kind).is_some());
     }
 
     /// The server's answer to a cancel request: acknowledged or refused. Only the lamp

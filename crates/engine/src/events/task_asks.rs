@@ -27,3 +27,50 @@ impl NotificationEvent {
         self.json.get("params")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    /// A task waiting for two answers, keyed in an order a sorted map would change.
+    fn params() -> Value {
+        let form = |message: &str| {
+            json!({ "method": "elicitation/create", "params": { "mode": "form",
+                "message": message, "requestedSchema": { "type": "object", "properties": {} } } })
+        };
+        json!({ "taskId": "t1", "status": "input_required", "createdAt": "2026-11-29T10:00:00Z",
+            "lastUpdatedAt": "2026-11-29T10:00:00Z", "ttlMs": null,
+            "inputRequests": { "zeta": form("Z?"), "alpha": form("A?") } })
+    }
+
+    #[test]
+    fn a_tasks_asks_keep_the_servers_order_in_every_message_it_comes_in() {
+        let params = params();
+        let task = crate::decode::detailed_task(&params).expect("a task's full state");
+        let notification =
+            json!({ "jsonrpc": "2.0", "method": "notifications/tasks", "params": params });
+        let response = json!({ "jsonrpc": "2.0", "id": 1, "result": params });
+        for received in [&params, &notification, &response] {
+            let keys: Vec<String> = InputAsk::of_task(&task, received)
+                .into_iter()
+                .map(|ask| ask.key)
+                .collect();
+            assert_eq!(keys, ["zeta", "alpha"], "{received}");
+        }
+        let note = NotificationEvent::decode(notification);
+        assert_eq!(note.params(), Some(&params));
+    }
+
+    #[test]
+    fn a_task_that_asks_nothing_has_no_asks() {
+        let mut params = params();
+        params["status"] = json!("working");
+        if let Some(fields) = params.as_object_mut() {
+            fields.remove("inputRequests");
+        }
+        let task = crate::decode::detailed_task(&params).expect("a task's full state");
+        assert!(InputAsk::of_task(&task, &params).is_empty());
+    }
+}

@@ -239,21 +239,13 @@ impl Traffic {
         cartridge.answered_keys.extend(keys.iter().cloned());
         self.touch(slot);
         let key_names: Vec<&str> = keys.iter().map(String::as_str).collect();
-        self.event(
+        self.user_acts(
+            exchange,
             at,
-            Lane::User,
-            Lane::Client,
+            task,
             narration::answered_label(&key_names),
-            None,
-            Part::Cartridge(task.to_owned()),
-        );
-        self.event(
-            at,
-            Lane::Client,
-            Lane::Server,
             narration::update_label(keys.len()),
-            Some(narration::update(task)),
-            Part::Flight(exchange),
+            narration::update(task),
         );
         FlightRole::Update {
             task: task.to_owned(),
@@ -270,11 +262,35 @@ impl Traffic {
             outcome: None,
         });
         self.touch(slot);
+        self.user_acts(
+            exchange,
+            at,
+            task,
+            narration::CANCEL_ASKED.to_owned(),
+            MethodId::CancelTask.name().to_owned(),
+            narration::cancel(task),
+        );
+        FlightRole::Cancel {
+            task: task.to_owned(),
+        }
+    }
+
+    /// The user acted on a task's cartridge (`act`), and the request that says so goes out
+    /// on `exchange` (its arrow `request`, its sentence `narrated`).
+    fn user_acts(
+        &mut self,
+        exchange: u64,
+        at: f64,
+        task: &str,
+        act: String,
+        request: String,
+        narrated: String,
+    ) {
         self.event(
             at,
             Lane::User,
             Lane::Client,
-            narration::CANCEL_ASKED.to_owned(),
+            act,
             None,
             Part::Cartridge(task.to_owned()),
         );
@@ -282,13 +298,10 @@ impl Traffic {
             at,
             Lane::Client,
             Lane::Server,
-            MethodId::CancelTask.name().to_owned(),
-            Some(narration::cancel(task)),
+            request,
+            Some(narrated),
             Part::Flight(exchange),
         );
-        FlightRole::Cancel {
-            task: task.to_owned(),
-        }
     }
 
     pub(crate) fn poll_answered(

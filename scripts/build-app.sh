@@ -18,8 +18,8 @@ cd "$HOLDBAY_ROOT"
 # the same bytes).
 app_inputs() {
   {
-    find src style assets crates/engine/src scripts/split -type f -print0 | sort -z | xargs -0 sha256sum
-    sha256sum index.html Trunk.toml Cargo.toml Cargo.lock crates/engine/Cargo.toml scripts/build-app.sh
+    find src style assets crates/engine/src crates/scene/src scripts/split -type f -print0 | sort -z | xargs -0 sha256sum
+    sha256sum index.html Trunk.toml Cargo.toml Cargo.lock crates/engine/Cargo.toml crates/scene/Cargo.toml scripts/build-app.sh
     rustc --version
     trunk --version
     wasm-bindgen --version

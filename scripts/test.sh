@@ -87,7 +87,7 @@ timed checks checks
 
 step "build: native tests, browser tests, the release app, the debug server"
 builds() {
-  cargo test -p holdbay-engine -p holdbay-server --no-run --quiet || return
+  cargo test -p holdbay-engine -p holdbay-scene -p holdbay-server --no-run --quiet || return
   cargo test --target wasm32-unknown-unknown -p holdbay --tests --no-run --quiet || return
   bash scripts/build-app.sh || return
   bash scripts/wasm-size.sh || return
@@ -128,7 +128,7 @@ browsers() {
   browser_run Firefox "$logs/tmp-firefox" -u CHROMEDRIVER GECKODRIVER="$(command -v geckodriver)"
 }
 layer browser browsers
-layer native cargo test --no-fail-fast -p holdbay-engine -p holdbay-server
+layer native cargo test --no-fail-fast -p holdbay-engine -p holdbay-scene -p holdbay-server
 # The engine's response path under libFuzzer (stable), must not crash.
 layer fuzz env FUZZ_SECONDS="${FUZZ_SECONDS:-20}" bash crates/engine/fuzz/smoke.sh
 layers_end

@@ -1,10 +1,11 @@
-//! The scene's model of the session, kept by the engine's [`Traffic`] fold of the typed
+//! The scene's model of the session, kept by the scene crate's [`Traffic`] fold of the typed
 //! events the wire log holds: live as exchanges happen, or replayed from recorded entries
 //! (an imported log, this page's own up to a point in time for scrubbing, or the log kept
 //! from before a reload).
 
 use holdbay_engine::model::TaskStatus;
-use holdbay_engine::{Bounds, TimedEvent, Traffic};
+use holdbay_engine::{Bounds, TimedEvent};
+use holdbay_scene::Traffic;
 use leptos::prelude::*;
 
 use crate::wire::{WireEntry, WireLog};

@@ -10,7 +10,7 @@ use holdbay::session::Session;
 use holdbay::ui::lessons::LESSONS;
 use holdbay::ui::{CallPanel, LessonsPanel, UiState};
 use holdbay_engine::model::Tool;
-use holdbay_engine::traffic::Part;
+use holdbay_scene::Part;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;

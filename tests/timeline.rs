@@ -7,7 +7,7 @@ use holdbay::connection::Connection;
 use holdbay::session::Session;
 use holdbay::ui::{Timeline, UiState};
 use holdbay::wire::{WireChunk, WireEntry};
-use holdbay_engine::traffic::{Part, TrayState};
+use holdbay_scene::{Part, TrayState};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -591,7 +591,7 @@ async fn polls_of_many_tasks_still_out_stay_in_their_folded_row() {
 
 #[wasm_bindgen_test]
 async fn polls_long_after_their_exchanges_were_let_go_still_fold_into_one_row() {
-    use holdbay_engine::traffic::MAX_FINISHED_FLIGHTS;
+    use holdbay_scene::MAX_FINISHED_FLIGHTS;
     let host = fresh_host("timeline-old-polls");
     let (session, _) = mount(&host);
     wait_for(&host, ".timeline-empty").await;

@@ -5,7 +5,7 @@
 
 use holdbay::traffic::{TrafficView, replay};
 use holdbay::wire::{WireChunk, WireEntry, WireLog};
-use holdbay_engine::traffic::TrayState;
+use holdbay_scene::TrayState;
 use leptos::prelude::*;
 use serde_json::json;
 use wasm_bindgen_test::*;

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use holdbay_engine::traffic::Part;
+use holdbay_scene::Part;
 use leptos::prelude::*;
 use serde_json::Value;
 

@@ -1,65 +1,20 @@
 //! What one response costs the engine: wire bytes in, decoded result and state machine step
-//! out (goal: ≤ 20 µs per response), and what folding an exchange's events into the scene
-//! costs (docs/benchmarks.md).
+//! out (goal: ≤ 20 µs per response) (docs/benchmarks.md). The scene's fold of the same
+//! exchanges is timed by `crates/scene/benches/fold.rs`.
 //!
 //! `cargo bench -p holdbay-engine --bench engine`
 
 use std::hint::black_box;
 
 use criterion::{BatchSize, Criterion, Throughput, criterion_group, criterion_main};
-use holdbay_engine::model::{CreateTaskResult, GetTaskResult, RequestId};
+use holdbay_engine::model::{CreateTaskResult, GetTaskResult};
 use holdbay_engine::{
-    Bounds, CallTool, Client, ExchangeEvent, GetTask, LogicalRequest, McpMethod, OutgoingRequest,
-    RequestOptions, ResponseReader, Step, TaskEvent, TaskTracker, Traffic,
+    Bounds, CallTool, Client, GetTask, LogicalRequest, McpMethod, Step, TaskEvent, TaskTracker,
 };
 use serde_json::{Value, json};
 
-fn id_json(id: &RequestId) -> Value {
-    serde_json::to_value(id).expect("a request id is JSON")
-}
-
-fn call(client: &mut Client) -> OutgoingRequest<CallTool> {
-    let arguments = json!({"city": "Lisbon", "days": 5, "units": "metric"});
-    client
-        .call_tool(
-            "get_forecast",
-            arguments.as_object().cloned(),
-            &RequestOptions::default(),
-        )
-        .expect("no mirrored headers")
-}
-
-/// A ~2 KB (7 days) `tools/call` result as a weather server would send it: a text block for the model
-/// and the same data as `structuredContent`.
-fn forecast_result() -> Value {
-    let days: Vec<Value> = (0..7)
-        .map(|d| {
-            json!({"date": format!("2026-12-{:02}", d + 1), "summary": "Sunny intervals, light breeze",
-                "minC": 9.5 + f64::from(d), "maxC": 16.25 + f64::from(d), "rainMm": 0.4 * f64::from(d),
-                "windKph": 12 + d})
-        })
-        .collect();
-    let text: String = days
-        .iter()
-        .map(|d| {
-            format!(
-                "{}: {}, {}–{} °C, rain {} mm, wind {} km/h.\n",
-                d["date"], d["summary"], d["minC"], d["maxC"], d["rainMm"], d["windKph"]
-            )
-        })
-        .collect();
-    json!({
-        "resultType": "complete",
-        "content": [
-            {"type": "text", "text": format!("Seven-day forecast for Lisbon (metric):\n{text}")},
-            {"type": "text", "text": "Data: Instituto Português do Mar e da Atmosfera. Updated 2026-11-29T09:00:00Z."}
-        ],
-        "structuredContent": {"city": "Lisbon", "country": "PT", "units": "metric",
-            "lat": 38.7223, "lon": -9.1393, "days": days},
-        "isError": false,
-        "_meta": {"io.example/trace": "4bf92f3577b34da6a3ce929d0e0e4736"}
-    })
-}
+mod common;
+use common::{call, forecast_result, id_json};
 
 fn bench_tools_call(c: &mut Criterion) {
     let mut client = Client::default();
@@ -239,70 +194,5 @@ fn bench_tasks_get(c: &mut Criterion) {
     group.finish();
 }
 
-/// The scene's fold of one tools/call round and one tasks/get poll: the events the readers
-/// decoded (built outside the timing), applied to a fresh `Traffic`. The fold parses nothing.
-fn bench_traffic_fold(c: &mut Criterion) {
-    let mut client = Client::default();
-    let request = call(&mut client);
-    let wire = json!({"jsonrpc": "2.0", "id": id_json(request.id()), "result": forecast_result()})
-        .to_string();
-    let poll = client.get_task("786512e2");
-    let snapshot = json!({"jsonrpc": "2.0", "id": id_json(poll.id()), "result": {
-        "resultType": "complete", "taskId": "786512e2", "status": "input_required",
-        "statusMessage": "Waiting for approval", "createdAt": "2026-11-29T10:00:00Z",
-        "lastUpdatedAt": "2026-11-29T10:00:04Z", "ttlMs": 3_600_000, "pollIntervalMs": 2000,
-        "inputRequests": {"786512e2:approve-plan": {"method": "elicitation/create", "params": {
-            "mode": "form", "message": "Deploy?", "requestedSchema": {"type": "object",
-            "properties": {"approve": {"type": "boolean"}}, "required": ["approve"]}}}}}})
-    .to_string();
-    let tool_round = exchange_events(
-        request.sent_event(),
-        request.reader(200, Some("application/json")),
-        &wire,
-    );
-    let poll_round = exchange_events(
-        poll.sent_event(),
-        poll.reader(200, Some("application/json")),
-        &snapshot,
-    );
-    let mut group = c.benchmark_group("traffic_fold");
-    for (name, events) in [
-        ("tools_call_round", &tool_round),
-        ("tasks_get", &poll_round),
-    ] {
-        group.bench_function(name, |b| {
-            b.iter_batched(
-                || Traffic::new(10),
-                |mut traffic| {
-                    for (n, event) in black_box(events).iter().enumerate() {
-                        traffic.apply(1, n as f64, event);
-                    }
-                    traffic
-                },
-                BatchSize::SmallInput,
-            );
-        });
-    }
-    group.finish();
-}
-
-/// An exchange's events as the app gets them: `Sent`, the reader's, `Ended`.
-fn exchange_events<M: McpMethod>(
-    sent: ExchangeEvent,
-    mut reader: ResponseReader<M>,
-    body: &str,
-) -> Vec<ExchangeEvent> {
-    reader.push_chunk(body.as_bytes());
-    let mut events = vec![sent];
-    events.extend(reader.finish_decoded().events);
-    events.push(ExchangeEvent::ended(false, None));
-    events
-}
-
-criterion_group!(
-    benches,
-    bench_tools_call,
-    bench_tasks_get,
-    bench_traffic_fold
-);
+criterion_group!(benches, bench_tools_call, bench_tasks_get);
 criterion_main!(benches);

@@ -50,14 +50,13 @@
 //!
 //! Wire types are `rmcp::model`'s; each response is decoded as the result type of the method
 //! that was sent, never through rmcp's whole message enum. Each exchange is decoded once, into
-//! typed [`ExchangeEvent`]s as it is read; the scene's model ([`Traffic`]) and a replayed log
-//! ([`decode_recorded`]) read those events, never the bytes again.
+//! typed [`ExchangeEvent`]s as it is read; the scene's model (the `holdbay-scene` crate) and a
+//! replayed log ([`decode_recorded`]) read those events, never the bytes again.
 
 pub mod auth;
 pub mod builders;
 pub mod machines;
 pub mod readers;
-pub mod traffic;
 pub mod vocabulary;
 
 // The public paths callers have always used, each the one item of its floor.
@@ -109,7 +108,6 @@ pub use readers::response::{
 pub use readers::sse::{SseDecoder, SseError};
 pub use readers::structured::OutputContract;
 pub use readers::version_rejection::VersionRejection;
-pub use traffic::Traffic;
 pub use vocabulary::events::{
     AnswerEvent, AnswerKind, EndEvent, ExchangeEvent, InputAsk, InputRequestKind,
     NotificationEvent, NotificationKind, SentDetail, SentRequest,

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use holdbay_engine::traffic::Part;
+use holdbay_scene::Part;
 use leptos::prelude::*;
 
 use super::catalog::{Lesson, Reveal};

@@ -1,8 +1,8 @@
 //! Which part of the scene shows a lesson's answer, found in the traffic model as it is now.
 
 use holdbay_engine::model::TaskStatus;
-use holdbay_engine::traffic::{Cartridge, FlightRole, Part, Tray, TrayState};
-use holdbay_engine::{InputRequestKind, MethodId, Traffic};
+use holdbay_engine::{InputRequestKind, MethodId};
+use holdbay_scene::{Cartridge, FlightRole, Part, Traffic, Tray, TrayState};
 
 use super::catalog::Reveal;
 

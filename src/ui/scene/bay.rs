@@ -3,7 +3,7 @@
 //! sealed `requestState`, and the rounds stack up against the client's bound.
 
 use holdbay_engine::Shown;
-use holdbay_engine::traffic::{Part, Traffic, Tray, TrayProgress, TrayState};
+use holdbay_scene::{Part, Traffic, Tray, TrayProgress, TrayState};
 use leptos::prelude::*;
 
 use super::parts::{TagView, fingerprint, summarize, truncate};

@@ -2,7 +2,7 @@
 //! and back when its response arrives, labelled with its real duration.
 
 use holdbay_engine::MethodId;
-use holdbay_engine::traffic::{Flight, FlightRole, Part, Traffic};
+use holdbay_scene::{Flight, FlightRole, Part, Traffic};
 use leptos::prelude::*;
 
 use super::parts::truncate;
@@ -86,9 +86,6 @@ impl Piece {
             Some(name) => format!("{} {name}", flight.method_name),
             None => flight.method_name.clone(),
         };
-        let failed = flight.error.is_some()
-            || flight.status.is_some_and(|s| s >= 400)
-            || flight.response().is_some_and(|r| r.get("error").is_some());
         Self {
             exchange: flight.exchange,
             method: flight.method_name.clone(),
@@ -98,9 +95,10 @@ impl Piece {
                 .map(crate::ui::format::duration)
                 .unwrap_or_else(|| "…".into()),
             phase,
-            failed,
+            // The scene's one failure rule, the timeline's too.
+            failed: flight.failed(),
             listen: flight.role == FlightRole::Listen,
-            pushed: flight.messages.len(),
+            pushed: flight.received_count(),
             sent_at: flight.sent_at,
             lane: if folded {
                 flight.exchange % POLL_LANE
@@ -374,7 +372,7 @@ struct PollSummary {
 }
 
 impl PollSummary {
-    fn of(traffic: &holdbay_engine::Traffic, now: f64) -> Self {
+    fn of(traffic: &Traffic, now: f64) -> Self {
         let polls = || {
             traffic
                 .flights()

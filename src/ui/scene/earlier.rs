@@ -1,9 +1,8 @@
 //! The earlier strip: the logical requests and tasks from before the scene started anew (an
 //! earlier lesson, or Reset scene), one line of small parts, each still inspectable.
 
-use holdbay_engine::Traffic;
 use holdbay_engine::protocol::task_status_name;
-use holdbay_engine::traffic::{FlightRole, Part, TrayState};
+use holdbay_scene::{FlightRole, Part, Traffic, TrayState};
 use leptos::prelude::*;
 
 use super::SceneContext;

@@ -14,7 +14,7 @@ mod parts;
 use std::time::Duration;
 
 use holdbay_engine::auth::TokenSet;
-use holdbay_engine::traffic::Part;
+use holdbay_scene::Part;
 use leptos::prelude::*;
 
 use super::UiState;

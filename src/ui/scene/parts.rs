@@ -1,7 +1,7 @@
 //! What each part of the scene stands for in the protocol: the inspector's role name and a
 //! short explanation (MRTR per the 2026-07-28 revision, tasks per its extension).
 
-use holdbay_engine::traffic::{Part, Traffic, TrayState};
+use holdbay_scene::{Part, Traffic, TrayState};
 
 /// The inspector's heading and explanation for `part`, as the model shows it now.
 pub fn describe(traffic: &Traffic, part: &Part) -> (String, &'static str) {
@@ -143,7 +143,7 @@ pub(super) struct TagView {
 }
 
 impl TagView {
-    pub fn of(tag: &holdbay_engine::traffic::Tag) -> Self {
+    pub fn of(tag: &holdbay_scene::Tag) -> Self {
         Self {
             key: tag.key.clone(),
             kind: tag.kind.method_name().to_owned(),

@@ -1,7 +1,7 @@
 //! One row of the sequence diagram: an arrow between two lanes, as a button that selects
 //! the part of the scene it concerns.
 
-use holdbay_engine::traffic::Lane;
+use holdbay_scene::Lane;
 use leptos::prelude::*;
 
 use super::rows::{Row, lane_name, lane_title, relative_time};

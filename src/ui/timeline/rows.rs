@@ -3,8 +3,7 @@
 
 use std::collections::HashSet;
 
-use holdbay_engine::Traffic;
-use holdbay_engine::traffic::{Lane, Part, TrafficEvent};
+use holdbay_scene::{Lane, Part, Traffic, TrafficEvent};
 
 /// Rows rendered at once; older ones are a click away, so thousands of polls stay fast.
 pub const WINDOW: usize = 300;

@@ -25,8 +25,9 @@ use holdbay_engine::{
     Bounds, CallTool, Client, ErrorStep, ExchangeEvent, InputAnswer, InputRequestKind,
     ListenFilter, LogicalRequest, McpMethod, Outcome, OutgoingRequest, RecordedExchange, Reply,
     RequestOptions, ResponseError, ResponseReader, SseDecoder, Step, Subscription, TaskTracker,
-    Traffic, decode_recorded,
+    decode_recorded,
 };
+use holdbay_scene::Traffic;
 use serde_json::{Value, json};
 
 /// Statuses worth distinguishing: 2xx (success), the ones the spec gives JSON error bodies,

@@ -15,6 +15,7 @@ pub mod schema_check;
 pub mod sent;
 pub mod sse;
 pub mod structured;
+pub mod task_asks;
 pub mod version_rejection;
 
 #[cfg(test)]

@@ -32,10 +32,14 @@ pub struct RecordedResponse {
     pub body: String,
 }
 
+/// The recorded transcripts, in the engine's tests (from the engine's folder, or a sibling
+/// crate's that includes this file: `crates/<crate>/../engine`).
+pub const TRANSCRIPTS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../engine/tests/transcripts");
+
 impl Transcript {
-    /// `tests/transcripts/<path>`.
+    /// `<TRANSCRIPTS>/<path>`.
     pub fn load(path: &str) -> Self {
-        let file = format!("{}/tests/transcripts/{path}", env!("CARGO_MANIFEST_DIR"));
+        let file = format!("{TRANSCRIPTS}/{path}");
         let text = std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}"));
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("{file}: {e}"))
     }

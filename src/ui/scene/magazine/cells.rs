@@ -5,7 +5,7 @@
 use holdbay_engine::Shown;
 use holdbay_engine::model::TaskStatus;
 use holdbay_engine::protocol::task_status_name;
-use holdbay_engine::traffic::{CancelAsk, Cartridge, Part};
+use holdbay_scene::{CancelAsk, Cartridge, Part};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 

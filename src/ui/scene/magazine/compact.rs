@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use holdbay_engine::protocol::task_status_name;
-use holdbay_engine::traffic::{Cartridge, Part};
+use holdbay_scene::{Cartridge, Part};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 

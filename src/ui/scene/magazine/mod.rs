@@ -10,7 +10,7 @@ mod compact;
 
 use holdbay_engine::model::TaskStatus;
 use holdbay_engine::protocol::task_status_name;
-use holdbay_engine::traffic::{FlightRole, Part};
+use holdbay_scene::{FlightRole, Part};
 use leptos::prelude::*;
 
 use super::SceneContext;

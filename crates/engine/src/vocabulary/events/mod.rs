@@ -1,6 +1,6 @@
 //! Typed events of the wire. Each exchange is decoded once, by the reader that serves the
 //! request's caller ([`crate::ResponseReader`], [`crate::Subscription`]), into these; the
-//! scene's fold ([`crate::Traffic`]), the app's wire log and a replayed import read them,
+//! scene's fold (the `holdbay-scene` crate), the app's wire log and a replayed import read them,
 //! never the bytes again.
 //!
 //! A request's `Sent` comes from the JSON its body was written from

@@ -1,10 +1,11 @@
 //! The timeline: every step of the sequence diagram, bounded.
 
-use super::{Lane, MAX_EVENTS, Part, Traffic, TrafficEvent};
+use crate::parts::{Lane, Part, TrafficEvent};
+use crate::traffic::{MAX_EVENTS, Traffic};
 
 impl Traffic {
     /// Add a step; the oldest tenth goes when the timeline is full.
-    pub(super) fn event(
+    pub(crate) fn event(
         &mut self,
         at: f64,
         from: Lane,
@@ -33,14 +34,14 @@ impl Traffic {
     }
 
     /// Mark the step just added as a `tasks/get` of `task`.
-    pub(super) fn mark_poll(&mut self, task: &str) {
+    pub(crate) fn mark_poll(&mut self, task: &str) {
         if let Some(last) = self.events.last_mut() {
             last.polls = Some(task.to_owned());
         }
     }
 
     /// Mark the step just added as a failure when `failed`.
-    pub(super) fn mark_failed(&mut self, failed: bool) {
+    pub(crate) fn mark_failed(&mut self, failed: bool) {
         if let Some(last) = self.events.last_mut() {
             last.failed |= failed;
         }

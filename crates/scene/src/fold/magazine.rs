@@ -1,59 +1,19 @@
 //! The job magazine: a cartridge per task, its status lamp fed by the task's creation,
 //! polls and pushed snapshots, and sealed once the task ends.
 
-use rmcp::model::{DetailedTask, InputRequests, Task, TaskPayload, TaskStatus};
+use holdbay_engine::model::TaskStatus;
+use holdbay_engine::{AnswerEvent, AnswerKind, MethodId};
 use serde_json::Value;
 
-use super::flights::{failure_of, reply_label};
-use super::{CancelAsk, Cartridge, Delivery, FlightRole, Lane, Part, Traffic, narration};
-use crate::vocabulary::events::{AnswerEvent, AnswerKind, InputAsk};
-use crate::vocabulary::method::MethodId;
-
-/// Where a task snapshot came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum SnapshotSource<'a> {
-    Created,
-    Poll,
-    /// On a stream, without a poll; `method` is the notification's, as received.
-    Push {
-        method: &'a str,
-    },
-}
-
-/// A task's state as one snapshot gave it, typed, with its JSON as received.
-pub(super) struct Snapshot<'a> {
-    task: &'a Task,
-    input_requests: Option<&'a InputRequests>,
-    json: &'a Value,
-}
-
-impl<'a> Snapshot<'a> {
-    /// A task's seed state (a `task` answer): no payload yet.
-    pub(super) fn of_task(task: &'a Task, json: &'a Value) -> Self {
-        Self {
-            task,
-            input_requests: None,
-            json,
-        }
-    }
-
-    /// A task's full state (`tasks/get`, `notifications/tasks`).
-    pub(super) fn of_detailed(task: &'a DetailedTask, json: &'a Value) -> Self {
-        let input_requests = match &task.payload {
-            TaskPayload::InputRequired { input_requests } => Some(input_requests),
-            _ => None,
-        };
-        Self {
-            task: &task.task,
-            input_requests,
-            json,
-        }
-    }
-}
+use super::snapshot::{Snapshot, SnapshotSource};
+use crate::failure::failure_of;
+use crate::narration;
+use crate::parts::{CancelAsk, Cartridge, Delivery, FlightRole, Lane, Part};
+use crate::traffic::Traffic;
 
 impl Traffic {
     /// The slot of a task, making a cartridge for it if it is new.
-    pub(super) fn cartridge_slot(
+    pub(crate) fn cartridge_slot(
         &mut self,
         task_id: &str,
         at: f64,
@@ -97,12 +57,12 @@ impl Traffic {
     }
 
     /// Bumped on every change a view would draw.
-    pub(super) fn touch(&mut self, slot: usize) {
+    pub(crate) fn touch(&mut self, slot: usize) {
         self.cartridges[slot].version += 1;
     }
 
     /// A task handle read back from durable storage.
-    pub(super) fn restore(&mut self, task_id: &str, at: f64, status: TaskStatus, stored: Value) {
+    pub(crate) fn restore(&mut self, task_id: &str, at: f64, status: TaskStatus, stored: Value) {
         let known = self.slot_of.contains_key(task_id);
         let slot = self.cartridge_slot(task_id, at, true, None);
         let cartridge = &mut self.cartridges[slot];
@@ -127,7 +87,7 @@ impl Traffic {
 
     /// Apply a task snapshot; returns whether the status changed. A sealed cartridge never
     /// changes: a later contradicting snapshot is only counted.
-    pub(super) fn apply_snapshot(
+    pub(crate) fn apply_snapshot(
         &mut self,
         slot: usize,
         snapshot: &Snapshot<'_>,
@@ -170,13 +130,12 @@ impl Traffic {
             cartridge.poll_interval_ms = Some(interval);
         }
         cartridge.snapshot = snapshot.json.clone();
-        cartridge.tags = match snapshot.input_requests {
-            Some(requests) => InputAsk::from_requests(requests, snapshot.json.get("inputRequests"))
-                .into_iter()
-                .filter(|tag| !cartridge.answered_keys.contains(&tag.key))
-                .collect(),
-            None => Vec::new(),
-        };
+        cartridge.tags = snapshot
+            .asks
+            .iter()
+            .filter(|tag| !cartridge.answered_keys.contains(&tag.key))
+            .cloned()
+            .collect();
         for tag in &cartridge.tags {
             if !cartridge.asked.iter().any(|asked| asked.key == tag.key) {
                 cartridge.asked.push(tag.clone());
@@ -238,7 +197,7 @@ impl Traffic {
 
     /// `tasks/get`: a poll pulse. A poll for a task whose creation is not in this log means
     /// its handle was restored from durable storage.
-    pub(super) fn poll_sent(&mut self, exchange: u64, at: f64, task: &str) -> FlightRole {
+    pub(crate) fn poll_sent(&mut self, exchange: u64, at: f64, task: &str) -> FlightRole {
         if !self.slot_of.contains_key(task) {
             let slot = self.cartridge_slot(task, at, true, None);
             self.event(
@@ -266,7 +225,7 @@ impl Traffic {
     }
 
     /// `tasks/update`: answers for these keys; their tags come down at once.
-    pub(super) fn update_sent(
+    pub(crate) fn update_sent(
         &mut self,
         exchange: u64,
         at: f64,
@@ -280,21 +239,13 @@ impl Traffic {
         cartridge.answered_keys.extend(keys.iter().cloned());
         self.touch(slot);
         let key_names: Vec<&str> = keys.iter().map(String::as_str).collect();
-        self.event(
+        self.user_acts(
+            exchange,
             at,
-            Lane::User,
-            Lane::Client,
+            task,
             narration::answered_label(&key_names),
-            None,
-            Part::Cartridge(task.to_owned()),
-        );
-        self.event(
-            at,
-            Lane::Client,
-            Lane::Server,
             narration::update_label(keys.len()),
-            Some(narration::update(task)),
-            Part::Flight(exchange),
+            narration::update(task),
         );
         FlightRole::Update {
             task: task.to_owned(),
@@ -302,7 +253,7 @@ impl Traffic {
     }
 
     /// `tasks/cancel`: a request, not a cancellation.
-    pub(super) fn cancel_sent(&mut self, exchange: u64, at: f64, task: &str) -> FlightRole {
+    pub(crate) fn cancel_sent(&mut self, exchange: u64, at: f64, task: &str) -> FlightRole {
         let slot = self.cartridge_slot(task, at, true, None);
         self.cartridges[slot].cancel = Some(CancelAsk {
             exchange,
@@ -311,11 +262,35 @@ impl Traffic {
             outcome: None,
         });
         self.touch(slot);
+        self.user_acts(
+            exchange,
+            at,
+            task,
+            narration::CANCEL_ASKED.to_owned(),
+            MethodId::CancelTask.name().to_owned(),
+            narration::cancel(task),
+        );
+        FlightRole::Cancel {
+            task: task.to_owned(),
+        }
+    }
+
+    /// The user acted on a task's cartridge (`act`), and the request that says so goes out
+    /// on `exchange` (its arrow `request`, its sentence `narrated`).
+    fn user_acts(
+        &mut self,
+        exchange: u64,
+        at: f64,
+        task: &str,
+        act: String,
+        request: String,
+        narrated: String,
+    ) {
         self.event(
             at,
             Lane::User,
             Lane::Client,
-            narration::CANCEL_ASKED.to_owned(),
+            act,
             None,
             Part::Cartridge(task.to_owned()),
         );
@@ -323,16 +298,13 @@ impl Traffic {
             at,
             Lane::Client,
             Lane::Server,
-            MethodId::CancelTask.name().to_owned(),
-            Some(narration::cancel(task)),
+            request,
+            Some(narrated),
             Part::Flight(exchange),
         );
-        FlightRole::Cancel {
-            task: task.to_owned(),
-        }
     }
 
-    pub(super) fn poll_answered(
+    pub(crate) fn poll_answered(
         &mut self,
         exchange: u64,
         at: f64,
@@ -364,18 +336,12 @@ impl Traffic {
             }
             return;
         }
-        self.event(
-            at,
-            Lane::Server,
-            Lane::Client,
-            reply_label(&answer.kind, status, narration::RESULT),
-            failure_of(&answer.kind).map(|failure| narration::poll_failed(task, failure)),
-            Part::Flight(exchange),
-        );
-        self.mark_failed(failure_of(&answer.kind).is_some());
+        self.answer_step(exchange, at, answer, status, narration::RESULT, |failure| {
+            Some(narration::poll_failed(task, failure))
+        });
     }
 
-    pub(super) fn update_answered(
+    pub(crate) fn update_answered(
         &mut self,
         exchange: u64,
         at: f64,
@@ -383,20 +349,19 @@ impl Traffic {
         answer: &AnswerEvent,
         status: Option<u16>,
     ) {
-        self.event(
+        self.answer_step(
+            exchange,
             at,
-            Lane::Server,
-            Lane::Client,
-            reply_label(&answer.kind, status, narration::ACKNOWLEDGED),
-            failure_of(&answer.kind).map(|failure| narration::update_refused(task, failure)),
-            Part::Flight(exchange),
+            answer,
+            status,
+            narration::ACKNOWLEDGED,
+            |failure| Some(narration::update_refused(task, failure)),
         );
-        self.mark_failed(failure_of(&answer.kind).is_some());
     }
 
     /// The server's answer to a cancel request: acknowledged or refused. Only the lamp
     /// says what the task really did.
-    pub(super) fn cancel_answered(
+    pub(crate) fn cancel_answered(
         &mut self,
         exchange: u64,
         at: f64,
@@ -404,7 +369,7 @@ impl Traffic {
         answer: &AnswerEvent,
         status: Option<u16>,
     ) {
-        let label = reply_label(&answer.kind, status, narration::ACKNOWLEDGED);
+        let label = narration::reply_label(&answer.kind, status, narration::ACKNOWLEDGED);
         let (acknowledged, narration, part) = match &answer.kind {
             AnswerKind::Error { message, .. } => (
                 Some(false),

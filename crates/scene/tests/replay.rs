@@ -2,14 +2,16 @@
 //! the wire reference's examples) through the engine's own readers: what a learner sees must
 //! be what happened on the wire, live or replayed.
 
+// The engine's transcripts and their reader (the recordings live with the engine's tests).
+#[path = "../../engine/tests/common/mod.rs"]
 mod common;
 
-use common::{Exchange, Transcript};
+use common::{Exchange, TRANSCRIPTS, Transcript};
 use holdbay_engine::model::TaskStatus;
-use holdbay_engine::traffic::{FlightRole, Lane, Part, TrayState};
 use holdbay_engine::{
-    ExchangeDecoder, ExchangeEvent, RecordedExchange, SentRequest, Traffic, decode_recorded,
+    ExchangeDecoder, ExchangeEvent, RecordedExchange, SentRequest, decode_recorded,
 };
+use holdbay_scene::{FlightRole, Lane, Part, Traffic, TrayState};
 use serde_json::Value;
 
 /// The recorded `Mcp-Name` header of an exchange.
@@ -94,16 +96,15 @@ fn fold_live(path: &str, chunk: usize) -> Traffic {
     traffic
 }
 
-/// Every transcript under `tests/transcripts`.
+/// Every transcript under the engine's `tests/transcripts`.
 fn transcripts() -> Vec<String> {
-    let root = format!("{}/tests/transcripts", env!("CARGO_MANIFEST_DIR"));
     let mut paths = Vec::new();
-    for source in std::fs::read_dir(&root).expect("transcripts") {
+    for source in std::fs::read_dir(TRANSCRIPTS).expect("transcripts") {
         let source = source.expect("entry").path();
         for file in std::fs::read_dir(&source).expect("a source's transcripts") {
             let file = file.expect("entry").path();
             if file.extension().is_some_and(|ext| ext == "json") {
-                let relative = file.strip_prefix(&root).expect("under the root");
+                let relative = file.strip_prefix(TRANSCRIPTS).expect("under the root");
                 paths.push(relative.to_string_lossy().into_owned());
             }
         }

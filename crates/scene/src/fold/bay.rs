@@ -1,27 +1,25 @@
 //! The holding bay: a tray per logical request (`tools/call`, `prompts/get`,
 //! `resources/read`), its rounds joined by their latch, and how it empties.
 
-use rmcp::model::{InputResponses, ProgressNotificationParam};
+use holdbay_engine::model::{InputResponses, ProgressNotificationParam};
+use holdbay_engine::{AnswerEvent, AnswerKind, EndEvent, MethodId, SentRequest};
 use serde_json::Value;
 
-use super::cartridges::{Snapshot, SnapshotSource};
-use super::flights::failure_of;
-use super::{
-    FlightRole, Lane, MAX_FINISHED_TRAYS, Part, Tag, Traffic, Tray, TrayProgress, TrayRound,
-    TrayState, narration,
-};
-use crate::vocabulary::events::{AnswerEvent, AnswerKind, SentRequest};
-use crate::vocabulary::method::MethodId;
+use super::snapshot::{Snapshot, SnapshotSource};
+use crate::failure::{broke_off, failure_of};
+use crate::narration;
+use crate::parts::{FlightRole, Lane, Part, Tag, Tray, TrayProgress, TrayRound, TrayState};
+use crate::traffic::{MAX_FINISHED_TRAYS, Traffic};
 
 /// Progress notifications of one tray listed one by one on the timeline; later ones replace
 /// the last.
-pub(crate) const PROGRESS_STEPS_LISTED: u32 = 20;
+pub const PROGRESS_STEPS_LISTED: u32 = 20;
 
 impl Traffic {
     /// A logical request's first round opens a tray; a retry (it carries `requestState` or
     /// `inputResponses`) goes back into the paused tray it answers.
     #[allow(clippy::too_many_arguments)] // the round's parts, as the request carried them
-    pub(super) fn open_or_retry(
+    pub(crate) fn open_or_retry(
         &mut self,
         exchange: u64,
         at: f64,
@@ -141,7 +139,7 @@ impl Traffic {
 
     /// The page reloaded: every paused request went with the page's memory (its latch
     /// included), so its tray is given up; the server never knew it was waiting.
-    pub(super) fn abandon_all_paused(&mut self, at: f64) {
+    pub(crate) fn abandon_all_paused(&mut self, at: f64) {
         let abandoned: Vec<(u64, Option<String>)> = self
             .trays
             .iter_mut()
@@ -181,7 +179,7 @@ impl Traffic {
     }
 
     /// The answer to one of a tray's rounds.
-    pub(super) fn tray_answered(
+    pub(crate) fn tray_answered(
         &mut self,
         tray_id: u64,
         exchange: u64,
@@ -314,7 +312,7 @@ impl Traffic {
 
     /// `notifications/progress` on a round's own stream: the tray, still in flight, shows
     /// how far the server says it is.
-    pub(super) fn tray_progress(
+    pub(crate) fn tray_progress(
         &mut self,
         tray_id: u64,
         at: f64,
@@ -357,11 +355,11 @@ impl Traffic {
     }
 
     /// A round's exchange ended without an answer: the client stopped it, or it broke off.
-    pub(super) fn tray_cut_off(&mut self, tray_id: u64, at: f64, reason: String, stopped: bool) {
+    pub(crate) fn tray_cut_off(&mut self, tray_id: u64, at: f64, reason: String, end: &EndEvent) {
         let Some(tray) = self.in_flight_tray(tray_id) else {
             return;
         };
-        let narration = if stopped {
+        let narration = if end.stopped {
             tray.state = TrayState::Stopped;
             narration::STOPPED_TRAY.to_owned()
         } else {
@@ -379,13 +377,12 @@ impl Traffic {
             Some(narration),
             Part::Tray(tray_id),
         );
-        // Stopped is the client's choice; broken off is a failure.
-        self.mark_failed(!stopped);
+        self.mark_failed(broke_off(end));
     }
 
     /// Forget the oldest finished trays beyond [`MAX_FINISHED_TRAYS`] (a tray still on the
     /// wire or paused always stays).
-    pub(super) fn prune_trays(&mut self) {
+    pub(crate) fn prune_trays(&mut self) {
         let finished = self.trays.iter().filter(|t| is_finished(&t.state)).count();
         let mut excess = finished.saturating_sub(MAX_FINISHED_TRAYS);
         if excess == 0 {

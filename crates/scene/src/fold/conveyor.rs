@@ -1,20 +1,19 @@
 //! The conveyor: one flight per exchange, and the dispatch of each event to the part of the
 //! scene the exchange serves (a tray, a cartridge, or only the conveyor).
 
+use holdbay_engine::{
+    AnswerEvent, EndEvent, MethodId, NotificationEvent, NotificationKind, SentDetail, SentRequest,
+};
 use serde_json::Value;
 
-use super::cartridges::{Snapshot, SnapshotSource};
-use super::{
-    Flight, FlightRole, Lane, MAX_FINISHED_FLIGHTS, MAX_MESSAGES_PER_FLIGHT, Part, Traffic,
-    narration,
-};
-use crate::vocabulary::events::{
-    AnswerEvent, AnswerKind, EndEvent, NotificationEvent, NotificationKind, SentDetail, SentRequest,
-};
-use crate::vocabulary::method::MethodId;
+use super::snapshot::{Snapshot, SnapshotSource};
+use crate::failure::{broke_off, failure_of};
+use crate::narration;
+use crate::parts::{Flight, FlightRole, Lane, Part};
+use crate::traffic::{MAX_FINISHED_FLIGHTS, MAX_NOTIFICATIONS_PER_FLIGHT, Traffic};
 
 impl Traffic {
-    pub(super) fn on_sent(&mut self, exchange: u64, at: f64, sent: &SentRequest) {
+    pub(crate) fn on_sent(&mut self, exchange: u64, at: f64, sent: &SentRequest) {
         let name = sent.name.as_deref();
         let role = match (&sent.detail, sent.method) {
             (
@@ -76,15 +75,15 @@ impl Traffic {
                 responded_at: None,
                 status: None,
                 ended_at: None,
-                error: None,
+                end: None,
                 request: sent.request.clone(),
-                messages: Vec::new(),
-                answered: false,
+                notifications: Vec::new(),
+                answer: None,
             },
         );
     }
 
-    pub(super) fn on_responded(&mut self, exchange: u64, at: f64, status: u16) -> bool {
+    pub(crate) fn on_responded(&mut self, exchange: u64, at: f64, status: u16) -> bool {
         let Some(flight) = self.flights.get_mut(&exchange) else {
             return false;
         };
@@ -95,7 +94,7 @@ impl Traffic {
 
     /// A notification on the exchange's stream. A task's full state (`notifications/tasks`)
     /// updates its cartridge, whichever stream it came on.
-    pub(super) fn on_notification(
+    pub(crate) fn on_notification(
         &mut self,
         exchange: u64,
         at: f64,
@@ -104,7 +103,7 @@ impl Traffic {
         let Some(flight) = self.flights.get_mut(&exchange) else {
             return false;
         };
-        keep_message(flight, &note.json);
+        keep_notification(flight, &note.json);
         if let (
             NotificationKind::Progress(progress),
             FlightRole::Opens { tray } | FlightRole::Retry { tray, .. },
@@ -115,11 +114,10 @@ impl Traffic {
             return true;
         }
         if let NotificationKind::Task(task) = &note.kind {
-            let params = note.json.get("params").unwrap_or(&Value::Null);
             let slot = self.cartridge_slot(&task.task.task_id, at, true, None);
             self.apply_snapshot(
                 slot,
-                &Snapshot::of_detailed(task, params),
+                &Snapshot::of_detailed(task, note.params().unwrap_or(&Value::Null)),
                 at,
                 SnapshotSource::Push {
                     method: note.method(),
@@ -129,14 +127,11 @@ impl Traffic {
         true
     }
 
-    pub(super) fn on_answered(&mut self, exchange: u64, at: f64, answer: &AnswerEvent) -> bool {
+    pub(crate) fn on_answered(&mut self, exchange: u64, at: f64, answer: &AnswerEvent) -> bool {
         let Some(flight) = self.flights.get_mut(&exchange) else {
             return false;
         };
-        if !answer.json.is_null() {
-            keep_message(flight, &answer.json);
-        }
-        flight.answered = true;
+        flight.answer = Some(answer.clone());
         let role = flight.role.clone();
         let status = flight.status;
         match role {
@@ -156,29 +151,44 @@ impl Traffic {
                 } else {
                     narration::RESULT
                 };
-                self.event(
-                    at,
-                    Lane::Server,
-                    Lane::Client,
-                    reply_label(&answer.kind, status, ok),
-                    None,
-                    Part::Flight(exchange),
-                );
-                self.mark_failed(failure_of(&answer.kind).is_some());
+                self.answer_step(exchange, at, answer, status, ok, |_| None);
             }
         }
         true
     }
 
+    /// An answer's step on the flight's own part: its arrow (`ok` for a result), the
+    /// sentence `narrate` makes of a failure, marked failed by the scene's one rule.
+    pub(crate) fn answer_step(
+        &mut self,
+        exchange: u64,
+        at: f64,
+        answer: &AnswerEvent,
+        status: Option<u16>,
+        ok: &str,
+        narrate: impl FnOnce(&str) -> Option<String>,
+    ) {
+        let failure = failure_of(&answer.kind);
+        self.event(
+            at,
+            Lane::Server,
+            Lane::Client,
+            narration::reply_label(&answer.kind, status, ok),
+            failure.and_then(narrate),
+            Part::Flight(exchange),
+        );
+        self.mark_failed(failure.is_some());
+    }
+
     /// The exchange is over. One that ended without an answer (stopped, broken off) says
     /// why; a listen stream that simply closed says nothing.
-    pub(super) fn on_ended(&mut self, exchange: u64, at: f64, end: &EndEvent) -> bool {
+    pub(crate) fn on_ended(&mut self, exchange: u64, at: f64, end: &EndEvent) -> bool {
         let Some(flight) = self.flights.get_mut(&exchange) else {
             return false;
         };
         flight.ended_at = Some(at);
-        flight.error = end.error.clone();
-        if flight.answered {
+        flight.end = Some(end.clone());
+        if flight.answered() {
             return true;
         }
         let reason = match (&end.error, end.stopped) {
@@ -188,7 +198,7 @@ impl Traffic {
         };
         match flight.role.clone() {
             FlightRole::Opens { tray } | FlightRole::Retry { tray, .. } => {
-                self.tray_cut_off(tray, at, reason, end.stopped)
+                self.tray_cut_off(tray, at, reason, end)
             }
             FlightRole::Listen => {}
             _ => {
@@ -200,14 +210,14 @@ impl Traffic {
                     None,
                     Part::Flight(exchange),
                 );
-                self.mark_failed(true);
+                self.mark_failed(broke_off(end));
             }
         }
         true
     }
 
     /// Forget the oldest finished flights beyond the limit (in-flight ones always stay).
-    pub(super) fn prune_flights(&mut self) {
+    pub(crate) fn prune_flights(&mut self) {
         let finished = self
             .flights
             .values()
@@ -228,28 +238,10 @@ impl Traffic {
     }
 }
 
-/// Keep a received message on its flight, within the flight's bound.
-fn keep_message(flight: &mut Flight, message: &Value) {
-    if flight.messages.len() >= MAX_MESSAGES_PER_FLIGHT {
-        flight.messages.remove(0);
+/// Keep a notification on its flight, within the flight's bound.
+fn keep_notification(flight: &mut Flight, message: &Value) {
+    if flight.notifications.len() >= MAX_NOTIFICATIONS_PER_FLIGHT {
+        flight.notifications.remove(0);
     }
-    flight.messages.push(message.clone());
-}
-
-/// An answer's arrow label: `ok` for a result, else the error's code or why it failed.
-pub(super) fn reply_label(kind: &AnswerKind, status: Option<u16>, ok: &str) -> String {
-    match kind {
-        AnswerKind::Error { code, .. } => narration::error_label(*code),
-        AnswerKind::Invalid { .. } => narration::invalid_label(status),
-        _ => ok.to_owned(),
-    }
-}
-
-/// What went wrong with an answer that is not a result, if it is not.
-pub(super) fn failure_of(kind: &AnswerKind) -> Option<&str> {
-    match kind {
-        AnswerKind::Error { message, .. } => Some(message),
-        AnswerKind::Invalid { reason } => Some(reason),
-        _ => None,
-    }
+    flight.notifications.push(message.clone());
 }

@@ -4,7 +4,7 @@
 //! Shows that the fold parses nothing (docs/benchmarks.md):
 //!
 //! ```sh
-//! cargo build --release -p holdbay-engine --example fold_profile
+//! cargo build --release -p holdbay-scene --example fold_profile
 //! valgrind --tool=callgrind --toggle-collect='fold_profile::fold' \
 //!   --callgrind-out-file=/tmp/fold.out target/release/examples/fold_profile
 //! callgrind_annotate --inclusive=yes /tmp/fold.out | grep -E 'serde_json::(de|value::de)|sse'
@@ -12,8 +12,14 @@
 
 use std::hint::black_box;
 
-use holdbay_engine::{Client, ExchangeEvent, McpMethod, OutgoingRequest, RequestOptions, Traffic};
+use holdbay_engine::{Client, ExchangeEvent, RequestOptions};
+use holdbay_scene::Traffic;
 use serde_json::json;
+
+// The wire the engine's bench reads too.
+#[path = "../../engine/benches/common/mod.rs"]
+mod common;
+use common::{exchange_events, paused_round_stream, working_task_answer};
 
 fn main() {
     let events = exchanges();
@@ -49,34 +55,17 @@ fn exchanges() -> Vec<Vec<ExchangeEvent>> {
             &RequestOptions::default(),
         )
         .unwrap_or_else(|error| panic!("{error}"));
-    let paused = json!({"jsonrpc": "2.0", "id": call.id(), "result": {
-        "resultType": "input_required", "requestState": "sealed-abc",
-        "inputRequests": {"when": {"method": "elicitation/create", "params": {"mode": "form",
-            "message": "When?", "requestedSchema": {"type": "object",
-            "properties": {"time": {"type": "string"}}}}}}}});
-    let progress = json!({"jsonrpc": "2.0", "method": "notifications/progress",
-        "params": {"progressToken": 1, "progress": 0.5}});
-    let stream = format!("data: {progress}\n\ndata: {paused}\n\n");
     let poll = client.get_task("t1");
-    let snapshot = json!({"jsonrpc": "2.0", "id": poll.id(), "result": {
-        "resultType": "complete", "taskId": "t1", "status": "working",
-        "createdAt": "2026-11-29T10:00:00Z", "lastUpdatedAt": "2026-11-29T10:00:04Z",
-        "ttlMs": 60000, "pollIntervalMs": 2000}});
     vec![
-        read(&call, "text/event-stream", &stream),
-        read(&poll, "application/json", &snapshot.to_string()),
+        exchange_events(
+            call.sent_event(),
+            call.reader(200, Some("text/event-stream")),
+            &paused_round_stream(call.id()),
+        ),
+        exchange_events(
+            poll.sent_event(),
+            poll.reader(200, Some("application/json")),
+            &working_task_answer(poll.id()),
+        ),
     ]
-}
-
-fn read<M: McpMethod>(
-    request: &OutgoingRequest<M>,
-    content_type: &str,
-    body: &str,
-) -> Vec<ExchangeEvent> {
-    let mut reader = request.reader(200, Some(content_type));
-    reader.push_chunk(body.as_bytes());
-    let mut events = vec![request.sent_event()];
-    events.extend(reader.finish_decoded().events);
-    events.push(ExchangeEvent::ended(false, None));
-    events
 }

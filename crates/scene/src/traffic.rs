@@ -1,4 +1,4 @@
-//! The teaching model of a session's traffic, folded from the exchanges' typed events.
+//! The scene's model of one session, folded from the exchanges' typed events.
 //!
 //! [`Traffic`] is told what happened on the wire, exchange by exchange, as the engine's
 //! readers decoded it ([`ExchangeEvent`]s: a request sent, the status, each notification, the
@@ -8,29 +8,17 @@
 //! (tasks, with their status lamp), plus a timeline of [`TrafficEvent`]s.
 //!
 //! It decides nothing, sends nothing and parses nothing: the live page and the replay of an
-//! exported log ([`crate::decode_recorded`]) feed it the same events, so both draw the same
-//! scene.
-
-mod cartridges;
-mod flights;
-mod model;
-mod narration;
-#[cfg(test)]
-mod tests;
-mod timeline;
-mod trays;
+//! exported log ([`holdbay_engine::decode_recorded`]) feed it the same events, so both draw
+//! the same scene.
 
 use std::collections::{BTreeMap, HashMap};
 
-use rmcp::model::TaskStatus;
+use holdbay_engine::ExchangeEvent;
+use holdbay_engine::model::TaskStatus;
 use serde_json::Value;
 
-pub use model::{
-    CancelAsk, Cartridge, Delivery, Flight, FlightRole, Lane, Part, Tag, TrafficEvent, Tray,
-    TrayProgress, TrayRound, TrayState,
-};
-
-use crate::vocabulary::events::ExchangeEvent;
+use crate::narration;
+use crate::parts::{Cartridge, Flight, Lane, Part, TrafficEvent, Tray};
 
 /// Timeline events kept; older ones are dropped (and counted) so a long session stays light.
 pub const MAX_EVENTS: usize = 5_000;
@@ -39,20 +27,20 @@ pub const MAX_FINISHED_FLIGHTS: usize = 400;
 /// Finished trays (logical requests that completed, failed, stopped or detached) kept; the
 /// oldest go first, so thousands of calls leave the bay as light as a few hundred.
 pub const MAX_FINISHED_TRAYS: usize = 400;
-/// Messages kept per flight (a listen stream can run for hours).
-const MAX_MESSAGES_PER_FLIGHT: usize = 64;
+/// Notifications kept per flight (a listen stream can run for hours).
+pub(crate) const MAX_NOTIFICATIONS_PER_FLIGHT: usize = 64;
 
 /// The scene's model of one session. See the module documentation.
 #[derive(Debug)]
 pub struct Traffic {
-    max_rounds: u32,
-    flights: BTreeMap<u64, Flight>,
-    trays: Vec<Tray>,
-    cartridges: Vec<Cartridge>,
-    slot_of: HashMap<String, usize>,
-    events: Vec<TrafficEvent>,
-    next_seq: u64,
-    dropped_events: u64,
+    pub(crate) max_rounds: u32,
+    pub(crate) flights: BTreeMap<u64, Flight>,
+    pub(crate) trays: Vec<Tray>,
+    pub(crate) cartridges: Vec<Cartridge>,
+    pub(crate) slot_of: HashMap<String, usize>,
+    pub(crate) events: Vec<TrafficEvent>,
+    pub(crate) next_seq: u64,
+    pub(crate) dropped_events: u64,
     revision: u64,
     /// When the page last reloaded, if the log goes back past a reload.
     reloaded_at: Option<f64>,
@@ -64,7 +52,7 @@ pub struct Traffic {
 }
 
 impl Traffic {
-    /// `max_rounds` is the client's MRTR bound ([`crate::Bounds::max_rounds`]), drawn as
+    /// `max_rounds` is the client's MRTR bound ([`holdbay_engine::Bounds::max_rounds`]), drawn as
     /// the limit of every tray.
     pub fn new(max_rounds: u32) -> Self {
         Self {
@@ -243,7 +231,7 @@ impl Traffic {
     pub fn json_of(&self, part: &Part) -> Option<Value> {
         match part {
             Part::Flight(exchange) => self.flight(*exchange).map(|flight| {
-                serde_json::json!({ "request": flight.request, "received": flight.messages })
+                serde_json::json!({ "request": flight.request, "received": flight.received() })
             }),
             // The request as first sent: its arguments and the capabilities it declared.
             Part::Tray(id) => self.tray(*id).map(|tray| match &tray.request {

@@ -1,0 +1,11 @@
+//! The parts of the scene, as the fold leaves them for the views to draw.
+
+mod cartridge;
+mod flight;
+mod step;
+mod tray;
+
+pub use cartridge::{CancelAsk, Cartridge, Delivery};
+pub use flight::{Flight, FlightRole};
+pub use step::{Lane, Part, TrafficEvent};
+pub use tray::{Tag, Tray, TrayProgress, TrayRound, TrayState};

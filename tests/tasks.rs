@@ -102,16 +102,16 @@ async fn the_panel_shows_the_stored_tasks_and_a_server_that_is_down() {
         Some("pipeline-0001-abcdef")
     );
     assert_eq!(id.text_content().as_deref(), Some("pipeline…"));
-    // TTL 10 min from a creation 65 s ago: 8m 55s left (allow a tick).
+    // TTL 10 min from a creation 65 s ago: 8 min 55 s left (allow a tick).
     let ttl = text(&first, ".task-ttl");
     assert!(
-        ttl == "expires in 8m 55s" || ttl == "expires in 8m 54s",
+        ttl == "expires in 8 min 55 s" || ttl == "expires in 8 min 54 s",
         "TTL countdown: {ttl}"
     );
     assert!(text(&first, ".task-age").starts_with("age 1m 0"));
     assert_eq!(
         text(&first, ".task-poll"),
-        "polled every 2s, as the server asks"
+        "polled every 2 s, as the server asks"
     );
     // The server is down: no snapshot has arrived since the task was made.
     assert_eq!(

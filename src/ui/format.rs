@@ -41,6 +41,32 @@ pub fn exact_duration(ms: u64) -> String {
     }
 }
 
+/// A time since the session's first event, to the tenth of a second: `+0.0 s`, `+12.3 s`,
+/// `+3 min 05 s` (from 100 s on).
+pub fn offset(after_ms: f64) -> String {
+    let seconds = (after_ms.max(0.0) / SECOND).min(1.0e9);
+    if seconds < 100.0 {
+        format!("+{seconds:.1} s")
+    } else {
+        let whole = seconds as u64;
+        format!("+{} min {:02} s", whole / MINUTE, whole % MINUTE)
+    }
+}
+
+/// A time still ahead, roughly (a countdown not redrawn each second): `42 s` under two
+/// minutes, else whole minutes, `58 min`; `None` once it has passed.
+pub fn rough_remaining(ms: f64) -> Option<String> {
+    let seconds = (ms / SECOND).round();
+    if seconds <= 0.0 {
+        return None;
+    }
+    Some(if seconds < 120.0 {
+        format!("{seconds} s")
+    } else {
+        format!("{} min", (seconds / 60.0).round())
+    })
+}
+
 /// A byte count: `900 bytes`, `512 KiB` (rounded up), `1 MiB`, `1.5 MiB`.
 pub fn bytes(bytes: usize) -> String {
     const KIB: usize = 1024;

@@ -435,7 +435,7 @@ export const LESSON_WALKS = [
       );
       assert.match(
         await following.textContent(),
-        /^pushed on the listen stream \(the server's pollIntervalMs is \d+(ms|s); one safety poll every 1m 00s\)$/,
+        /^pushed on the listen stream \(the server's pollIntervalMs is \d+ (ms|s); one safety poll every 1 min\)$/,
       );
 
       await page.locator('#lessons button.lesson-step-run').first().click();

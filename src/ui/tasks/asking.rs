@@ -5,7 +5,7 @@
 use holdbay_engine::{MethodId, Shown};
 use leptos::prelude::*;
 
-use super::row::{InputRequests, short_id};
+use super::inputs::InputRequests;
 use crate::session::Session;
 use crate::split::{ChunkMissing, chunk, engine_work};
 use crate::ui::chunks::when_loaded;
@@ -14,6 +14,16 @@ use crate::ui::dom_id::id_part;
 /// The id of a task's asking card, for the row's link to it.
 pub fn asking_card_id(task_id: &str) -> String {
     format!("task-asking-{}", id_part(task_id))
+}
+
+/// Enough of the id to tell tasks apart; the full one is in the tooltip.
+pub(super) fn short_id(task_id: &str) -> String {
+    let short: String = task_id.chars().take(8).collect();
+    if short.len() < task_id.len() {
+        format!("{short}…")
+    } else {
+        short
+    }
 }
 
 #[component]

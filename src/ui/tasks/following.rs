@@ -3,21 +3,24 @@
 
 use holdbay_engine::Following;
 
-use super::clock::span;
 use crate::tasks::SnapshotSeen;
+use crate::ui::format::{duration, exact_duration};
 
-/// `polled every 2s, as the server asks`, `pushed on the listen stream (…)`, `polling over`.
+/// `polled every 2 s, as the server asks`, `pushed on the listen stream (…)`, `polling over`.
 pub fn following_text(following: Following) -> String {
     match following {
         Following::Over => "polling over".to_owned(),
         Following::Polled { every_ms, asked_ms } => match (following.adjustment(), asked_ms) {
-            (None, _) => format!("polled every {}, as the server asks", span(every_ms)),
+            (None, _) => format!(
+                "polled every {}, as the server asks",
+                exact_duration(every_ms)
+            ),
             (Some(why), Some(asked)) => format!(
                 "polled every {} (the server asked {}: {why})",
-                span(every_ms),
-                span(asked)
+                exact_duration(every_ms),
+                exact_duration(asked)
             ),
-            (Some(why), None) => format!("polled every {} ({why})", span(every_ms)),
+            (Some(why), None) => format!("polled every {} ({why})", exact_duration(every_ms)),
         },
         Following::Pushed {
             safety_poll_ms,
@@ -25,24 +28,24 @@ pub fn following_text(following: Following) -> String {
         } => {
             let asked = asked_ms.map_or_else(
                 || "the server gave no pollIntervalMs".to_owned(),
-                |ms| format!("the server's pollIntervalMs is {}", span(ms)),
+                |ms| format!("the server's pollIntervalMs is {}", exact_duration(ms)),
             );
             format!(
                 "pushed on the listen stream ({asked}; one safety poll every {})",
-                span(safety_poll_ms)
+                exact_duration(safety_poll_ms)
             )
         }
     }
 }
 
-/// `last snapshot pushed 2s ago`, `last snapshot polled 3s ago`, or none since creation.
+/// `last snapshot pushed 2.0 s ago`, `last snapshot polled 3.1 s ago`, or none since creation.
 pub fn last_snapshot_text(seen: Option<SnapshotSeen>, now: u64) -> String {
     match seen {
         None => "no snapshot since it was created".to_owned(),
         Some(seen) => format!(
             "last snapshot {} {} ago",
             if seen.pushed { "pushed" } else { "polled" },
-            span(now.saturating_sub(seen.at_ms))
+            duration(now.saturating_sub(seen.at_ms) as f64)
         ),
     }
 }

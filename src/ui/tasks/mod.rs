@@ -3,6 +3,7 @@
 mod asking;
 pub(crate) mod clock;
 mod following;
+mod inputs;
 mod outcome;
 mod row;
 

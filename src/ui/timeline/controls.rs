@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 use super::playback::Playback;
-use super::rows::relative_time;
+use crate::ui::format::offset;
 
 /// `current`: the index and seq of the event the scene shows (`None`: following live).
 #[component]
@@ -29,7 +29,7 @@ pub fn Controls(playback: Playback, current: Memo<Option<(usize, u64)>>) -> impl
                     index + 1,
                     events.len(),
                     event.label,
-                    relative_time(event.at - first)
+                    offset(event.at - first)
                 ),
                 None => String::new(),
             }

@@ -4,8 +4,9 @@
 use holdbay_scene::Lane;
 use leptos::prelude::*;
 
-use super::rows::{Row, lane_name, lane_title, relative_time};
+use super::rows::{Row, lane_name, lane_title};
 use crate::ui::UiState;
+use crate::ui::format::offset;
 
 /// Where a lane's line runs, in percent of the lanes' width.
 fn lane_x(lane: Lane) -> f64 {
@@ -48,7 +49,7 @@ pub fn EventRow(row: Row, current: Memo<Option<(usize, u64)>>) -> impl IntoView 
         failed,
     } = row;
     let (direction, geometry) = arrow_geometry(from, to);
-    let time = relative_time(after_ms);
+    let time = offset(after_ms);
     // Said between the time and the label, so the button's name is its visible text with
     // the lanes added (WCAG 2.5.3: the name contains the label).
     let lanes = format!(", {} to {}: ", lane_title(from), lane_title(to));

@@ -17,7 +17,7 @@ use event_row::EventRow;
 use playback::Playback;
 use rows::{Listing, current_index, listing};
 
-pub use rows::{WINDOW, relative_time};
+pub use rows::WINDOW;
 
 #[component]
 pub fn Timeline() -> impl IntoView {

@@ -195,17 +195,6 @@ pub fn lane_title(lane: Lane) -> &'static str {
     }
 }
 
-/// Time since the session's first event, e.g. `+1.2 s`, `+3 min 05 s`.
-pub fn relative_time(after_ms: f64) -> String {
-    let seconds = (after_ms.max(0.0) / 1000.0).min(1.0e9);
-    if seconds < 100.0 {
-        format!("+{seconds:.1} s")
-    } else {
-        let whole = seconds as u64;
-        format!("+{} min {:02} s", whole / 60, whole % 60)
-    }
-}
-
 /// The event whose moment `position` shows: `picked` when it happened exactly then (several
 /// events can share a millisecond), else the last one at or before it.
 pub fn current_index(events: &[TrafficEvent], position: f64, picked: Option<u64>) -> Option<usize> {

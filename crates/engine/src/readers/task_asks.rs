@@ -48,7 +48,7 @@ mod tests {
     #[test]
     fn a_tasks_asks_keep_the_servers_order_in_every_message_it_comes_in() {
         let params = params();
-        let task = crate::decode::detailed_task(&params).expect("a task's full state");
+        let task = crate::vocabulary::decode::detailed_task(&params).expect("a task's full state");
         let notification =
             json!({ "jsonrpc": "2.0", "method": "notifications/tasks", "params": params });
         let response = json!({ "jsonrpc": "2.0", "id": 1, "result": params });
@@ -70,7 +70,7 @@ mod tests {
         if let Some(fields) = params.as_object_mut() {
             fields.remove("inputRequests");
         }
-        let task = crate::decode::detailed_task(&params).expect("a task's full state");
+        let task = crate::vocabulary::decode::detailed_task(&params).expect("a task's full state");
         assert!(InputAsk::of_task(&task, &params).is_empty());
     }
 }

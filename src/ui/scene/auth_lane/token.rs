@@ -6,6 +6,8 @@
 use holdbay_engine::auth::{JwtParts, TokenSet, jwt_parts};
 use serde_json::{Value, json};
 
+use crate::ui::format::rough_remaining;
+
 /// What the Scene shows of an access token. Holds no secret: neither the token nor the
 /// refresh token.
 #[derive(Debug, Clone, PartialEq)]
@@ -37,7 +39,7 @@ impl TokenView {
             return "no expiry given".to_owned();
         };
         let at = at as f64;
-        match left(at - now_ms) {
+        match rough_remaining(at - now_ms) {
             Some(left) => format!("expires {} (in {left})", clock(at)),
             None => format!("expired at {}", clock(at)),
         }
@@ -48,7 +50,7 @@ impl TokenView {
         let Some(at) = self.expires_at_ms else {
             return "no expiry given".to_owned();
         };
-        match left(at as f64 - now_ms) {
+        match rough_remaining(at as f64 - now_ms) {
             Some(left) => format!("expires in {left}"),
             None => "expired".to_owned(),
         }
@@ -68,17 +70,4 @@ impl TokenView {
             })),
         })
     }
-}
-
-/// `42 s` or `58 min` for a time still ahead (ms); `None` once it has passed.
-fn left(ms: f64) -> Option<String> {
-    let seconds = (ms / 1000.0).round();
-    if seconds <= 0.0 {
-        return None;
-    }
-    Some(if seconds < 120.0 {
-        format!("{seconds} s")
-    } else {
-        format!("{} min", (seconds / 60.0).round())
-    })
 }

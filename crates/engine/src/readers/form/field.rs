@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::format::format_problem;
+use super::format::{TextFormat, format_problem};
 use crate::readers::schema_check::{self, Checked, PatternMatcher};
 
 /// One input of the form: a property of an object, or the item shape of an array.
@@ -59,16 +59,6 @@ pub enum FieldKind {
         max_items: Option<u64>,
     },
     Object(Vec<Arc<FormField>>),
-}
-
-/// A string's `format`, where a form has an input for it (and checks it).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TextFormat {
-    Plain,
-    Email,
-    Uri,
-    Date,
-    DateTime,
 }
 
 /// One fixed value a field may take, with its label.

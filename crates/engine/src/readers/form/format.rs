@@ -1,7 +1,15 @@
 //! The `format`s a form has an input for, checked on the value it sends (JSON Schema only
 //! annotates `format`; a form asserts the ones it offers an input for).
 
-use super::field::TextFormat;
+/// A string's `format`, where a form has an input for it (and checks it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextFormat {
+    Plain,
+    Email,
+    Uri,
+    Date,
+    DateTime,
+}
 
 /// Why `text` is not of `format`, if it is not.
 pub(super) fn format_problem(format: TextFormat, text: &str) -> Option<String> {

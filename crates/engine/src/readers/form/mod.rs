@@ -13,7 +13,8 @@ use std::sync::Arc;
 use rmcp::model::{ElicitationSchema, JsonObject};
 use serde_json::Value;
 
-pub use field::{FieldChoice, FieldKind, FormField, TextFormat};
+pub use field::{FieldChoice, FieldKind, FormField};
+pub use format::TextFormat;
 
 use crate::readers::schema_check::{self, PatternMatcher};
 

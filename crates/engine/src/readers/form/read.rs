@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use serde_json::{Map, Value};
 
-use super::field::{FieldChoice, FieldKind, FormField, TextFormat};
+use super::field::{FieldChoice, FieldKind, FormField};
+use super::format::TextFormat;
 
 /// Nesting deeper than this is refused (a form that deep is unusable anyway, and the
 /// recursion stays bounded whatever the server sends).

@@ -25,7 +25,7 @@ pub fn ToolContent(result: CallToolResult) -> impl IntoView {
             .map(|json| {
                 view! {
                     <div class="structured">
-                        <h3>"structuredContent"</h3>
+                        <h3>"Structured content"</h3>
                         <pre class="json structured-content" tabindex="0">{json}</pre>
                     </div>
                 }

@@ -12,7 +12,7 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 use super::fields::{Place, object_fields_view};
-use super::state::{FieldState, draft_root, fits_draft, fits_root, read_root};
+use super::state::{FieldState, draft_root, entries_alive, fits_draft, fits_root, read_root};
 
 static NEXT_FORM: AtomicUsize = AtomicUsize::new(1);
 
@@ -185,6 +185,9 @@ pub fn schema_form(
             };
             let watched = fields.clone();
             Effect::new(move |_| {
+                if !entries_alive(&states) {
+                    return;
+                }
                 value.set(read_root(&watched, &states));
                 if let Some(draft) = draft {
                     draft.set(Some(draft_root(&watched.fields, &states)));
@@ -219,7 +222,13 @@ pub fn schema_form(
                     ))),
                 }
             } else {
-                let draft = current.with_value(|states| draft_root(&fields.fields, states));
+                let draft = current.with_value(|states| {
+                    entries_alive(states).then(|| draft_root(&fields.fields, states))
+                });
+                // The form is being rebuilt: its entries are gone, nothing to open.
+                let Some(draft) = draft else {
+                    return;
+                };
                 switch_problem.set(None);
                 open_raw(serde_json::to_string_pretty(&draft).unwrap_or_default());
             }

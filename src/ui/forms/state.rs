@@ -381,6 +381,14 @@ pub fn parse_number(text: &str, integer: bool) -> Result<Number, String> {
     Ok(number)
 }
 
+/// Whether a form's entries still exist: a rebuilt form disposes the old ones, and a
+/// handler or an effect that still holds them must not read them (a read would panic).
+pub fn entries_alive(states: &[FieldState]) -> bool {
+    states
+        .iter()
+        .all(|state| state.presence.try_get_untracked().is_some())
+}
+
 /// What is entered now, as JSON, valid or not yet: present fields as their values, a text
 /// or number input that does not read yet as the text typed, left-out fields absent. A
 /// starting point for editing as raw JSON, and what a rebuilt form (a draft) shows again.

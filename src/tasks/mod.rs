@@ -178,7 +178,7 @@ impl TaskBoard {
                     .iter()
                     .map(|task| {
                         let stored = serde_json::to_value(task).unwrap_or_default();
-                        (task.id().to_owned(), task.tracker().status, stored)
+                        (task.id().to_owned(), task.tracker().status(), stored)
                     })
                     .collect()
             })

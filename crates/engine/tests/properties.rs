@@ -458,9 +458,9 @@ proptest! {
             let reply = reader.finish().expect("a valid tasks/get result");
             let events = tracker.handle_snapshot(&reply.result.task, Some(reply.raw_result));
             if let Some(ended) = &terminal {
-                prop_assert_eq!(tracker.status, ended.status);
-                prop_assert_eq!(&tracker.result, &ended.result);
-                prop_assert_eq!(&tracker.error, &ended.error);
+                prop_assert_eq!(tracker.status(), ended.status());
+                prop_assert_eq!(tracker.result(), ended.result());
+                prop_assert_eq!(tracker.error(), ended.error());
                 prop_assert_eq!(tracker.next_poll_at(), None);
                 prop_assert!(
                     events.iter().all(|e| matches!(e, TaskEvent::Finding(_))),
@@ -471,9 +471,9 @@ proptest! {
                 // another task: the wire status is then not taken).
                 prop_assert!(
                     matches!(
-                        tracker.status,
+                        tracker.status(),
                         TaskStatus::Completed | TaskStatus::Failed | TaskStatus::Cancelled
-                    ) || tracker.ended.is_some()
+                    ) || tracker.ended().is_some()
                 );
                 terminal = Some(tracker.clone());
             }

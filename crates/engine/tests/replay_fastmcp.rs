@@ -161,7 +161,7 @@ fn task_lifecycle_polls_answers_with_rewritten_keys_and_completes() {
                         TaskEvent::InputRequested { keys } => {
                             // fastmcp-tasks rewrites keys: answer exactly what it sent.
                             assert_eq!(keys.len(), 1);
-                            assert!(keys[0].starts_with(&tracker.task_id), "{keys:?}");
+                            assert!(keys[0].starts_with(tracker.task_id()), "{keys:?}");
                             tracker
                                 .answer(
                                     &keys[0],
@@ -187,7 +187,7 @@ fn task_lifecycle_polls_answers_with_rewritten_keys_and_completes() {
             other => panic!("unexpected {other:?}"),
         }
     }
-    assert_eq!(tracker.status, TaskStatus::Completed);
+    assert_eq!(tracker.status(), TaskStatus::Completed);
     assert_eq!(tracker.next_poll_at(), None);
     let result = completed.expect("the result arrived");
     assert_eq!(result["isError"], false);

@@ -165,7 +165,7 @@ fn task_lifecycle_example() {
             }
         }
     }
-    assert_eq!(tracker.status, TaskStatus::Completed);
+    assert_eq!(tracker.status(), TaskStatus::Completed);
     assert!(result.is_some());
 }
 

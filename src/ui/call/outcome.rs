@@ -117,7 +117,7 @@ fn HandedToTask(id: String) -> impl IntoView {
         let id = id.clone();
         Memo::new(move |_| {
             board.watch(&id);
-            board.task(&id).map(|task| task.tracker().status)
+            board.task(&id).map(|task| task.tracker().status())
         })
     };
     let ended = move || status.get().filter(|status| status.is_terminal());

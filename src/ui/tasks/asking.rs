@@ -83,7 +83,7 @@ fn AskingCard(task_id: String) -> impl IntoView {
     let message = move || {
         task.with(|task| {
             task.as_ref()
-                .and_then(|t| t.tracker().status_message.clone())
+                .and_then(|t| t.tracker().status_message().map(str::to_owned))
                 .map(|message| view! { <p class="task-message">{message}</p> })
         })
     };

@@ -36,9 +36,13 @@ pub fn TaskRow(task_id: String, now: Signal<u64>) -> impl IntoView {
                 .unwrap_or_default()
         })
     });
-    let pushed = Memo::new(move |_| task.with(|t| t.as_ref().is_some_and(|t| t.tracker().pushed)));
+    let pushed =
+        Memo::new(move |_| task.with(|t| t.as_ref().is_some_and(|t| t.tracker().pushed())));
     let message = Memo::new(move |_| {
-        task.with(|t| t.as_ref().and_then(|t| t.tracker().status_message.clone()))
+        task.with(|t| {
+            t.as_ref()
+                .and_then(|t| t.tracker().status_message().map(str::to_owned))
+        })
     });
     let live =
         Memo::new(move |_| task.with(|t| t.as_ref().is_some_and(|t| !t.tracker().is_terminal())));
@@ -140,28 +144,28 @@ fn task_error(error: ErrorData) -> AnyView {
 /// The outcome once the task has ended (or that it is being fetched).
 fn ending(task: &TrackedTask) -> Option<AnyView> {
     let tracker = task.tracker();
-    if let Some(result) = tracker.result.clone() {
+    if let Some(result) = tracker.result().cloned() {
         return Some(when_loaded(async move { chunk!(task_result(result)) }).into_any());
     }
-    if let Some(error) = tracker.error.clone() {
+    if let Some(error) = tracker.error().cloned() {
         return Some(when_loaded(async move { chunk!(task_error(error)) }).into_any());
     }
-    if let Some(why) = tracker.unreadable_outcome.clone() {
+    if let Some(why) = tracker.unreadable_outcome().map(str::to_owned) {
         return Some(
             view! { <p class="task-ended error-message" role="status">{why}</p> }.into_any(),
         );
     }
-    if let Some(ended) = &tracker.ended {
+    if let Some(ended) = &tracker.ended() {
         return Some(
             view! { <p class="task-ended error-message" role="status">{ended.explanation()}</p> }
                 .into_any(),
         );
     }
-    match tracker.status {
+    match tracker.status() {
         TaskStatus::Cancelled => {
             Some(view! { <p class="task-cancelled">"Cancelled."</p> }.into_any())
         }
-        status if status.is_terminal() && !tracker.settled => {
+        status if status.is_terminal() && !tracker.settled() => {
             Some(view! { <p class="quiet">"Fetching the outcome…"</p> }.into_any())
         }
         _ => None,
@@ -179,18 +183,19 @@ fn TaskTimes(task: Memo<Option<TrackedTask>>, now: Signal<u64>) -> impl IntoView
                 .unwrap_or_default()
         })
     };
-    let age =
-        text(|task, now| duration(now.saturating_sub(task.tracker().created_locally_at_ms) as f64));
+    let age = text(|task, now| {
+        duration(now.saturating_sub(task.tracker().created_locally_at_ms()) as f64)
+    });
     let ttl = text(|task, now| {
         let tracker = task.tracker();
-        match tracker.ttl_ms {
+        match tracker.ttl_ms() {
             None => "no TTL".to_owned(),
             Some(ttl) if tracker.is_terminal() => format!("TTL {}", exact_duration(ttl)),
             Some(_) if tracker.is_expired(now) => {
                 "TTL passed: the server may have purged it".to_owned()
             }
             Some(ttl) => {
-                let ends = tracker.created_locally_at_ms.saturating_add(ttl);
+                let ends = tracker.created_locally_at_ms().saturating_add(ttl);
                 format!("expires in {}", duration(ends.saturating_sub(now) as f64))
             }
         }

@@ -389,10 +389,10 @@ fn drive_call(
 
 fn drive_tracker(tracker: &mut TaskTracker, client: &mut Client, reply: &Reply<GetTaskResult>) {
     for now in [1_000, 2_000] {
-        let was_terminal = tracker.is_terminal().then_some(tracker.status);
+        let was_terminal = tracker.is_terminal().then_some(tracker.status());
         let _ = tracker.handle_snapshot(&reply.result.task, Some(reply.raw_result.clone()));
         if let Some(status) = was_terminal {
-            assert_eq!(tracker.status, status, "a terminal task never changes");
+            assert_eq!(tracker.status(), status, "a terminal task never changes");
         }
         for key in tracker.outstanding() {
             let _ = tracker.answer(&key, InputAnswer::Decline);
@@ -409,8 +409,8 @@ fn drive_tracker(tracker: &mut TaskTracker, client: &mut Client, reply: &Reply<G
     // Persisted trackers must load again (compared loosely: JSON floats may move by an ulp).
     let back: TaskTracker = serde_json::from_str(&text).expect("a tracker reads back");
     assert_eq!(
-        (&back.task_id, back.status, &back.answered),
-        (&tracker.task_id, tracker.status, &tracker.answered),
+        (back.task_id(), back.status(), back.answered()),
+        (tracker.task_id(), tracker.status(), tracker.answered()),
         "serde round trip"
     );
 }

@@ -130,53 +130,128 @@ pub enum TaskError {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct TaskTracker {
-    pub task_id: String,
-    pub status: TaskStatus,
-    pub status_message: Option<String>,
-    pub created_at: String,
-    pub last_updated_at: String,
+    pub(crate) task_id: String,
+    pub(crate) status: TaskStatus,
+    pub(crate) status_message: Option<String>,
+    pub(crate) created_at: String,
+    pub(crate) last_updated_at: String,
     /// From creation; `None` means unlimited.
-    pub ttl_ms: Option<u64>,
-    pub poll_interval_ms: Option<u64>,
+    pub(crate) ttl_ms: Option<u64>,
+    pub(crate) poll_interval_ms: Option<u64>,
     /// Local clock when the task was created here (TTL is counted from it).
-    pub created_locally_at_ms: u64,
+    pub(crate) created_locally_at_ms: u64,
     /// When the next `tasks/get` is due (local clock).
-    pub next_poll_at_ms: u64,
+    pub(crate) next_poll_at_ms: u64,
     /// Transport failures in a row, for backoff.
-    pub consecutive_failures: u32,
+    pub(crate) consecutive_failures: u32,
     /// The latest snapshot's outstanding requests, keyed exactly as the server sent them.
-    pub input_requests: InputRequests,
+    pub(crate) input_requests: InputRequests,
     /// The keys of `input_requests` in the order the server wrote them.
     #[serde(default)]
-    pub input_order: Vec<String>,
+    pub(crate) input_order: Vec<String>,
     /// The user's answers, held until every outstanding key has one: then they all go in
     /// one `tasks/update` (answering one key at a time makes the server ask again for the
     /// others).
     #[serde(default)]
-    pub staged: BTreeMap<String, InputAnswer>,
+    pub(crate) staged: BTreeMap<String, InputAnswer>,
     /// Keys answered and sent, or shown already: never answered or shown again.
-    pub answered: BTreeSet<String>,
-    pub shown: BTreeSet<String>,
+    pub(crate) answered: BTreeSet<String>,
+    pub(crate) shown: BTreeSet<String>,
     /// A completed task's result, read as the tool call's result.
     #[serde(default, deserialize_with = "outcome::lenient")]
-    pub result: Option<CallToolResult>,
+    pub(crate) result: Option<CallToolResult>,
     /// A failed task's JSON-RPC error.
     #[serde(default, deserialize_with = "outcome::lenient")]
-    pub error: Option<ErrorData>,
+    pub(crate) error: Option<ErrorData>,
     /// The terminal snapshot's result or error could not be read (the finding says why).
     #[serde(default)]
-    pub unreadable_outcome: Option<String>,
-    pub cancel_requested: bool,
+    pub(crate) unreadable_outcome: Option<String>,
+    pub(crate) cancel_requested: bool,
     /// A listen stream pushes this task's snapshots; polling only as a slow safety net.
     #[serde(default)]
-    pub pushed: bool,
+    pub(crate) pushed: bool,
     /// The terminal snapshot (with its result or error) has been taken in. A task created
     /// already `completed` or `failed` still needs one `tasks/get` to fetch its outcome.
     #[serde(default)]
-    pub settled: bool,
+    pub(crate) settled: bool,
     /// The client stopped following the task without a terminal status from the server.
     #[serde(default)]
-    pub ended: Option<ClientEnding>,
+    pub(crate) ended: Option<ClientEnding>,
+}
+
+/// What a followed task is now, read-only: the book alone changes it.
+impl TaskTracker {
+    pub fn task_id(&self) -> &str {
+        &self.task_id
+    }
+
+    pub fn status(&self) -> TaskStatus {
+        self.status
+    }
+
+    pub fn status_message(&self) -> Option<&str> {
+        self.status_message.as_deref()
+    }
+
+    pub fn created_at(&self) -> &str {
+        &self.created_at
+    }
+
+    pub fn last_updated_at(&self) -> &str {
+        &self.last_updated_at
+    }
+
+    pub fn ttl_ms(&self) -> Option<u64> {
+        self.ttl_ms
+    }
+
+    pub fn poll_interval_ms(&self) -> Option<u64> {
+        self.poll_interval_ms
+    }
+
+    pub fn created_locally_at_ms(&self) -> u64 {
+        self.created_locally_at_ms
+    }
+
+    pub fn next_poll_at_ms(&self) -> u64 {
+        self.next_poll_at_ms
+    }
+
+    pub fn result(&self) -> Option<&CallToolResult> {
+        self.result.as_ref()
+    }
+
+    pub fn error(&self) -> Option<&ErrorData> {
+        self.error.as_ref()
+    }
+
+    pub fn unreadable_outcome(&self) -> Option<&str> {
+        self.unreadable_outcome.as_deref()
+    }
+
+    pub fn cancel_requested(&self) -> bool {
+        self.cancel_requested
+    }
+
+    pub fn pushed(&self) -> bool {
+        self.pushed
+    }
+
+    pub fn settled(&self) -> bool {
+        self.settled
+    }
+
+    pub fn ended(&self) -> Option<ClientEnding> {
+        self.ended.clone()
+    }
+
+    pub fn answered(&self) -> &BTreeSet<String> {
+        &self.answered
+    }
+
+    pub fn input_requests(&self) -> &InputRequests {
+        &self.input_requests
+    }
 }
 
 impl TaskTracker {

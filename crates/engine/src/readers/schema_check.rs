@@ -387,21 +387,7 @@ impl<'s> Checker<'s> {
                 }
             }
             "minProperties" | "maxProperties" => {
-                if let Some(limit) = rule.as_u64() {
-                    let count = object.len() as u64;
-                    let (broken, word) = if keyword == "minProperties" {
-                        (count < limit, "at least")
-                    } else {
-                        (count > limit, "at most")
-                    };
-                    if broken {
-                        found.push(violation(
-                            at,
-                            static_name(keyword),
-                            format!("expected {word} {limit} properties, got {count}"),
-                        ));
-                    }
-                }
+                count_bound(keyword, rule, object.len(), "properties", at, found);
             }
             "propertyNames" => {
                 for name in object.keys() {
@@ -503,21 +489,7 @@ impl<'s> Checker<'s> {
                 }
             }
             "minItems" | "maxItems" => {
-                if let Some(limit) = rule.as_u64() {
-                    let count = items.len() as u64;
-                    let (broken, word) = if keyword == "minItems" {
-                        (count < limit, "at least")
-                    } else {
-                        (count > limit, "at most")
-                    };
-                    if broken {
-                        found.push(violation(
-                            at,
-                            static_name(keyword),
-                            format!("expected {word} {limit} items, got {count}"),
-                        ));
-                    }
-                }
+                count_bound(keyword, rule, items.len(), "items", at, found);
             }
             "uniqueItems" if rule == &Value::Bool(true) => {
                 let repeated = items.iter().enumerate().find_map(|(i, item)| {
@@ -575,20 +547,35 @@ impl<'s> Checker<'s> {
 }
 
 fn string_keyword(keyword: &str, rule: &Value, text: &str, at: &str, found: &mut Found) {
-    let (Some(limit), "minLength" | "maxLength") = (rule.as_u64(), keyword) else {
+    if let "minLength" | "maxLength" = keyword {
+        count_bound(keyword, rule, text.chars().count(), "characters", at, found);
+    }
+}
+
+/// A `min…`/`max…` keyword that bounds how many `things` there are (`count`): a violation
+/// when `count` is under a `min…` or over a `max…` limit.
+fn count_bound(
+    keyword: &str,
+    rule: &Value,
+    count: usize,
+    things: &str,
+    at: &str,
+    found: &mut Found,
+) {
+    let Some(limit) = rule.as_u64() else {
         return;
     };
-    let length = text.chars().count() as u64;
-    let (broken, word) = if keyword == "minLength" {
-        (length < limit, "at least")
+    let count = count as u64;
+    let (broken, word) = if keyword.starts_with("min") {
+        (count < limit, "at least")
     } else {
-        (length > limit, "at most")
+        (count > limit, "at most")
     };
     if broken {
         found.push(violation(
             at,
             static_name(keyword),
-            format!("expected {word} {limit} characters, got {length}"),
+            format!("expected {word} {limit} {things}, got {count}"),
         ));
     }
 }

@@ -108,7 +108,7 @@ async fn the_panel_shows_the_stored_tasks_and_a_server_that_is_down() {
         ttl == "expires in 8 min 55 s" || ttl == "expires in 8 min 54 s",
         "TTL countdown: {ttl}"
     );
-    assert!(text(&first, ".task-age").starts_with("age 1m 0"));
+    assert!(text(&first, ".task-age").starts_with("age 1 min 0"));
     assert_eq!(
         text(&first, ".task-poll"),
         "polled every 2 s, as the server asks"

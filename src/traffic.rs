@@ -45,18 +45,18 @@ pub struct TrafficView {
     /// Where the scene is in time (caller's clock, ms); `None` follows the latest.
     position: RwSignal<Option<f64>>,
     /// Bumped at most once per animation frame when the shown model changes.
-    revision: RwSignal<u64>,
+    redraw: Trigger,
     frame_pending: StoredValue<bool>,
     /// Bumped at most every [`CALM_MS`]: for the views that are costly to redraw (a
     /// thousand cartridges, a long timeline) and that a person reads rather than watches.
-    calm_revision: RwSignal<u64>,
+    calm_redraw: Trigger,
     calm_pending: StoredValue<bool>,
     /// Task handles that came back from durable storage, told again after a rebuild.
     restored: StoredValue<Vec<Restored>>,
     /// Where the scene starts anew (a lesson began, or Reset scene), caller's clock, ms.
     scene_start: StoredValue<Option<f64>>,
     /// Bumped by every new start: the scene view goes back to its top with it.
-    scene_starts: RwSignal<u64>,
+    scene_started: Trigger,
     /// The fold runs ([`TrafficView::activate`]).
     active: StoredValue<bool>,
     /// The owner the view was made under, which [`TrafficView::activate`] sets up under.
@@ -91,13 +91,13 @@ impl TrafficView {
                 scrubbed: None,
             }),
             position: RwSignal::new(None),
-            revision: RwSignal::new(0),
+            redraw: Trigger::new(),
             frame_pending: StoredValue::new(false),
-            calm_revision: RwSignal::new(0),
+            calm_redraw: Trigger::new(),
             calm_pending: StoredValue::new(false),
             restored: StoredValue::new(Vec::new()),
             scene_start: StoredValue::new(kept_scene_start()),
-            scene_starts: RwSignal::new(0),
+            scene_started: Trigger::new(),
             active: StoredValue::new(false),
             owner: StoredValue::new_local(Owner::current()),
         }
@@ -145,7 +145,7 @@ impl TrafficView {
                 });
                 view.position.set(None);
                 view.changed();
-                view.calm_revision.update(|r| *r += 1);
+                view.calm_redraw.notify();
             });
             view.rebuild_live();
         };
@@ -166,16 +166,15 @@ impl TrafficView {
         self.models.with_value(|models| read(models.whole()))
     }
 
-    /// Subscribe the calling reactive scope to changes of the shown model; returns the
-    /// revision.
-    pub fn track(&self) -> u64 {
-        self.revision.get()
+    /// Subscribe the calling reactive scope to changes of the shown model.
+    pub fn track(&self) {
+        self.redraw.track();
     }
 
     /// Like [`TrafficView::track`], but at most every [`CALM_MS`] while traffic is busy
     /// (a scrub or an import still shows at once).
-    pub fn track_calm(&self) -> u64 {
-        self.calm_revision.get()
+    pub fn track_calm(&self) {
+        self.calm_redraw.track();
     }
 
     /// The scrub position: `None` while following the latest.
@@ -200,7 +199,7 @@ impl TrafficView {
         self.changed();
         // The calm views too, at once: a scrub (or a lesson's start back to live) must not
         // leave the magazine showing another moment for a quarter second.
-        self.calm_revision.update(|r| *r += 1);
+        self.calm_redraw.notify();
     }
 
     /// Start the scene from now, live: what came before is drawn as "earlier" (the
@@ -212,13 +211,13 @@ impl TrafficView {
         self.models
             .update_value(|models| models.live.start_scene_at(at));
         self.scrub_to(None);
-        self.scene_starts.update(|n| *n += 1);
+        self.scene_started.notify();
     }
 
-    /// How many times the scene started anew on this page (tracked): a view that scrolled
-    /// away (to the timeline, say) returns to the scene's top with each new start.
-    pub fn scene_starts(&self) -> Signal<u64> {
-        self.scene_starts.into()
+    /// Notified each time the scene starts anew on this page: a view that scrolled away (to
+    /// the timeline, say) returns to the scene's top with each new start.
+    pub fn scene_started(&self) -> Trigger {
+        self.scene_started
     }
 
     /// Whether the scene shows a replay (an imported log, or a scrub position).
@@ -255,7 +254,7 @@ impl TrafficView {
         });
         self.position.set(None);
         self.changed();
-        self.calm_revision.update(|r| *r += 1);
+        self.calm_redraw.notify();
     }
 
     /// This page's log folded up to `until`: the exchanges kept from before a reload, the
@@ -291,19 +290,19 @@ impl TrafficView {
     fn changed(&self) {
         if !self.frame_pending.get_value() {
             self.frame_pending.set_value(true);
-            let (pending, revision) = (self.frame_pending, self.revision);
+            let (pending, redraw) = (self.frame_pending, self.redraw);
             request_animation_frame(move || {
                 pending.try_set_value(false);
-                revision.try_update(|r| *r += 1);
+                redraw.notify(); // a no-op once the view is disposed
             });
         }
         if !self.calm_pending.get_value() {
             self.calm_pending.set_value(true);
-            let (pending, revision) = (self.calm_pending, self.calm_revision);
+            let (pending, redraw) = (self.calm_pending, self.calm_redraw);
             set_timeout(
                 move || {
                     pending.try_set_value(false);
-                    revision.try_update(|r| *r += 1);
+                    redraw.notify(); // a no-op once the view is disposed
                 },
                 std::time::Duration::from_millis(CALM_MS),
             );

@@ -44,7 +44,7 @@ struct FollowWith {
 pub struct TaskBoard {
     book: StoredValue<TaskBook>,
     /// Notified on every change of the book (for `tasks`).
-    revision: RwSignal<u64>,
+    changed: Trigger,
     /// The tasks' ids in board order; changes only when a task is added or removed.
     ids: RwSignal<Vec<String>>,
     /// The tasks that ask for input not answered yet, in board order: their forms are shown
@@ -87,7 +87,7 @@ impl TaskBoard {
     pub fn new() -> Self {
         Self {
             book: StoredValue::new(TaskBook::new()),
-            revision: RwSignal::new(0),
+            changed: Trigger::new(),
             ids: RwSignal::new(Vec::new()),
             asking: RwSignal::new(Vec::new()),
             pushing: RwSignal::new(false),
@@ -104,9 +104,9 @@ impl TaskBoard {
 
     /// Every task, notified on every change (with many tasks prefer `ids` + `watch`).
     pub fn tasks(&self) -> Signal<Vec<TrackedTask>> {
-        let (book, revision) = (self.book, self.revision);
+        let (book, changed) = (self.book, self.changed);
         Signal::derive(move || {
-            revision.track();
+            changed.track();
             book.try_with_value(|book| book.tasks().to_vec())
                 .unwrap_or_default()
         })
@@ -303,7 +303,7 @@ impl TaskBoard {
             follow.link.note_findings(changes.findings);
         }
         if changes.all || changes.ids || !changes.tasks.is_empty() {
-            self.revision.try_update(|revision| *revision += 1);
+            self.changed.notify();
         }
         match save {
             Some(save) if save.urgent => self.save_now(),

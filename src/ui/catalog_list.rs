@@ -66,8 +66,7 @@ pub fn SearchBox(
             id=id
             aria-label=label.clone()
             placeholder=label
-            prop:value=query
-            on:input=move |ev| query.set(event_target_value(&ev))
+            bind:value=query
         />
     }
 }

@@ -33,9 +33,9 @@ pub struct CallDraft {
     pub report_progress: RwSignal<bool>,
     /// Who set the call up, when a lesson did ("Started by a lesson, …").
     pub note: RwSignal<Option<String>>,
-    /// Bumped when `arguments` were replaced from outside the form (a lesson's preset):
+    /// Notified when `arguments` were replaced from outside the form (a lesson's preset):
     /// the form is rebuilt to show them.
-    pub replaced: RwSignal<u64>,
+    pub replaced: Trigger,
 }
 
 impl CallDraft {
@@ -43,7 +43,7 @@ impl CallDraft {
     pub fn replace_arguments(&self, arguments: Value) {
         self.raw_arguments.set(None);
         self.arguments.set(Some(arguments));
-        self.replaced.update(|n| *n += 1);
+        self.replaced.notify();
     }
 }
 
@@ -146,7 +146,7 @@ impl UiState {
             accept_task: RwSignal::new(true),
             report_progress: RwSignal::new(true),
             note: RwSignal::new(None),
-            replaced: RwSignal::new(0),
+            replaced: Trigger::new(),
         });
         self.drafts
             .try_update_value(|drafts| drafts.insert(tool.to_owned(), draft));

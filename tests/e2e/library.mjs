@@ -89,7 +89,14 @@ export async function pickTemplate(page, uriTemplate) {
 }
 
 /** The URI the template panel shows it will read. */
-export async function expandedUri(page) {
+export async function expandedUri(page, expected) {
+  if (expected !== undefined) {
+    // The URI follows the typing as the page redraws: wait for it (or 5 s) before reading.
+    await page.waitForFunction(
+      (uri) => document.querySelector('#template-panel .expanded-uri')?.textContent === uri,
+      expected, { timeout: 5000 },
+    ).catch(() => {});
+  }
   return (await page.textContent('#template-panel .expanded-uri')) ?? '';
 }
 

@@ -206,7 +206,7 @@ test('TS SDK v2: fill a resource template, then confirm access (MRTR on resource
   const { page, errors } = await openPeer();
   const panel = await library.pickTemplate(page, 'peer://reports/{quarter}');
   await library.typeArgument(panel, 'quarter', 'Q3');
-  assert.equal(await library.expandedUri(page), 'peer://reports/Q3');
+  assert.equal(await library.expandedUri(page, 'peer://reports/Q3'), 'peer://reports/Q3');
   const reader = await library.readTemplate(page);
   const card = await library.inputCard(page, '#resource-reader', 'access');
   await library.answerForm(card, { access: 'true' });

@@ -82,12 +82,16 @@ async function openRecorded(url) {
   return { page, errors, posts };
 }
 
-/** The discover POSTs among `posts`, once every recorded answer has been read. */
-async function discoversOf(posts) {
-  for (let waited = 0; posts.some((post) => !('answer' in post)) && waited < 5000; waited += 50) {
+/** The discover POSTs among `posts`, once `expected` of them are recorded and every recorded
+ * answer has been read (or after 5 s): Playwright reports a finished request a little after the
+ * page has used its answer. */
+async function discoversOf(posts, expected) {
+  const discovers = () => posts.filter((post) => post.body?.method === 'server/discover');
+  const settled = () => discovers().length >= expected && posts.every((post) => 'answer' in post);
+  for (let waited = 0; !settled() && waited < 5000; waited += 50) {
     await new Promise((resolveLater) => setTimeout(resolveLater, 50));
   }
-  return posts.filter((post) => post.body?.method === 'server/discover');
+  return discovers();
 }
 
 /** Rows of `method` in the wire log, once it lists `expected` of them (a busy log redraws
@@ -145,7 +149,7 @@ test('a 2025-11-25 server gets the plain legacy message, and no tab keeps listin
     await assertNothingListing(page);
     await shoot(page, '60-version-legacy');
     // One modern request, answered 400 -32000 by the legacy server; nothing is retried.
-    const sent = await discoversOf(posts);
+    const sent = await discoversOf(posts, 1);
     assert.equal(sent.length, 1);
     assert.equal(sent[0].status, 400);
     assert.equal(sent[0].answer?.error?.code, -32000);
@@ -164,7 +168,7 @@ test('a server that refuses the first version gets exactly one retry, then works
     await page.waitForSelector('.select-tool', { timeout: 20000 });
     await page.waitForFunction(() => !document.querySelector('.pending'), null, { timeout: 20000 });
 
-    const sent = await discoversOf(posts);
+    const sent = await discoversOf(posts, 2);
     assert.equal(sent.length, 2, 'one request and exactly one retry');
     const [first, retry] = sent;
     assert.equal(first.status, 400);
@@ -205,7 +209,7 @@ test('a server with no version in common has its supported list shown', async ()
     await assertNothingListing(page);
     await shoot(page, '61-version-no-common');
     // No common version: no retry.
-    assert.equal((await discoversOf(posts)).length, 1);
+    assert.equal((await discoversOf(posts, 1)).length, 1);
     assert.equal(await wireRows(page, 'server/discover', 1), 1);
     assert.deepEqual(errors, []);
     await page.close();

@@ -27,22 +27,23 @@ pub fn DeclineOrCancel(
                 .to_string()
         })
     };
-    view! {
-        <button
-            type="button"
-            class="decline"
-            aria-pressed=move || pressed(InputAnswer::Decline)
-            on:click=move |_| choose(InputAnswer::Decline)
-        >
-            "Decline"
-        </button>
-        <button
-            type="button"
-            class="cancel"
-            aria-pressed=move || pressed(InputAnswer::Cancel)
-            on:click=move |_| choose(InputAnswer::Cancel)
-        >
-            "Cancel"
-        </button>
-    }
+    [
+        (InputAnswer::Decline, "decline", "Decline"),
+        (InputAnswer::Cancel, "cancel", "Cancel"),
+    ]
+    .into_iter()
+    .map(|(answer, class, words)| {
+        let answer_again = answer.clone();
+        view! {
+            <button
+                type="button"
+                class=class
+                aria-pressed=move || pressed(answer.clone())
+                on:click=move |_| choose(answer_again.clone())
+            >
+                {words}
+            </button>
+        }
+    })
+    .collect_view()
 }

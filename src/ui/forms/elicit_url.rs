@@ -7,6 +7,7 @@ use leptos::prelude::*;
 
 use super::decline::DeclineOrCancel;
 use super::delivery::Delivery;
+use crate::ui::checkbox::Checkbox;
 
 /// What the page will open, as shown before consent.
 struct Address {
@@ -132,15 +133,12 @@ pub fn UrlElicitation(message: String, url: String, delivery: Delivery) -> impl 
                     "What you enter there goes to that site only: Holdbay never sees it. Afterwards, come back and say you have finished, "
                     "and the server checks the outcome on its side."
                 </p>
-                <label class="url-consent-line">
-                    <input
-                        type="checkbox"
-                        class="url-consent"
-                        prop:checked=move || consented.get()
-                        on:change=move |event| consented.set(event_target_checked(&event))
-                    />
-                    "I want to open this page in a new tab."
-                </label>
+                <Checkbox
+                    class="url-consent-line"
+                    input_class="url-consent"
+                    checked=consented
+                    label="I want to open this page in a new tab."
+                />
                 <div class="input-actions">
                     <button
                         type="button"

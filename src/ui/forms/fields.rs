@@ -84,20 +84,15 @@ pub fn field_view(field: Arc<FormField>, state: FieldState, place: Place) -> Any
                     field_view(child.clone(), child_state.clone(), inner.child(&child.name))
                 })
                 .collect_view();
-            view! {
-                <fieldset
-                    class="form-object"
-                    id=place.id.clone()
-                    data-presence=move || presence_name(presence.get())
-                >
-                    <legend>{label_text(&field)}</legend>
-                    {presence_controls(&field, presence, &place)}
-                    {help_view(&field, &place)}
-                    {presence_note(&field, presence)}
-                    <div class="form-object-fields">{children}</div>
-                </fieldset>
-            }
-            .into_any()
+            let parts = view! { <div class="form-object-fields">{children}</div> };
+            group_view(
+                "form-object",
+                &field,
+                presence,
+                &place,
+                parts,
+                None::<fn() -> usize>,
+            )
         }
         (FieldKind::List { item, .. }, Entry::List(items)) => {
             list_view(field.clone(), item.clone(), items, presence, place)
@@ -129,34 +124,59 @@ pub fn field_view(field: Arc<FormField>, state: FieldState, place: Place) -> Any
                     }
                 })
                 .collect_view();
-            let problem = {
-                let field = field.clone();
-                move || {
-                    (presence.get() == Presence::Value)
-                        .then(|| {
-                            field.count_problem(flags.with(|f| f.iter().filter(|on| **on).count()))
-                        })
-                        .flatten()
-                }
-            };
-            view! {
-                <fieldset
-                    class="form-field form-multi"
-                    id=place.id.clone()
-                    data-presence=move || presence_name(presence.get())
-                >
-                    <legend>{label_text(&field)}</legend>
-                    {presence_controls(&field, presence, &place)}
-                    {help_view(&field, &place)}
-                    <div class="check-options">{boxes}</div>
-                    {presence_note(&field, presence)}
-                    {move || problem().map(|why| view! { <p class="field-error">{why}</p> })}
-                </fieldset>
-            }
-            .into_any()
+            let ticked = move || flags.with(|f| f.iter().filter(|on| **on).count());
+            let parts = view! { <div class="check-options">{boxes}</div> };
+            group_view(
+                "form-field form-multi",
+                &field,
+                presence,
+                &place,
+                parts,
+                Some(ticked),
+            )
         }
         (_, _) => leaf_view(field, state, place),
     }
+}
+
+/// The frame of a field made of parts (an object's fields, a list's items, a set of choices):
+/// legend, presence controls, help and what is sent above the parts; where the parts are
+/// counted, the count's problem (too few, too many) below them.
+fn group_view(
+    class: &'static str,
+    field: &Arc<FormField>,
+    presence: RwSignal<Presence>,
+    place: &Place,
+    parts: impl IntoView + 'static,
+    count: Option<impl Fn() -> usize + Send + Sync + 'static>,
+) -> AnyView {
+    let problem = count.map(|count| {
+        let field = field.clone();
+        move || {
+            (presence.get() == Presence::Value)
+                .then(|| field.count_problem(count()))
+                .flatten()
+        }
+    });
+    let problem_view = move || {
+        let why = problem.as_ref().and_then(|problem| problem())?;
+        Some(view! { <p class="field-error">{why}</p> })
+    };
+    view! {
+        <fieldset
+            class=class
+            id=place.id.clone()
+            data-presence=move || presence_name(presence.get())
+        >
+            <legend>{label_text(field)}</legend>
+            {presence_controls(field, presence, place)}
+            {help_view(field, place)}
+            {presence_note(field, presence)}
+            {parts}
+            {problem_view}
+        </fieldset>
+    }
+    .into_any()
 }
 
 fn label_text(field: &FormField) -> impl IntoView + use<> {
@@ -198,35 +218,42 @@ fn presence_controls(
         }
     };
     let pressed = move |state: Presence| move || (presence.get() == state).to_string();
-    let omit = (!field.required).then(|| {
+    let chips = [
+        (
+            !field.required,
+            Presence::Omitted,
+            "chip presence-omit",
+            format!("Leave out {}", field.label),
+            "Leave the field out: its key is not sent",
+            "Leave out",
+        ),
+        (
+            field.nullable,
+            Presence::Null,
+            "chip presence-null",
+            format!("Send {} as null", field.label),
+            "Send null (the schema allows it)",
+            "null",
+        ),
+    ]
+    .into_iter()
+    .filter(|(offered, ..)| *offered)
+    .map(|(_, state, class, label, title, words)| {
         view! {
             <button
                 type="button"
-                class="chip presence-omit"
-                aria-pressed=pressed(Presence::Omitted)
-                aria-label=format!("Leave out {}", field.label)
-                title="Leave the field out: its key is not sent"
-                on:click=toggle(Presence::Omitted, place.ancestors.clone())
+                class=class
+                aria-pressed=pressed(state)
+                aria-label=label
+                title=title
+                on:click=toggle(state, place.ancestors.clone())
             >
-                "Leave out"
+                {words}
             </button>
         }
-    });
-    let null = field.nullable.then(|| {
-        view! {
-            <button
-                type="button"
-                class="chip presence-null"
-                aria-pressed=pressed(Presence::Null)
-                aria-label=format!("Send {} as null", field.label)
-                title="Send null (the schema allows it)"
-                on:click=toggle(Presence::Null, place.ancestors.clone())
-            >
-                "null"
-            </button>
-        }
-    });
-    Some(view! { <span class="presence-controls">{omit} {null}</span> })
+    })
+    .collect_view();
+    Some(view! { <span class="presence-controls">{chips}</span> })
 }
 
 /// Says what is sent when it is not the value shown (a required field not entered yet says
@@ -602,14 +629,6 @@ fn list_view(
             present(presence, &ancestors);
         }
     };
-    let problem = {
-        let field = field.clone();
-        move || {
-            (presence.get() == Presence::Value)
-                .then(|| field.count_problem(items.with(Vec::len)))
-                .flatten()
-        }
-    };
     let list_place = Place {
         ancestors: place.ancestors.iter().copied().chain([presence]).collect(),
         ..place.clone()
@@ -645,25 +664,22 @@ fn list_view(
             })
             .collect_view()
     };
-    view! {
-        <fieldset
-            class="form-field form-list"
-            id=place.id.clone()
-            data-presence=move || presence_name(presence.get())
-        >
-            <legend>{label_text(&field)}</legend>
-            {presence_controls(&field, presence, &place)}
-            {help_view(&field, &place)}
-            {presence_note(&field, presence)}
-            <ol class="form-list-items">{rows}</ol>
-            {move || {
-                items.with(Vec::is_empty).then(|| view! { <p class="quiet form-list-empty">"No items."</p> })
-            }}
-            <button type="button" class="add-item" on:click=add disabled=full>
-                "Add item"
-            </button>
-            {move || problem().map(|why| view! { <p class="field-error">{why}</p> })}
-        </fieldset>
-    }
-    .into_any()
+    let parts = view! {
+        <ol class="form-list-items">{rows}</ol>
+        {move || {
+            items.with(Vec::is_empty).then(|| view! { <p class="quiet form-list-empty">"No items."</p> })
+        }}
+        <button type="button" class="add-item" on:click=add disabled=full>
+            "Add item"
+        </button>
+    };
+    let count = move || items.with(Vec::len);
+    group_view(
+        "form-field form-list",
+        &field,
+        presence,
+        &place,
+        parts,
+        Some(count),
+    )
 }

@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use serde_json::Value;
 
 use super::delivery::Delivery;
+use crate::ui::checkbox::Checkbox;
 
 fn pretty(value: &Value) -> String {
     serde_json::to_string_pretty(value).unwrap_or_default()
@@ -104,15 +105,12 @@ pub fn DeprecatedRequest(
             {by_default}
         </p>
         <pre class="json request-json" tabindex="0">{pretty(&request)}</pre>
-        <label class="enable-deprecated-line">
-            <input
-                type="checkbox"
-                class="enable-deprecated"
-                prop:checked=move || enabled.get()
-                on:change=move |event| enabled.set(event_target_checked(&event))
-            />
-            "Enable deprecated kinds: answer this one with a result I write"
-        </label>
+        <Checkbox
+            class="enable-deprecated-line"
+            input_class="enable-deprecated"
+            checked=enabled
+            label="Enable deprecated kinds: answer this one with a result I write"
+        />
         {editor}
         <div class="input-actions">
             <button

@@ -44,10 +44,19 @@ pub fn read(session: Session, drafts: LibraryDrafts, uri: &str) -> Result<(), St
     session.read(uri).read()
 }
 
-fn detail(uri: &str, mime: Option<&str>) -> String {
-    match mime {
+/// A catalog row's lines under its name: the address with its media type, and the description.
+fn item_detail(
+    uri: &str,
+    mime: Option<&str>,
+    description: Option<String>,
+) -> impl IntoView + use<> {
+    let detail = match mime {
         Some(mime) => format!("{uri} · {mime}"),
         None => uri.to_owned(),
+    };
+    view! {
+        <p class="item-detail">{detail}</p>
+        {description.map(|d| view! { <p class="tool-description">{d}</p> })}
     }
 }
 
@@ -59,7 +68,11 @@ fn ResourceList(listed: Listed<Resource>) -> impl IntoView {
         let resource = row.item;
         let uri = resource.uri.clone();
         let data_uri = uri.clone();
-        let detail = detail(&resource.uri, resource.mime_type.as_deref());
+        let detail = item_detail(
+            &resource.uri,
+            resource.mime_type.as_deref(),
+            resource.description,
+        );
         let note = RwSignal::new(None::<String>);
         view! {
             <li class="catalog-item resource-item" data-uri=data_uri>
@@ -72,8 +85,7 @@ fn ResourceList(listed: Listed<Resource>) -> impl IntoView {
                     "Read"
                 </button>
                 {row.flags}
-                <p class="item-detail">{detail}</p>
-                {resource.description.map(|d| view! { <p class="tool-description">{d}</p> })}
+                {detail}
                 {move || note.get().map(|n| view! { <p class="call-blocked">{n}</p> })}
             </li>
         }
@@ -96,7 +108,11 @@ fn TemplateList(listed: Listed<ResourceTemplate>) -> impl IntoView {
     let drafts = UiState::current().library();
     let row = move |row: PickRow<ResourceTemplate>| {
         let template = row.item;
-        let detail = detail(&template.uri_template, template.mime_type.as_deref());
+        let detail = item_detail(
+            &template.uri_template,
+            template.mime_type.as_deref(),
+            template.description,
+        );
         view! {
             <li class="catalog-item">
                 <PickButton
@@ -108,8 +124,7 @@ fn TemplateList(listed: Listed<ResourceTemplate>) -> impl IntoView {
                     {row.names}
                 </PickButton>
                 {row.flags}
-                <p class="item-detail">{detail}</p>
-                {template.description.map(|d| view! { <p class="tool-description">{d}</p> })}
+                {detail}
             </li>
         }
         .into_any()

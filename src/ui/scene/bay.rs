@@ -7,7 +7,8 @@ use holdbay_scene::{Part, Traffic, Tray, TrayProgress, TrayState};
 use leptos::prelude::*;
 
 use super::parts::{TagView, fingerprint, summarize, truncate};
-use super::{SceneContext, TRAVEL_MS, is_activation};
+use super::pickable::Pickable;
+use super::{SceneContext, TRAVEL_MS};
 
 /// Closed trays kept in view after the occupied ones (newest first).
 const CLOSED_SHOWN: usize = 3;
@@ -230,37 +231,9 @@ pub(super) fn Bay() -> impl IntoView {
     }
 }
 
-/// Selection handlers for a part: click, focus, Enter/Space.
-macro_rules! inspectable {
-    ($scene:expr, $part:expr) => {{
-        let scene = $scene;
-        let (a, b, c) = ($part.clone(), $part.clone(), $part.clone());
-        (
-            move |event: leptos::ev::MouseEvent| {
-                event.stop_propagation();
-                scene.select(a.clone())
-            },
-            move |event: leptos::ev::FocusEvent| {
-                event.stop_propagation();
-                scene.select(b.clone())
-            },
-            move |event: leptos::ev::KeyboardEvent| {
-                if is_activation(&event) {
-                    event.prevent_default();
-                    event.stop_propagation();
-                    scene.select(c.clone());
-                }
-            },
-        )
-    }};
-}
-
 #[component]
 fn TrayDrawing(tray: TrayView) -> impl IntoView {
-    let scene = SceneContext::current();
     let part = Part::Tray(tray.id);
-    let (on_click, on_focus, on_key) = inspectable!(scene, part);
-    let selected = move || scene.is_selected(&part);
     let reached = tray.reached;
     let slots = tray.max_rounds.max(tray.rounds.len() as u32).max(1);
     let slot_width = STACK_WIDTH / f64::from(slots + 1);
@@ -357,20 +330,14 @@ fn TrayDrawing(tray: TrayView) -> impl IntoView {
 
     view! {
         <svg class="scene-svg tray-svg" viewBox="0 0 420 114">
-            <g
-                class="tray"
-                class:selected=selected
-                class:occupied=tray.occupied
-                data-tray=tray.id
-                data-state=tray.state
-                data-occupied=tray.occupied.to_string()
-                data-rounds=tray.rounds.len()
-                role="group"
-                tabindex="0"
-                aria-label=label
-                on:click=on_click
-                on:focus=on_focus
-                on:keydown=on_key
+            <Pickable
+                part=part
+                class=format!("tray{}", if tray.occupied { " occupied" } else { "" })
+                label=label
+                attr:data-tray=tray.id
+                attr:data-state=tray.state
+                attr:data-occupied=tray.occupied.to_string()
+                attr:data-rounds=tray.rounds.len()
             >
                 <rect class="tray-frame" x="2" y="2" width="416" height="110" rx="8"></rect>
                 <text class="tray-title" x="12" y="19">{truncate(&tray.title, 28)}</text>
@@ -395,57 +362,49 @@ fn TrayDrawing(tray: TrayView) -> impl IntoView {
                     </text>
                 </g>
                 {latches}
-            </g>
+            </Pickable>
         </svg>
     }
 }
 
 #[component]
 fn TrayTag(tray: u64, tag: TagView, index: usize) -> impl IntoView {
-    let scene = SceneContext::current();
     let part = Part::TrayTag {
         tray,
         key: tag.key.clone(),
     };
-    let (on_click, on_focus, on_key) = inspectable!(scene, part);
-    let selected = move || scene.is_selected(&part);
+    let label = format!("Input request {} ({} {})", tag.key, tag.kind, tag.mode);
+    let key_shown = truncate(&tag.key, 8);
     let x = 10.0 + index as f64 * 68.0;
     let kind = if tag.mode.is_empty() {
         tag.kind.split('/').next().unwrap_or_default().to_owned()
     } else {
         tag.mode.clone()
     };
+    let kind_shown = truncate(&kind, 8);
     view! {
-        <g
+        <Pickable
+            part=part
             class="tag"
-            class:selected=selected
-            data-key=tag.key.clone()
-            data-kind=tag.kind.clone()
-            data-mode=tag.mode.clone()
-            role="group"
-            tabindex="0"
-            aria-label=format!("Input request {} ({} {})", tag.key, tag.kind, tag.mode)
-            on:click=on_click
-            on:focus=on_focus
-            on:keydown=on_key
+            label=label
+            attr:data-key=tag.key.clone()
+            attr:data-kind=tag.kind.clone()
+            attr:data-mode=tag.mode.clone()
         >
             <line class="tag-string" x1=x + 30.0 y1="54" x2=x + 30.0 y2="58"></line>
             <path d=format!("M{x} 58 h60 l6 14 l-6 14 h-60 z")></path>
-            <text x=x + 4.0 y="70" class="tag-key">{truncate(&tag.key, 8)}</text>
-            <text x=x + 4.0 y="83" class="tag-kind">{truncate(&kind, 8)}</text>
-        </g>
+            <text x=x + 4.0 y="70" class="tag-key">{key_shown}</text>
+            <text x=x + 4.0 y="83" class="tag-kind">{kind_shown}</text>
+        </Pickable>
     }
 }
 
 #[component]
 fn Latch(tray: u64, latch: LatchView, big: bool, x: f64) -> impl IntoView {
-    let scene = SceneContext::current();
     let part = Part::Latch {
         tray,
         round: latch.round,
     };
-    let (on_click, on_focus, on_key) = inspectable!(scene, part);
-    let selected = move || scene.is_selected(&part);
     let print = fingerprint(&latch.value);
     let label = if latch.changed {
         format!(
@@ -470,26 +429,20 @@ fn Latch(tray: u64, latch: LatchView, big: bool, x: f64) -> impl IntoView {
         }
     });
     view! {
-        <g
-            class="latch"
-            class:changed=latch.changed
-            class:selected=selected
-            data-tray=tray
-            data-round=latch.round
-            data-latch=latch.value.clone()
-            data-changed=latch.changed.to_string()
+        <Pickable
+            part=part
+            class=format!("latch{}", if latch.changed { " changed" } else { "" })
+            label=label
+            attr:data-tray=tray
+            attr:data-round=latch.round
+            attr:data-latch=latch.value.clone()
+            attr:data-changed=latch.changed.to_string()
             transform=format!("translate({x} {y}) scale({scale})")
-            role="group"
-            tabindex="0"
-            aria-label=label
-            on:click=on_click
-            on:focus=on_focus
-            on:keydown=on_key
         >
             <path class="shackle" d="M5 11 v-4 a7 7 0 0 1 14 0 v4"></path>
             <rect class="lock-body" x="1" y="10" width="22" height="17" rx="3"></rect>
             <circle class="keyhole" cx="12" cy="18" r="2.5"></circle>
             {caption}
-        </g>
+        </Pickable>
     }
 }

@@ -6,6 +6,7 @@ use holdbay_scene::{Flight, FlightRole, Part, Traffic};
 use leptos::prelude::*;
 
 use super::parts::truncate;
+use super::pickable::Pickable;
 use super::{LINGER_MS, SceneContext, TRAVEL_MS, is_activation};
 
 /// Pieces drawn at once (the newest); older ones are still in the timeline.
@@ -252,39 +253,15 @@ fn TravellingPiece(piece: Piece) -> impl IntoView {
             back + TRAVEL_MS + LINGER_MS - 400.0 - now
         ),
     };
-    let part = Part::Flight(piece.exchange);
-    let selected = {
-        let part = part.clone();
-        move || scene.is_selected(&part)
-    };
-    let (on_click, on_focus, on_key) = {
-        let (a, b, c) = (part.clone(), part.clone(), part);
-        (
-            move |_| scene.select(a.clone()),
-            move |_| scene.select(b.clone()),
-            move |event: leptos::ev::KeyboardEvent| {
-                if is_activation(&event) {
-                    event.prevent_default();
-                    scene.select(c.clone());
-                }
-            },
-        )
-    };
     view! {
-        <g
-            class="flight"
-            class:failed=piece.failed
-            class:selected=selected
-            data-exchange=piece.exchange
-            data-method=piece.method.clone()
-            data-phase=piece.phase.name()
+        <Pickable
+            part=Part::Flight(piece.exchange)
+            class=format!("flight{}", if piece.failed { " failed" } else { "" })
+            label=piece.aria_label()
+            attr:data-exchange=piece.exchange
+            attr:data-method=piece.method.clone()
+            attr:data-phase=piece.phase.name()
             transform=format!("translate({BELT_START} {})", 14.0 + lane * LANE_HEIGHT)
-            role="group"
-            tabindex="0"
-            aria-label=piece.aria_label()
-            on:click=on_click
-            on:focus=on_focus
-            on:keydown=on_key
         >
             <g class="piece" style=style>
                 <rect width=PIECE_WIDTH height="22" rx="5"></rect>
@@ -307,26 +284,13 @@ fn TravellingPiece(piece: Piece) -> impl IntoView {
                     {piece.timing.clone()}
                 </text>
             </g>
-        </g>
+        </Pickable>
     }
 }
 
 /// A listen stream: a standing line while it is open, not a travelling piece.
 #[component]
 fn StandingLine(piece: Piece) -> impl IntoView {
-    let scene = SceneContext::current();
-    let part = Part::Flight(piece.exchange);
-    let selected = {
-        let part = part.clone();
-        move || scene.is_selected(&part)
-    };
-    let (on_click, on_focus) = {
-        let (a, b) = (part.clone(), part);
-        (
-            move |_| scene.select(a.clone()),
-            move |_| scene.select(b.clone()),
-        )
-    };
     let open = piece.phase != Phase::Done;
     let caption = format!(
         "{} · {} {}",
@@ -340,25 +304,20 @@ fn StandingLine(piece: Piece) -> impl IntoView {
     );
     let label = format!("Listen stream {}: {caption}", piece.exchange);
     view! {
-        <g
-            class="flight listen"
-            class:open=open
-            class:selected=selected
-            data-exchange=piece.exchange
-            data-method=piece.method.clone()
-            data-phase=piece.phase.name()
-            role="group"
-            tabindex="0"
-            aria-label=label
-            on:click=on_click
-            on:focus=on_focus
+        <Pickable
+            part=Part::Flight(piece.exchange)
+            class=format!("flight listen{}", if open { " open" } else { "" })
+            label=label
+            attr:data-exchange=piece.exchange
+            attr:data-method=piece.method.clone()
+            attr:data-phase=piece.phase.name()
         >
             <line x1="92" y1=LISTEN_Y x2="708" y2=LISTEN_Y></line>
             <text x="400" y=LISTEN_Y - 4.0 text-anchor="middle">{caption}</text>
             <text class="flight-timing" x="704" y=LISTEN_Y - 4.0 text-anchor="end">
                 {piece.timing.clone()}
             </text>
-        </g>
+        </Pickable>
     }
 }
 

@@ -10,6 +10,7 @@ mod inspect;
 mod magazine;
 mod narration;
 mod parts;
+mod pickable;
 
 use std::time::Duration;
 
@@ -138,17 +139,17 @@ pub fn Scene(#[prop(optional, into)] token: Option<Signal<Option<TokenSet>>>) ->
     // A new start (a lesson, or Reset scene) shows the scene from its top: whatever the
     // column was scrolled to before (the timeline, an earlier inspector) is of another scene.
     let section = NodeRef::<leptos::html::Section>::new();
-    let starts = traffic.scene_starts();
-    Effect::new(move |seen: Option<u64>| {
-        let now = starts.get();
-        if seen.is_some_and(|seen| seen != now)
+    let started = traffic.scene_started();
+    // The effect's first run only subscribes: the scene drawn first is not a new start.
+    Effect::new(move |subscribed: Option<()>| {
+        started.track();
+        if subscribed.is_some()
             && let Some(section) = section.get_untracked()
         {
             let options = web_sys::ScrollIntoViewOptions::new();
             options.set_block(web_sys::ScrollLogicalPosition::Start);
             section.scroll_into_view_with_scroll_into_view_options(&options);
         }
-        now
     });
 
     let replay = move || {

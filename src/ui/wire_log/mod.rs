@@ -281,52 +281,25 @@ pub fn WireLogPanel() -> impl IntoView {
                         id="wire-search"
                         placeholder="method, name, id, body text"
                         spellcheck="false"
-                        prop:value=search
-                        on:input=move |ev| search.set(event_target_value(&ev))
+                        bind:value=search
                     />
                 </label>
-                <label>
-                    "Method "
-                    <select
-                        class="wire-filter-method"
-                        on:change=move |ev| method.set(event_target_value(&ev))
-                        prop:value=method
-                    >
-                        <option value="">"All methods"</option>
-                        {move || {
-                            methods
-                                .get()
-                                .into_iter()
-                                .map(|m| {
-                                    let selected = method.get_untracked() == m;
-                                    let value = m.clone();
-                                    view! { <option value=value selected=selected>{m}</option> }
-                                })
-                                .collect_view()
-                        }}
-                    </select>
-                </label>
-                <label>
-                    "Server "
-                    <select
-                        class="wire-filter-server"
-                        on:change=move |ev| server.set(event_target_value(&ev))
-                        prop:value=server
-                    >
-                        <option value="">"All servers"</option>
-                        {move || {
-                            servers
-                                .get()
-                                .into_iter()
-                                .map(|url| {
-                                    let selected = server.get_untracked() == url;
-                                    let label = server_label(&url).to_owned();
-                                    view! { <option value=url selected=selected>{label}</option> }
-                                })
-                                .collect_view()
-                        }}
-                    </select>
-                </label>
+                <FilterSelect
+                    label="Method "
+                    class="wire-filter-method"
+                    every="All methods"
+                    chosen=method
+                    values=methods
+                    shown_as=|method| method.to_owned()
+                />
+                <FilterSelect
+                    label="Server "
+                    class="wire-filter-server"
+                    every="All servers"
+                    chosen=server
+                    values=servers
+                    shown_as=|url| server_label(url).to_owned()
+                />
                 <label>
                     "Status "
                     <select
@@ -345,8 +318,7 @@ pub fn WireLogPanel() -> impl IntoView {
                         class="wire-filter-task"
                         placeholder="task id"
                         spellcheck="false"
-                        prop:value=task
-                        on:input=move |ev| task.set(event_target_value(&ev))
+                        bind:value=task
                     />
                 </label>
                 <Checkbox
@@ -474,6 +446,43 @@ pub fn WireLogPanel() -> impl IntoView {
                 </For>
             </ol>
         </section>
+    }
+}
+
+/// A filter over one of the entries' fields: every value the log holds, or all of them.
+#[component]
+fn FilterSelect(
+    label: &'static str,
+    class: &'static str,
+    /// The choice that filters nothing.
+    every: &'static str,
+    chosen: RwSignal<String>,
+    values: Memo<BTreeSet<String>>,
+    shown_as: fn(&str) -> String,
+) -> impl IntoView {
+    let options = move || {
+        values
+            .get()
+            .into_iter()
+            .map(|value| {
+                let selected = chosen.get_untracked() == value;
+                let words = shown_as(&value);
+                view! { <option value=value selected=selected>{words}</option> }
+            })
+            .collect_view()
+    };
+    view! {
+        <label>
+            {label}
+            <select
+                class=class
+                on:change=move |ev| chosen.set(event_target_value(&ev))
+                prop:value=chosen
+            >
+                <option value="">{every}</option>
+                {options}
+            </select>
+        </label>
     }
 }
 

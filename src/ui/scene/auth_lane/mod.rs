@@ -176,30 +176,46 @@ fn Station(party: AuthParty, steps: Memo<Option<Vec<AuthStep>>>) -> impl IntoVie
     }
 }
 
+/// A part of the lane that can be picked for the inspector (a click or focus picks it).
 #[component]
-fn StepPart(step: AuthStep) -> impl IntoView {
+fn LanePart(
+    part: AuthPart,
+    #[prop(optional)] class: &'static str,
+    children: Children,
+) -> impl IntoView {
     let scene = SceneContext::current();
-    let part = AuthPart::Exchange(step.entry);
     let selected = move || scene.is_auth_selected(part);
-    let status = step.outcome.text();
-    let label = step.label();
     view! {
         <button
             type="button"
-            class="auth-part"
+            class=format!("auth-part {class}").trim_end().to_owned()
             class:selected=selected
             aria-pressed=move || selected().to_string()
-            data-entry=step.entry
-            data-purpose=step.purpose_name()
-            data-status=status.clone()
-            data-tone=step.outcome.tone(step.kind)
             on:click=move |_| scene.select_auth(part)
             on:focus=move |_| scene.select_auth(part)
         >
+            {children()}
+        </button>
+    }
+}
+
+#[component]
+fn StepPart(step: AuthStep) -> impl IntoView {
+    let status = step.outcome.text();
+    let status_shown = status.clone();
+    let label = step.label();
+    view! {
+        <LanePart
+            part=AuthPart::Exchange(step.entry)
+            attr:data-entry=step.entry
+            attr:data-purpose=step.purpose_name()
+            attr:data-status=status
+            attr:data-tone=step.outcome.tone(step.kind)
+        >
             <span class="auth-step-number">{step.number}</span>
             <span class="auth-step-label">{label}</span>
-            <span class="auth-step-status">{status.clone()}</span>
-        </button>
+            <span class="auth-step-status">{status_shown}</span>
+        </LanePart>
     }
 }
 
@@ -208,7 +224,6 @@ fn StepPart(step: AuthStep) -> impl IntoView {
 fn TokenStation() -> impl IntoView {
     let scene = SceneContext::current();
     let token = Memo::new(move |_| scene.token_view());
-    let selected = move || scene.is_auth_selected(AuthPart::Token);
     let part = move || {
         let Some(token) = token.get() else {
             return view! { <p class="quiet auth-no-token">"no access token"</p> }.into_any();
@@ -216,15 +231,11 @@ fn TokenStation() -> impl IntoView {
         let is_jwt = token.jwt.is_some();
         let expires = token.clone();
         view! {
-            <button
-                type="button"
-                class="auth-part auth-token"
-                class:selected=selected
-                aria-pressed=move || selected().to_string()
-                data-part="token"
-                data-jwt=is_jwt.to_string()
-                on:click=move |_| scene.select_auth(AuthPart::Token)
-                on:focus=move |_| scene.select_auth(AuthPart::Token)
+            <LanePart
+                part=AuthPart::Token
+                class="auth-token"
+                attr:data-part="token"
+                attr:data-jwt=is_jwt.to_string()
             >
                 <span class="auth-step-label">
                     {if is_jwt { "access token (JWT)" } else { "access token" }}
@@ -232,7 +243,7 @@ fn TokenStation() -> impl IntoView {
                 <span class="auth-token-expiry">
                     {move || expires.expiry_short(scene.tick.get())}
                 </span>
-            </button>
+            </LanePart>
         }
         .into_any()
     };

@@ -70,18 +70,20 @@ pub fn App(endpoint: Result<String, String>, session: Session) -> impl IntoView 
                 <h1>"Holdbay"</h1>
                 <p class="tagline">"MCP 2026-07-28 multi-step flows, seen from the wire"</p>
                 <nav class="view-switch" aria-label="View">
-                    {[(View::Workbench, "view-workbench", "Workbench"), (View::Scene, "view-scene", "Scene")]
-                        .map(|(view, id, words)| {
-                            view! {
-                                <button
-                                    id=id
-                                    aria-pressed=move || (shown.get() == view).to_string()
-                                    on:click=move |_| show(view)
-                                >
-                                    {words}
-                                </button>
-                            }
-                        })}
+                    <button
+                        id="view-workbench"
+                        aria-pressed=move || (shown.get() == View::Workbench).to_string()
+                        on:click=move |_| show(View::Workbench)
+                    >
+                        "Workbench"
+                    </button>
+                    <button
+                        id="view-scene"
+                        aria-pressed=move || (shown.get() == View::Scene).to_string()
+                        on:click=move |_| show(View::Scene)
+                    >
+                        "Scene"
+                    </button>
                     // The lesson and the call come first in the page: one key press past them.
                     <Show when=move || shown.get() == View::Scene>
                         <button type="button" class="skip-to-scene" on:click=|_| focus_scene()>

@@ -66,7 +66,8 @@ pub fn SearchBox(
             id=id
             aria-label=label.clone()
             placeholder=label
-            bind:value=query
+            prop:value=query
+            on:input=move |ev| query.set(event_target_value(&ev))
         />
     }
 }

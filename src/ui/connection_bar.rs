@@ -152,7 +152,8 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
                     spellcheck="false"
                     autocomplete="url"
                     list="recent-servers"
-                    bind:value=url
+                    prop:value=url
+                    on:input=move |ev| url.set(event_target_value(&ev))
                 />
                 <datalist id="recent-servers">
                     {move || {
@@ -163,39 +164,56 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
                             .collect_view()
                     }}
                 </datalist>
-                <PanelToggle
+                <button
+                    type="button"
                     class="toggle-recent"
-                    controls="recent-menu"
-                    shown=show_recent
-                    words="Recent"
-                    count=Signal::derive(move || recent.with(Vec::len))
-                    disabled=Signal::derive(move || recent.with(Vec::is_empty))
-                />
+                    aria-controls="recent-menu"
+                    aria-expanded=move || show_recent.get().to_string()
+                    disabled=move || recent.with(Vec::is_empty)
+                    on:click=move |_| show_recent.update(|shown| *shown = !*shown)
+                >
+                    "Recent"
+                    {move || {
+                        let n = recent.with(Vec::len);
+                        (n > 0).then(|| view! { <span class="count">{n}</span> })
+                    }}
+                </button>
                 <fieldset class="route">
                     <legend class="visually-hidden">"Route"</legend>
-                    {[(false, "route-direct", "Direct"), (true, "route-relay", "Through the relay")]
-                        .map(|(relayed, id, words)| {
-                            view! {
-                                <label>
-                                    <input
-                                        type="radio"
-                                        name="route"
-                                        id=id
-                                        prop:checked=move || via_relay.get() == relayed
-                                        on:change=move |_| via_relay.set(relayed)
-                                    />
-                                    {words}
-                                </label>
-                            }
-                        })}
+                    <label>
+                        <input
+                            type="radio"
+                            name="route"
+                            id="route-direct"
+                            prop:checked=move || !via_relay.get()
+                            on:change=move |_| via_relay.set(false)
+                        />
+                        "Direct"
+                    </label>
+                    <label>
+                        <input
+                            type="radio"
+                            name="route"
+                            id="route-relay"
+                            prop:checked=move || via_relay.get()
+                            on:change=move |_| via_relay.set(true)
+                        />
+                        "Through the relay"
+                    </label>
                 </fieldset>
-                <PanelToggle
+                <button
+                    type="button"
                     class="toggle-headers"
-                    controls="header-editor"
-                    shown=show_headers
-                    words="Headers and limits"
-                    count=Signal::derive(header_count)
-                />
+                    aria-controls="header-editor"
+                    aria-expanded=move || show_headers.get().to_string()
+                    on:click=move |_| show_headers.update(|shown| *shown = !*shown)
+                >
+                    "Headers and limits"
+                    {move || {
+                        let n = header_count();
+                        (n > 0).then(|| view! { <span class="count">{n}</span> })
+                    }}
+                </button>
                 <button type="submit" class="primary" id="connect">"Connect"</button>
             </div>
             {move || problem.get().map(|p| view! { <p class="error-message" role="alert">{p}</p> })}
@@ -269,22 +287,24 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
                 <ul class="header-rows">
                     <For each=move || rows.get() key=|row| row.id let:row>
                         <li class="header-row">
-                            {[
-                                (row.name, "header-name", "Header name", "Authorization"),
-                                (row.value, "header-value", "Header value", "Bearer …"),
-                            ]
-                                .map(|(text, class, label, example)| {
-                                    view! {
-                                        <input
-                                            class=class
-                                            aria-label=label
-                                            placeholder=example
-                                            spellcheck="false"
-                                            autocomplete="off"
-                                            bind:value=text
-                                        />
-                                    }
-                                })}
+                            <input
+                                class="header-name"
+                                aria-label="Header name"
+                                placeholder="Authorization"
+                                spellcheck="false"
+                                autocomplete="off"
+                                prop:value=row.name
+                                on:input=move |ev| row.name.set(event_target_value(&ev))
+                            />
+                            <input
+                                class="header-value"
+                                aria-label="Header value"
+                                placeholder="Bearer …"
+                                spellcheck="false"
+                                autocomplete="off"
+                                prop:value=row.value
+                                on:input=move |ev| row.value.set(event_target_value(&ev))
+                            />
                             <Checkbox
                                 class="header-secret"
                                 title="A secret header's value is withheld from the wire log and its exports"
@@ -364,38 +384,10 @@ fn DeadlineInput(label: &'static str, id: &'static str, secs: RwSignal<String>) 
                 max=Deadlines::MAX_SECS
                 step="1"
                 inputmode="numeric"
-                bind:value=secs
+                prop:value=secs
+                on:input=move |ev| secs.set(event_target_value(&ev))
             />
             "s"
         </label>
-    }
-}
-
-/// A button that shows or hides a panel of the bar, with how many things the panel holds.
-#[component]
-fn PanelToggle(
-    class: &'static str,
-    /// The id of the panel it shows.
-    controls: &'static str,
-    shown: RwSignal<bool>,
-    words: &'static str,
-    count: Signal<usize>,
-    #[prop(optional)] disabled: Signal<bool>,
-) -> impl IntoView {
-    view! {
-        <button
-            type="button"
-            class=class
-            aria-controls=controls
-            aria-expanded=move || shown.get().to_string()
-            disabled=disabled
-            on:click=move |_| shown.update(|shown| *shown = !*shown)
-        >
-            {words}
-            {move || {
-                let n = count.get();
-                (n > 0).then(|| view! { <span class="count">{n}</span> })
-            }}
-        </button>
     }
 }

@@ -281,7 +281,8 @@ pub fn WireLogPanel() -> impl IntoView {
                         id="wire-search"
                         placeholder="method, name, id, body text"
                         spellcheck="false"
-                        bind:value=search
+                        prop:value=search
+                        on:input=move |ev| search.set(event_target_value(&ev))
                     />
                 </label>
                 <FilterSelect
@@ -318,7 +319,8 @@ pub fn WireLogPanel() -> impl IntoView {
                         class="wire-filter-task"
                         placeholder="task id"
                         spellcheck="false"
-                        bind:value=task
+                        prop:value=task
+                        on:input=move |ev| task.set(event_target_value(&ev))
                     />
                 </label>
                 <Checkbox

@@ -44,10 +44,10 @@ pub struct TrafficView {
     models: StoredValue<Models, LocalStorage>,
     /// Where the scene is in time (caller's clock, ms); `None` follows the latest.
     position: RwSignal<Option<f64>>,
-    /// Bumped at most once per animation frame when the shown model changes.
+    /// Notified at most once per animation frame when the shown model changes.
     redraw: Trigger,
     frame_pending: StoredValue<bool>,
-    /// Bumped at most every [`CALM_MS`]: for the views that are costly to redraw (a
+    /// Notified at most every [`CALM_MS`]: for the views that are costly to redraw (a
     /// thousand cartridges, a long timeline) and that a person reads rather than watches.
     calm_redraw: Trigger,
     calm_pending: StoredValue<bool>,
@@ -55,7 +55,7 @@ pub struct TrafficView {
     restored: StoredValue<Vec<Restored>>,
     /// Where the scene starts anew (a lesson began, or Reset scene), caller's clock, ms.
     scene_start: StoredValue<Option<f64>>,
-    /// Bumped by every new start: the scene view goes back to its top with it.
+    /// Notified by every new start: the scene view goes back to its top with it.
     scene_started: Trigger,
     /// The fold runs ([`TrafficView::activate`]).
     active: StoredValue<bool>,

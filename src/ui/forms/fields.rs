@@ -85,14 +85,8 @@ pub fn field_view(field: Arc<FormField>, state: FieldState, place: Place) -> Any
                 })
                 .collect_view();
             let parts = view! { <div class="form-object-fields">{children}</div> };
-            group_view(
-                "form-object",
-                &field,
-                presence,
-                &place,
-                parts,
-                None::<fn() -> usize>,
-            )
+            // An object's fields are not counted.
+            group_view("form-object", &field, presence, &place, parts, || None)
         }
         (FieldKind::List { item, .. }, Entry::List(items)) => {
             list_view(field.clone(), item.clone(), items, presence, place)
@@ -124,7 +118,7 @@ pub fn field_view(field: Arc<FormField>, state: FieldState, place: Place) -> Any
                     }
                 })
                 .collect_view();
-            let ticked = move || flags.with(|f| f.iter().filter(|on| **on).count());
+            let ticked = move || Some(flags.with(|f| f.iter().filter(|on| **on).count()));
             let parts = view! { <div class="check-options">{boxes}</div> };
             group_view(
                 "form-field form-multi",
@@ -132,7 +126,7 @@ pub fn field_view(field: Arc<FormField>, state: FieldState, place: Place) -> Any
                 presence,
                 &place,
                 parts,
-                Some(ticked),
+                ticked,
             )
         }
         (_, _) => leaf_view(field, state, place),
@@ -141,26 +135,24 @@ pub fn field_view(field: Arc<FormField>, state: FieldState, place: Place) -> Any
 
 /// The frame of a field made of parts (an object's fields, a list's items, a set of choices):
 /// legend, presence controls, help and what is sent above the parts; where the parts are
-/// counted, the count's problem (too few, too many) below them.
+/// counted (`count` says how many), the count's problem (too few, too many) below them.
 fn group_view(
     class: &'static str,
     field: &Arc<FormField>,
     presence: RwSignal<Presence>,
     place: &Place,
     parts: impl IntoView + 'static,
-    count: Option<impl Fn() -> usize + Send + Sync + 'static>,
+    count: impl Fn() -> Option<usize> + Send + Sync + 'static,
 ) -> AnyView {
-    let problem = count.map(|count| {
+    let problem = {
         let field = field.clone();
         move || {
-            (presence.get() == Presence::Value)
-                .then(|| field.count_problem(count()))
-                .flatten()
+            if presence.get() != Presence::Value {
+                return None;
+            }
+            let why = field.count_problem(count()?)?;
+            Some(view! { <p class="field-error">{why}</p> })
         }
-    });
-    let problem_view = move || {
-        let why = problem.as_ref().and_then(|problem| problem())?;
-        Some(view! { <p class="field-error">{why}</p> })
     };
     view! {
         <fieldset
@@ -173,7 +165,7 @@ fn group_view(
             {help_view(field, place)}
             {presence_note(field, presence)}
             {parts}
-            {problem_view}
+            {problem}
         </fieldset>
     }
     .into_any()
@@ -673,13 +665,13 @@ fn list_view(
             "Add item"
         </button>
     };
-    let count = move || items.with(Vec::len);
+    let count = move || Some(items.with(Vec::len));
     group_view(
         "form-field form-list",
         &field,
         presence,
         &place,
         parts,
-        Some(count),
+        count,
     )
 }

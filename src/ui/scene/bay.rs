@@ -332,7 +332,7 @@ fn TrayDrawing(tray: TrayView) -> impl IntoView {
         <svg class="scene-svg tray-svg" viewBox="0 0 420 114">
             <Pickable
                 part=part
-                class=format!("tray{}", if tray.occupied { " occupied" } else { "" })
+                class=if tray.occupied { "tray occupied" } else { "tray" }
                 label=label
                 attr:data-tray=tray.id
                 attr:data-state=tray.state
@@ -431,7 +431,7 @@ fn Latch(tray: u64, latch: LatchView, big: bool, x: f64) -> impl IntoView {
     view! {
         <Pickable
             part=part
-            class=format!("latch{}", if latch.changed { " changed" } else { "" })
+            class=if latch.changed { "latch changed" } else { "latch" }
             label=label
             attr:data-tray=tray
             attr:data-round=latch.round

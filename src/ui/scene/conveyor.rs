@@ -256,7 +256,7 @@ fn TravellingPiece(piece: Piece) -> impl IntoView {
     view! {
         <Pickable
             part=Part::Flight(piece.exchange)
-            class=format!("flight{}", if piece.failed { " failed" } else { "" })
+            class=if piece.failed { "flight failed" } else { "flight" }
             label=piece.aria_label()
             attr:data-exchange=piece.exchange
             attr:data-method=piece.method.clone()
@@ -306,7 +306,7 @@ fn StandingLine(piece: Piece) -> impl IntoView {
     view! {
         <Pickable
             part=Part::Flight(piece.exchange)
-            class=format!("flight listen{}", if open { " open" } else { "" })
+            class=if open { "flight listen open" } else { "flight listen" }
             label=label
             attr:data-exchange=piece.exchange
             attr:data-method=piece.method.clone()

@@ -178,17 +178,13 @@ fn Station(party: AuthParty, steps: Memo<Option<Vec<AuthStep>>>) -> impl IntoVie
 
 /// A part of the lane that can be picked for the inspector (a click or focus picks it).
 #[component]
-fn LanePart(
-    part: AuthPart,
-    #[prop(optional)] class: &'static str,
-    children: Children,
-) -> impl IntoView {
+fn LanePart(part: AuthPart, class: &'static str, children: Children) -> impl IntoView {
     let scene = SceneContext::current();
     let selected = move || scene.is_auth_selected(part);
     view! {
         <button
             type="button"
-            class=format!("auth-part {class}").trim_end().to_owned()
+            class=class
             class:selected=selected
             aria-pressed=move || selected().to_string()
             on:click=move |_| scene.select_auth(part)
@@ -207,6 +203,7 @@ fn StepPart(step: AuthStep) -> impl IntoView {
     view! {
         <LanePart
             part=AuthPart::Exchange(step.entry)
+            class="auth-part"
             attr:data-entry=step.entry
             attr:data-purpose=step.purpose_name()
             attr:data-status=status
@@ -233,7 +230,7 @@ fn TokenStation() -> impl IntoView {
         view! {
             <LanePart
                 part=AuthPart::Token
-                class="auth-token"
+                class="auth-part auth-token"
                 attr:data-part="token"
                 attr:data-jwt=is_jwt.to_string()
             >

@@ -12,7 +12,11 @@ ESBUILD_VERSION=0.28.2         # minifies the glue, the chunk loader and index.h
 WASM_BINDGEN_VERSION=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
 
 has() { # has COMMAND TEXT: COMMAND --version prints TEXT
-  command -v "$1" >/dev/null 2>&1 && "$1" --version 2>/dev/null | grep -qF -- "$2"
+  # Read whole first: `grep -q` leaving a pipe early kills a long --version output
+  # (geckodriver's) with SIGPIPE, which pipefail took for "missing" now and then.
+  local printed
+  command -v "$1" >/dev/null 2>&1 && printed=$("$1" --version 2>/dev/null) \
+    && grep -qF -- "$2" <<<"$printed"
 }
 step() { printf '== install: %s\n' "$*"; }
 
@@ -37,7 +41,7 @@ if ! has geckodriver "geckodriver $GECKODRIVER_VERSION"; then
   cargo install geckodriver --version "$GECKODRIVER_VERSION" --locked --force
 fi
 
-if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+if ! grep -qx wasm32-unknown-unknown <<<"$(rustup target list --installed)"; then
   step "rustup target wasm32-unknown-unknown"
   rustup target add wasm32-unknown-unknown
 fi
@@ -55,7 +59,7 @@ fi
 
 # Splits the release wasm into a first-screen module and on-demand chunks (scripts/split).
 WASM_SPLIT_VERSION=0.2.3
-if ! cargo install --list | grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:"; then
+if ! grep -qx "wasm_split_cli_support v$WASM_SPLIT_VERSION:" <<<"$(cargo install --list)"; then
   step "wasm-split-cli $WASM_SPLIT_VERSION (cargo install, ~3 min cold)"
   cargo install wasm_split_cli_support --version "$WASM_SPLIT_VERSION" --locked --features build-binary
 fi

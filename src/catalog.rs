@@ -12,8 +12,8 @@ use std::pin::Pin;
 
 use holdbay_engine::model::{DiscoverResult, Prompt, Resource, ResourceTemplate, Tool};
 use holdbay_engine::{
-    ListMethod, ListPrompts, ListResourceTemplates, ListResources, ListTools, Listing, McpMethod,
-    NameBook, NameTally, Pages, Reply, name_book,
+    Era, ListMethod, ListPrompts, ListResourceTemplates, ListResources, ListTools, Listing,
+    McpMethod, NameBook, NameTally, Pages, Reply, name_book,
 };
 use leptos::prelude::*;
 
@@ -75,6 +75,8 @@ pub struct Catalog {
     discovery: RwSignal<Loaded<DiscoverResult>>,
     /// Why discovery failed, kept whole so the page can tell a likely CORS refusal.
     discovery_error: RwSignal<Option<ExchangeError>>,
+    /// Set when the server speaks an older revision: why Holdbay opened a legacy session.
+    fell_back: RwSignal<Option<String>>,
     tools: RwSignal<Loaded<Toolbox>>,
     prompts: RwSignal<Loaded<Listed<Prompt>>>,
     resources: RwSignal<Loaded<Listed<Resource>>>,
@@ -97,6 +99,7 @@ impl Catalog {
         Self {
             discovery: RwSignal::new(Loaded::Loading),
             discovery_error: RwSignal::new(None),
+            fell_back: RwSignal::new(None),
             tools: RwSignal::new(Loaded::Loading),
             prompts: RwSignal::new(Loaded::Loading),
             resources: RwSignal::new(Loaded::Loading),
@@ -127,6 +130,11 @@ impl Catalog {
 
     pub fn discovery_error(&self) -> Signal<Option<ExchangeError>> {
         self.discovery_error.into()
+    }
+
+    /// Why Holdbay speaks a legacy revision with this server, when it does.
+    pub fn fell_back(&self) -> Signal<Option<String>> {
+        self.fell_back.into()
     }
 
     pub fn tools(&self) -> Signal<Loaded<Toolbox>> {
@@ -250,10 +258,24 @@ impl Catalog {
         };
         // The first contact: a -32022 gets the engine's one retry, and an older server is
         // told apart (wire reference §10.6).
+        // A page that asked for the legacy era sends nothing before its session is open.
+        let legacy_only = link.connection_now().era.first_era() == Era::Legacy;
+        let early = async {
+            if legacy_only {
+                None
+            } else {
+                Some(link.exchange(&tools).await)
+            }
+        };
         let (discovered, early_tools) =
-            futures::future::join(link.first_contact(&discover), link.exchange(&tools)).await;
-        let discovered = match discovered {
-            Ok(reply) => reply.result,
+            futures::future::join(link.first_contact(&discover), early).await;
+        let (discovered, early_tools) = match discovered {
+            // A legacy session lists its tools anew: the early request was a 2026-07-28 one.
+            Ok(contact) if contact.fell_back.is_some() => {
+                self.fell_back.try_set(contact.fell_back);
+                (contact.discovered, None)
+            }
+            Ok(contact) => (contact.discovered, early_tools),
             Err(error) => {
                 // Nothing stays "Listing…" after a failed connect.
                 let why = not_listed_because(&error);
@@ -268,8 +290,7 @@ impl Catalog {
         };
         link.note_findings(holdbay_engine::server_name_findings(&discovered));
         self.discovery.try_set(Loaded::Ready(discovered.clone()));
-        self.list_tools_of(link, &discovered, Some(early_tools))
-            .await;
+        self.list_tools_of(link, &discovered, early_tools).await;
         if self.library_wanted.get_untracked() {
             self.list_library(link, &discovered).await;
         }

@@ -1,6 +1,7 @@
 //! Which server the app talks to and how: directly or through the `holdbay serve`
 //! relay, with optional extra request headers (such as `Authorization`).
 
+use holdbay_engine::EraChoice;
 use holdbay_engine::relay::RELAY_PATH;
 use serde::{Deserialize, Serialize};
 
@@ -21,6 +22,10 @@ pub struct Connection {
     /// How long the client waits for an exchange before it gives up.
     #[serde(default)]
     pub deadlines: Deadlines,
+    /// Which era to speak: detected by default. Chosen per server (kept like the relay
+    /// choice) or per tab (the page's `?era=`, which wins).
+    #[serde(skip)]
+    pub era: EraChoice,
 }
 
 /// How long the client waits. Every wait is bounded: a server that never answers, or a
@@ -83,6 +88,9 @@ impl Connection {
             headers: remembered.unwrap_or_default(),
             // Remembered headers come back secret: marking one shareable is per tab.
             shareable_headers: Vec::new(),
+            era: crate::storage::load::<String>(&era_key(&server))
+                .and_then(|kept| EraChoice::parse(&kept))
+                .unwrap_or_default(),
             server,
         }
     }
@@ -95,6 +103,11 @@ impl Connection {
             crate::storage::remove(&deadlines_key(&self.server));
         } else {
             crate::storage::save(&deadlines_key(&self.server), &self.deadlines)?;
+        }
+        if self.era == EraChoice::Auto {
+            crate::storage::remove(&era_key(&self.server));
+        } else {
+            crate::storage::save(&era_key(&self.server), &self.era.as_str())?;
         }
         remember_recent(self)?;
         let key = headers_key(&self.server);
@@ -155,6 +168,11 @@ pub fn relay_key(server: &str) -> String {
 /// Where the deadlines chosen for `server` are kept (not a secret).
 fn deadlines_key(server: &str) -> String {
     crate::storage::key("deadlines", server)
+}
+
+/// Where the era chosen for `server` is kept (not a secret; absent: detected).
+fn era_key(server: &str) -> String {
+    crate::storage::key("era", server)
 }
 
 /// Where remembered headers for `server` are kept (only when the user ticks "remember").

@@ -1,6 +1,7 @@
 //! Which MCP endpoint the page talks to: `?server=URL`, else the same origin's `/mcp`;
 //! `&relay=1` asks for the relay from the start (a server that sends no CORS headers).
 
+use holdbay_engine::EraChoice;
 use web_sys::{Url, UrlSearchParams};
 
 /// The endpoint named by the current page, or a message saying why the URL is unusable.
@@ -25,6 +26,23 @@ pub fn relay_from_page() -> bool {
         .is_some_and(|relay| relay == "1" || relay == "true")
 }
 
+/// The era the page URL asks for (`era=auto`, `2026-07-28`, `2025-11-25`); `None` when it
+/// asks for none. An unknown value is detected, and the console says it was not understood.
+pub fn era_from_page() -> Option<EraChoice> {
+    let search = web_sys::window()
+        .and_then(|w| w.location().search().ok())
+        .unwrap_or_default();
+    let asked = UrlSearchParams::new_with_str(&search)
+        .ok()
+        .and_then(|params| params.get("era"))?;
+    Some(EraChoice::parse(&asked).unwrap_or_else(|| {
+        web_sys::console::warn_1(
+            &format!("era={asked:?} is not auto, 2026-07-28 or 2025-11-25: detecting it").into(),
+        );
+        EraChoice::Auto
+    }))
+}
+
 /// Resolve a `server` parameter (absent: same-origin `/mcp`) against the page URL. Only
 /// `http:` and `https:` endpoints make sense for Streamable HTTP.
 pub fn resolve(requested: Option<&str>, page_href: &str) -> Result<String, String> {
@@ -42,9 +60,10 @@ pub fn resolve(requested: Option<&str>, page_href: &str) -> Result<String, Strin
     }
 }
 
-/// Put `?server=` (and `relay=1` when the relay is used) in the address bar, without
-/// reloading, so the page can be shared; the default same-origin endpoint needs no parameter.
-pub fn share_in_page_url(server: &str, via_relay: bool) {
+/// Put `?server=` (and `relay=1` when the relay is used, `era=` when one is chosen) in the
+/// address bar, without reloading, so the page can be shared; the default same-origin
+/// endpoint needs no parameter.
+pub fn share_in_page_url(server: &str, via_relay: bool, era: EraChoice) {
     let Some(window) = web_sys::window() else {
         return;
     };
@@ -64,6 +83,10 @@ pub fn share_in_page_url(server: &str, via_relay: bool) {
         params.set("relay", "1");
     } else {
         params.delete("relay");
+    }
+    match era {
+        EraChoice::Auto => params.delete("era"),
+        chosen => params.set("era", chosen.as_str()),
     }
     url.set_search(&params.to_string().as_string().unwrap_or_default());
     if url.href() != href

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::connection::Connection;
+use crate::owner::KeepingOwner;
 use crate::wire::{WireEntry, WireLog};
 
 /// Calls kept per server.
@@ -39,36 +40,75 @@ pub struct CallRecord {
 }
 
 /// The history of the server the session talks to. `Copy`: a bundle of signals.
+///
+/// It starts keeping calls at its first read ([`Self::calls`]: the dock, built after the
+/// first screen), taking in this page's calls made before then, so that its code (storage,
+/// the wire log's events) is fetched with the dock's chunk, not the first screen.
 #[derive(Debug, Clone, Copy)]
 pub struct CallHistory {
+    wire: WireLog,
+    connection: Signal<Connection>,
+    /// The server whose calls `calls` holds.
     server: RwSignal<String>,
     /// Newest first.
     calls: RwSignal<Vec<CallRecord>>,
+    following: StoredValue<bool>,
+    /// The session's owner: following outlives the view that first read the history.
+    owner: KeepingOwner,
 }
 
 impl CallHistory {
-    /// Follow the calls on `wire` for the server `connection` names (the list of a server is
-    /// loaded from storage when the session turns to it).
+    /// The calls on `wire` to the server `connection` names (nothing is read yet).
     pub fn new(wire: WireLog, connection: Signal<Connection>) -> Self {
-        let server = connection.with_untracked(|c| c.server.clone());
-        let history = Self {
-            calls: RwSignal::new(load(&server)),
-            server: RwSignal::new(server),
-        };
-        Effect::new(move |_| {
-            let server = connection.with(|c| c.server.clone());
-            if history.server.get_untracked() != server {
-                history.calls.set(load(&server));
-                history.server.set(server);
-            }
-        });
-        wire.listen(move |entry, added| history.on_exchange(entry, added));
-        history
+        Self {
+            wire,
+            connection,
+            server: RwSignal::new(String::new()),
+            calls: RwSignal::new(Vec::new()),
+            following: StoredValue::new(false),
+            owner: KeepingOwner::here(),
+        }
     }
 
     /// The calls kept for the current server, newest first (tracked).
     pub fn calls(&self) -> Signal<Vec<CallRecord>> {
+        self.follow();
         self.calls.into()
+    }
+
+    /// Once: load the current server's calls, follow server switches (each server's list is
+    /// loaded when the session turns to it) and the wire log, and take in the calls this page
+    /// made before now.
+    fn follow(&self) {
+        if self
+            .following
+            .try_update_value(|following| std::mem::replace(following, true))
+            != Some(false)
+        {
+            return;
+        }
+        let history = *self;
+        let server = self.connection.with_untracked(|c| c.server.clone());
+        self.calls.set(load(&server));
+        self.server.set(server);
+        self.owner.make(|| {
+            Effect::new(move |_| {
+                let server = history.connection.with(|c| c.server.clone());
+                if history.server.get_untracked() != server {
+                    history.calls.set(load(&server));
+                    history.server.set(server);
+                }
+            });
+        });
+        let wire = self.wire;
+        wire.with_live(|entries| {
+            entries
+                .iter()
+                .filter(|entry| wire.recorded_here(entry))
+                .for_each(|entry| history.on_exchange(entry, &entry.events));
+        });
+        self.wire
+            .listen(move |entry, added| history.on_exchange(entry, added));
     }
 
     /// Forget every call kept for the current server.

@@ -1,6 +1,6 @@
 //! Holdbay in the browser: the Leptos app. Every protocol decision is `holdbay_engine`'s;
 //! this crate moves bytes and keeps state (`link`, `wire`, `catalog`, `calls`, `tasks`,
-//! `traffic`, `history`, gathered by `session`) and draws it (`ui`).
+//! `traffic`, `history`, `stdio`, gathered by `session`) and draws it (`ui`).
 
 pub mod auth;
 pub mod calls;
@@ -15,10 +15,12 @@ pub mod link;
 pub mod owner;
 pub mod session;
 pub mod split;
+pub mod stdio;
 pub mod storage;
 pub mod tasks;
 pub mod traffic;
 pub mod ui;
+pub mod wakeup;
 pub mod wire;
 
 // The crate's own unit tests (pure helpers: the list window, search, curl quoting) run in

@@ -17,11 +17,12 @@ use crate::connection::Connection;
 use crate::history::CallHistory;
 use crate::link::{FindingCounts, Link};
 use crate::owner::KeepingOwner;
-use crate::split::chunk;
+use crate::split::{ChunkMissing, after_first_screen, chunk};
+use crate::stdio::StdioServers;
 use crate::tasks::TaskBoard;
 use crate::traffic::TrafficView;
 use crate::wire::WireLog;
-use crate::wire::keep::{WireKeep, attach_later};
+use crate::wire::keep::WireKeep;
 
 /// `Copy`: a bundle of handles, provided as a Leptos context by the app.
 #[derive(Clone, Copy)]
@@ -43,8 +44,9 @@ pub struct Session {
     traffic: TrafficView,
     /// Each tool call made to the current server, kept in this browser.
     history: CallHistory,
+    stdio: StdioServers,
     keep: StoredValue<Option<WireKeep>>,
-    /// `keep` is attached (`keep_wire_log`).
+    /// `keep` is attached (`after_first_screen`).
     keeping: StoredValue<bool>,
     /// Per-connect state lives as long as the session, whichever view asked for it.
     owner: KeepingOwner,
@@ -88,6 +90,7 @@ impl Session {
             reads,
             traffic: TrafficView::new(wire),
             history: CallHistory::new(wire, link.connection()),
+            stdio: StdioServers::new(),
             keep: StoredValue::new(None),
             keeping: StoredValue::new(false),
             owner: KeepingOwner::here(),
@@ -95,8 +98,8 @@ impl Session {
     }
 
     /// The page's session: connect, follow the stored tasks, and (with `kept_log`, an
-    /// IndexedDB database) keep the wire log across reloads once [`Self::keep_wire_log`] is
-    /// called.
+    /// IndexedDB database) keep the wire log across reloads once [`Self::after_first_screen`]
+    /// is called.
     pub fn start(connection: Connection, kept_log: Option<&str>) -> Self {
         let session = Self::new(connection);
         if let Some(database) = kept_log {
@@ -113,13 +116,11 @@ impl Session {
         session
     }
 
-    /// Bring back the kept wire log and keep this page's exchanges (those already ended too):
-    /// called once the first screen is drawn, as the code comes in the after-first-screen
-    /// chunk. Once per page; nothing without a `kept_log`.
-    pub fn keep_wire_log(&self) {
-        let Some(keep) = self.keep.get_value() else {
-            return;
-        };
+    /// Once the first screen is drawn: bring back the kept wire log and keep this page's
+    /// exchanges (those already ended too) when there is a `kept_log`, and list the stdio
+    /// servers of the `holdbay` that served the page. The code comes with the
+    /// after-first-screen chunk. Once per page.
+    pub fn after_first_screen(&self) {
         if self
             .keeping
             .try_update_value(|keeping| std::mem::replace(keeping, true))
@@ -127,14 +128,11 @@ impl Session {
         {
             return;
         }
-        let wire = self.link.wire();
+        let session = *self;
         leptos::task::spawn_local(async move {
-            let attached = match chunk!(attach_later(keep, wire)) {
-                Ok(attaching) => attaching.await,
-                Err(missing) => Err(format!("keep the wire log: {missing}")),
-            };
-            if let Err(problem) = attached {
-                leptos::logging::warn!("{problem}");
+            match chunk!(settle_in(session)) {
+                Ok(settling) => settling.await,
+                Err(missing) => leptos::logging::warn!("after the first screen: {missing}"),
             }
         });
     }
@@ -285,6 +283,11 @@ impl Session {
         self.history
     }
 
+    /// The stdio servers of the `holdbay` that served this page.
+    pub fn stdio(&self) -> StdioServers {
+        self.stdio
+    }
+
     /// Why the wire log cannot be kept across reloads, if it cannot.
     pub fn keep_problem(&self) -> Signal<Option<String>> {
         match self.keep.get_value() {
@@ -322,3 +325,25 @@ impl Session {
         }
     }
 }
+
+after_first_screen! {
+    /// [`Session::after_first_screen`]'s work: IndexedDB, serde-wasm-bindgen and the stdio
+    /// listing are not needed to draw the tool list.
+    fn settle_in(session: Session) -> Result<SettlingIn, ChunkMissing> {
+        let keep = session.keep.get_value();
+        let wire = session.link.wire();
+        let keeping = async move {
+            if let Some(keep) = keep
+                && let Err(problem) = keep.attach(wire).await
+            {
+                leptos::logging::warn!("{problem}");
+            }
+        };
+        Ok(Box::pin(async move {
+            futures::future::join(keeping, session.stdio.list_now()).await;
+        }))
+    }
+}
+
+/// [`settle_in`] under way.
+type SettlingIn = std::pin::Pin<Box<dyn std::future::Future<Output = ()>>>;

@@ -3,11 +3,12 @@
 //! functions; elsewhere (tests, debug builds) the same functions are linked in and called
 //! directly.
 //!
-//! Two kinds of split function:
+//! Three kinds of split function:
 //! - views (`#[cfg_attr(holdbay_split, leptos::lazy)]`, each its own chunk): a tool's call
 //!   form, an opened wire-log entry, the prompts tab… (`ui::on_demand` and beside their views);
 //! - the **after-first-screen** chunk (`after_first_screen!`): the dock, the tasks panel, the
-//!   Scene view and the wire log's keep (IndexedDB), fetched once the tool list is drawn;
+//!   Scene view, the wire log's keep (IndexedDB) and the call history's recorder (it
+//!   starts at the dock's first read), fetched once the tool list is drawn;
 //! - the **engine work** chunk, one chunk for all of it (`wasm_split(engine_work, …)`,
 //!   `fallible`): driving a call's rounds, following tasks (and drawing their rows), listing
 //!   prompts and resources, decoding a recorded log of other methods than discovery and the

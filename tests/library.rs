@@ -28,8 +28,16 @@ use dom::{
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+/// `expression` over the requests of this test's own server (`window.__here`, set by
+/// [`mount`]): the views of earlier tests stay mounted, and a suggestion they debounced may
+/// still be fetched while a later test runs.
 fn seen(expression: &str) -> JsValue {
-    js_sys::eval(expression).unwrap_or(JsValue::UNDEFINED)
+    let mine = expression.replace("window.__seen", "mine");
+    js_sys::eval(&format!(
+        "(() => {{ const mine = window.__seen.filter(s => s.url === window.__here); \
+         return ({mine}); }})()"
+    ))
+    .unwrap_or(JsValue::UNDEFINED)
 }
 
 /// What the prompt form `draft_note` holds for `argument`.
@@ -80,8 +88,11 @@ const TEMPLATE: &str = "demo://notes/{team}/{day}{?lang}";
 /// The tab `tab` over a session showing the demo-like library (with or without completions).
 fn mount(id: &str, completions: bool, tab: &'static str) -> (HtmlElement, Session, UiState) {
     let host = fresh_host(id);
+    let url = format!("http://mcp.test/{id}/mcp");
+    js_sys::Reflect::set(&js_sys::global(), &"__here".into(), &url.clone().into())
+        .expect("window is writable");
     let make = move || {
-        let session = Session::new(Connection::direct("http://mcp.test/mcp".into()));
+        let session = Session::new(Connection::direct(url.clone()));
         let catalog = Catalog::new();
         catalog.show_discovery(discovered(completions));
         catalog.show_library(

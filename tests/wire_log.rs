@@ -388,6 +388,44 @@ async fn the_history_keeps_each_call_and_rerun_repeats_it() {
     assert!(gone.is_none());
 }
 
+/// The history starts following at its first read (the dock comes after the first screen):
+/// the calls this page made before then are taken in, once, and later ones are followed.
+#[wasm_bindgen_test]
+async fn calls_made_before_the_history_is_first_read_are_kept() {
+    clear_storage();
+    let host = fresh_host("history-late-host");
+    let (session, _) = dom::mount_with_session(
+        &host,
+        || Session::new(Connection::direct(SERVER.to_owned())),
+        || view! { <WireLogPanel /> },
+    );
+    record_session(&session);
+    wait_count(&host, ".wire-entry", 3).await;
+
+    let calls = session.history().calls();
+    let tools = |calls: &[holdbay::history::CallRecord]| {
+        calls.iter().map(|c| c.tool.clone()).collect::<Vec<_>>()
+    };
+    assert_eq!(tools(&calls.get_untracked()), ["slow_report", "book_table"]);
+    assert_eq!(
+        calls.get_untracked()[1].outcome.as_deref(),
+        Some("complete")
+    );
+    // A second read takes nothing in twice; a call after it is followed.
+    assert_eq!(session.history().calls().get_untracked().len(), 2);
+    record_exchange(
+        &session.wire(),
+        sse(
+            call(10, "echo", json!({"arguments": {}}), None),
+            &[complete(10, "hi")],
+        ),
+    );
+    assert_eq!(
+        tools(&session.history().calls().get_untracked()),
+        ["echo", "slow_report", "book_table"]
+    );
+}
+
 #[wasm_bindgen_test]
 async fn recent_servers_are_kept_newest_first_without_headers_and_can_be_removed() {
     clear_storage();

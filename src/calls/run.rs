@@ -14,7 +14,8 @@ use std::pin::Pin;
 use holdbay_engine::model::{CallToolResult, JsonObject, ProgressNotificationParam, ProgressToken};
 use holdbay_engine::{
     Bounds, CallTool, Client, ErrorStep, ExchangeEvent, Finding, GetPrompt, InputAnswer,
-    LogicalRequest, McpMethod, Outcome, OutgoingRequest, ReadResource, Reply, RequestOptions, Step,
+    LogicalRequest, McpMethod, Outcome, OutgoingRequest, ReadResource, Reply, RequestOptions,
+    ServerRequestEvent, Step,
 };
 use leptos::prelude::*;
 use web_sys::AbortController;
@@ -168,6 +169,8 @@ pub struct RunState<M: RunMethod> {
     /// What the engine found about the completed result (e.g. it breaks the outputSchema).
     result_findings: RwSignal<Vec<Finding>>,
     tamper: RwSignal<Option<LatchTamper>>,
+    /// A legacy server's own requests on the open stream, not answered yet.
+    asked: RwSignal<Vec<ServerRequestEvent>>,
     token: StoredValue<Option<ProgressToken>>,
     abort: StoredValue<Option<AbortController>, LocalStorage>,
 }
@@ -194,6 +197,7 @@ impl<M: RunMethod> Run<M> {
             progress: RwSignal::new(None),
             result_findings: RwSignal::new(Vec::new()),
             tamper: RwSignal::new(None),
+            asked: RwSignal::new(Vec::new()),
             token: StoredValue::new(None),
             abort: StoredValue::new_local(None),
         };
@@ -220,6 +224,20 @@ impl<M: RunMethod> Run<M> {
     /// findings list has them too).
     pub fn result_findings(&self) -> Signal<Vec<Finding>> {
         self.state.result_findings.into()
+    }
+
+    /// What a legacy server asked on the open stream of the request on the wire, not
+    /// answered yet (the stream waits for the answers).
+    pub fn server_asks(&self) -> Signal<Vec<ServerRequestEvent>> {
+        self.state.asked.into()
+    }
+
+    /// Answer the server's request `asked` (a legacy session): the engine writes the
+    /// response, which goes in a POST of its own while the request's stream stays open.
+    pub fn answer_server(self, asked: &ServerRequestEvent, answer: &InputAnswer) {
+        self.state
+            .link
+            .answer_server(self.state.asked, asked, answer);
     }
 
     /// The latch the learner changed for the next retry (lesson 8), if any.
@@ -470,16 +488,41 @@ impl<M: RunMethod> RunState<M> {
         self.abort.try_set_value(controller);
         let token = self.token.try_get_value().flatten();
         let progress = self.progress;
+        let (link, asked) = (self.link, self.asked);
         let on_event = move |event: &ExchangeEvent| {
             if let Some(update) = token.as_ref().and_then(|token| event.progress_for(token)) {
                 progress.try_set(Some(update.into()));
             }
+            if let ExchangeEvent::ServerRequest(request) = event {
+                if request.is_ping() {
+                    link.answer_ping(request);
+                } else {
+                    asked.try_update(|asked| asked.push((**request).clone()));
+                }
+            }
         };
+        // A legacy server may send the call's progress on the session's own stream.
+        let watching = self.token.try_get_value().flatten().map(|token| {
+            self.link
+                .watch_stream(std::rc::Rc::new(move |event: &ExchangeEvent| {
+                    if let Some(update) = event.progress_for(&token) {
+                        progress.try_set(Some(update.into()));
+                    }
+                }))
+        });
         let outcome = self
             .link
             .exchange_outcome(request, signal.as_ref(), Some(&on_event))
             .await;
+        if let Some(watching) = watching {
+            self.link.unwatch_stream(watching);
+        }
         self.abort.try_set_value(None);
+        if matches!(outcome, Err(ExchangeError::Aborted { .. })) {
+            self.link.cancel_on_server(request.id());
+        }
+        // The stream is over: what it asked can no longer be answered.
+        self.asked.try_set(Vec::new());
         outcome
     }
 

@@ -3,6 +3,7 @@
 //! the engine reports about the server. Everything that talks to a server goes through it.
 
 pub mod relay_token;
+mod session_stream;
 pub mod sign_ins;
 pub mod transport;
 
@@ -11,9 +12,11 @@ use std::future::Future;
 use std::rc::Rc;
 
 use holdbay_engine::auth::MAX_STEP_UPS;
+use holdbay_engine::model::{DiscoverResult, RequestId};
 use holdbay_engine::{
-    Client, ExchangeEvent, Finding, Listen, ListenEvent, McpMethod, Negotiation, Outcome,
-    OutgoingRequest, Reply, ResponseError, Rule, legacy_server,
+    Binding, Client, Discover, EraDecision, ExchangeEvent, Finding, InputAnswer, Listen,
+    ListenEvent, McpMethod, Negotiation, Outcome, OutgoingMessage, OutgoingRequest, Reply,
+    ResponseError, Rule, ServerRequestEvent, legacy_server,
 };
 use leptos::prelude::*;
 use web_sys::AbortSignal;
@@ -22,6 +25,15 @@ use crate::connection::Connection;
 use crate::wire::WireLog;
 pub use sign_ins::{Later, Refusal, SignIns};
 pub use transport::{Carry, ExchangeError};
+
+/// What the first contact with a server found.
+#[derive(Debug, Clone)]
+pub struct Contact {
+    /// What `server/discover` said, or what a legacy session's `initialize` did.
+    pub discovered: DiscoverResult,
+    /// Set when the server speaks an older revision: why Holdbay opened a legacy session.
+    pub fell_back: Option<String>,
+}
 
 /// `Copy`: a bundle of handles, shared by the session's services.
 #[derive(Clone, Copy)]
@@ -37,6 +49,25 @@ pub struct Link {
     /// Sign-ins: the bearer every request carries, and the waits for a sign-in; `None`:
     /// requests go without credentials and a refusal stays one.
     sign_ins: StoredValue<Option<Rc<dyn SignIns>>, LocalStorage>,
+    /// A legacy session's own GET stream: which one runs, and how to stop its fetch.
+    stream: StoredValue<StreamHandle, LocalStorage>,
+    /// What the server asked on that stream, not answered yet.
+    session_asks: RwSignal<Vec<ServerRequestEvent>>,
+    /// Who else sees that stream's events (a call waiting for its progress, which a legacy
+    /// server may send there rather than on the call's stream), by a number to end it with.
+    stream_watchers: StoredValue<Vec<(u64, StreamWatcher)>, LocalStorage>,
+}
+
+/// Sees each event of the session's own stream.
+pub type StreamWatcher = Rc<dyn Fn(&ExchangeEvent)>;
+
+/// The session stream that runs now, if any.
+#[derive(Default)]
+struct StreamHandle {
+    /// Counts the streams started; a loop runs while its number is the current one.
+    generation: u64,
+    running: bool,
+    abort: Option<web_sys::AbortController>,
 }
 
 /// How often each distinct finding was seen, by rule and explanation.
@@ -79,6 +110,9 @@ impl Link {
             findings: RwSignal::new(Vec::new()),
             repeats: RwSignal::new(FindingCounts::default()),
             sign_ins: StoredValue::new_local(None),
+            stream: StoredValue::new_local(StreamHandle::default()),
+            session_asks: RwSignal::new(Vec::new()),
+            stream_watchers: StoredValue::new_local(Vec::new()),
         };
         wire.listen(move |_, added| {
             link.note_findings(added.iter().filter_map(|timed| match &timed.event {
@@ -113,8 +147,122 @@ impl Link {
     /// Point the link at another server (or route): the session's connect does this. The
     /// protocol revision is negotiated again, from the newest.
     pub(crate) fn set_connection(&self, connection: Connection) {
+        self.stop_session_stream();
         self.connection.try_set(connection);
         self.build(Client::reset_version);
+    }
+
+    /// What the server asked on the legacy session's own stream, not answered yet (the
+    /// server waits for each answer).
+    pub fn session_asks(&self) -> Signal<Vec<ServerRequestEvent>> {
+        self.session_asks.into()
+    }
+
+    /// Answer `asked`, from the session's stream (see [`Link::answer_server`]).
+    pub fn answer_session_ask(&self, asked: &ServerRequestEvent, answer: &InputAnswer) {
+        self.answer_server(self.session_asks, asked, answer);
+    }
+
+    /// Answer the server's request `asked` (a legacy session), waiting in `pending`: the
+    /// engine writes the response, which goes in a POST of its own while the stream it
+    /// came on stays open; how the server took it is in the wire log.
+    pub fn answer_server(
+        &self,
+        pending: RwSignal<Vec<ServerRequestEvent>>,
+        asked: &ServerRequestEvent,
+        answer: &InputAnswer,
+    ) {
+        let Some(message) = self
+            .build(|client| client.answer_server_request(asked, answer))
+            .and_then(Result::ok)
+        else {
+            return;
+        };
+        let id = asked.id.clone();
+        pending.try_update(|asks| asks.retain(|waiting| waiting.id != id));
+        let link = *self;
+        leptos::task::spawn_local(async move {
+            let _ = link.post_message(&message).await;
+        });
+    }
+
+    /// A request from the server on the session's stream: a `ping` is answered at once,
+    /// the rest wait for the user.
+    fn server_asked(&self, asked: &ServerRequestEvent) {
+        if asked.is_ping() {
+            self.answer_ping(asked);
+        } else {
+            self.session_asks
+                .try_update(|asks| asks.push(asked.clone()));
+        }
+    }
+
+    /// Let `watcher` see the session stream's events until [`Link::unwatch_stream`] with
+    /// the number returned.
+    pub fn watch_stream(&self, watcher: StreamWatcher) -> u64 {
+        self.stream_watchers
+            .try_update_value(|watchers| {
+                let number = watchers.last().map_or(0, |(last, _)| last + 1);
+                watchers.push((number, watcher));
+                number
+            })
+            .unwrap_or_default()
+    }
+
+    pub fn unwatch_stream(&self, number: u64) {
+        self.stream_watchers
+            .try_update_value(|watchers| watchers.retain(|(kept, _)| *kept != number));
+    }
+
+    /// An event of the session's stream, for its watchers.
+    fn stream_event(&self, event: &ExchangeEvent) {
+        let watchers: Vec<StreamWatcher> = self
+            .stream_watchers
+            .try_with_value(|watchers| watchers.iter().map(|(_, w)| w.clone()).collect())
+            .unwrap_or_default();
+        for watcher in watchers {
+            watcher(event);
+        }
+    }
+
+    /// Start reading the legacy session's own stream (after `initialize`).
+    fn start_session_stream(&self) {
+        let started = self.stream.try_update_value(|stream| {
+            stream.generation += 1;
+            stream.running = true;
+            (stream.generation, stream.abort.take())
+        });
+        let Some((generation, previous)) = started else {
+            return;
+        };
+        // A session opened anew: the old session's stream ends.
+        if let Some(previous) = previous {
+            previous.abort();
+        }
+        session_stream::run(*self, generation);
+    }
+
+    /// The number of the session stream that should run now, if one should.
+    fn stream_generation(&self) -> Option<u64> {
+        self.stream
+            .try_with_value(|stream| stream.running.then_some(stream.generation))
+            .flatten()
+    }
+
+    fn keep_stream_abort(&self, abort: Option<web_sys::AbortController>) {
+        self.stream.try_update_value(|stream| stream.abort = abort);
+    }
+
+    /// The connection moves on: the stream's loop ends, its fetch is aborted, and what it
+    /// asked can no longer be answered.
+    fn stop_session_stream(&self) {
+        if let Some(Some(abort)) = self.stream.try_update_value(|stream| {
+            stream.running = false;
+            stream.abort.take()
+        }) {
+            abort.abort();
+        }
+        self.session_asks.try_set(Vec::new());
     }
 
     pub fn wire(&self) -> WireLog {
@@ -210,8 +358,42 @@ impl Link {
         request: &OutgoingRequest<M>,
     ) -> Result<Reply<M::Output>, ExchangeError> {
         // One call site, so the exchange's code is not repeated per method in the wasm.
-        self.signing_in_as_needed(|| self.exchange_once(request))
-            .await
+        let mut again = None;
+        loop {
+            let sending = again.as_ref().unwrap_or(request);
+            let answer = self
+                .signing_in_as_needed(|| self.exchange_once(sending))
+                .await;
+            if let Some(done) = self.unless_renewed(request, answer, &mut again).await {
+                return done;
+            }
+        }
+    }
+
+    /// `answer` to `request`, unless it says the legacy session ended on the server's side
+    /// (a 404 to its session, said by the engine) and it was the first try: then a new
+    /// session is opened and `again` is the request to send in it (`None` comes back).
+    async fn unless_renewed<M: McpMethod, T>(
+        &self,
+        request: &OutgoingRequest<M>,
+        answer: Result<T, ExchangeError>,
+        again: &mut Option<OutgoingRequest<M>>,
+    ) -> Option<Result<T, ExchangeError>> {
+        if again.is_some() {
+            return Some(answer);
+        }
+        let Err(ExchangeError::Response(error)) = &answer else {
+            return Some(answer);
+        };
+        let Some(finding) = self.build(|client| client.session_lost(error)).flatten() else {
+            return Some(answer);
+        };
+        self.note_findings([finding]);
+        if let Err(error) = self.open_legacy_session().await {
+            return Some(Err(error));
+        }
+        *again = self.build(|client| client.in_current_session(request));
+        again.is_none().then_some(answer)
     }
 
     /// Run `attempt`; while its refusal asks for a sign-in that then succeeds, run it again
@@ -278,20 +460,123 @@ impl Link {
         }
     }
 
-    /// The first request to a server (`server/discover`): [`Link::exchange`], and a failure
-    /// that means the server speaks an older revision (wire reference §10.6) said so,
-    /// rather than as the server's own words.
-    pub async fn first_contact<M: McpMethod>(
+    /// The first request to a server (`server/discover`): [`Link::exchange`]; a server of
+    /// an older revision is followed into a legacy session when the connection's era allows
+    /// (versioning.mdx), and otherwise said so rather than in the server's own words.
+    pub async fn first_contact(
         &self,
-        request: &OutgoingRequest<M>,
-    ) -> Result<Reply<M::Output>, ExchangeError> {
-        self.exchange(request).await.map_err(|error| match error {
-            ExchangeError::Response(response) => match legacy_server(&response) {
+        request: &OutgoingRequest<Discover>,
+    ) -> Result<Contact, ExchangeError> {
+        let era = self.connection_now().era;
+        if let Some(EraDecision::FallBack { why }) =
+            self.build(|client| client.choose_era(era)).flatten()
+        {
+            return Ok(Contact {
+                discovered: self.open_legacy_session().await?,
+                fell_back: Some(why),
+            });
+        }
+        let response = match self.exchange(request).await {
+            Ok(reply) => {
+                return Ok(Contact {
+                    discovered: reply.result,
+                    fell_back: None,
+                });
+            }
+            Err(ExchangeError::Response(response)) => response,
+            Err(other) => return Err(other),
+        };
+        let connection = self.connection_now();
+        let binding = Binding::of_url(&connection.server);
+        let decision = self
+            .build(|client| client.detect_era(connection.era, binding, &response))
+            .flatten();
+        match decision {
+            Some(EraDecision::FallBack { why }) => Ok(Contact {
+                discovered: self.open_legacy_session().await?,
+                fell_back: Some(why),
+            }),
+            Some(EraDecision::Stop(mismatch)) => Err(mismatch.into()),
+            None => Err(match legacy_server(&response) {
                 Some(legacy) => ExchangeError::Version(legacy),
                 None => ExchangeError::Response(response),
-            },
-            other => other,
-        })
+            }),
+        }
+    }
+
+    /// A legacy session: `initialize`, its answer checked by the engine (which keeps the
+    /// session and the version agreed), then `notifications/initialized`. The session reads
+    /// as a discovery, so the rest of the app sees one kind of server.
+    async fn open_legacy_session(&self) -> Result<DiscoverResult, ExchangeError> {
+        let connection = self.connection_now();
+        let gone = || ExchangeError::Aborted {
+            url: connection.server.clone(),
+        };
+        let initialize = self.build(Client::initialize).ok_or_else(gone)?;
+        // A server behind authorization refuses initialize until the user signs in.
+        let (reply, session) = self
+            .signing_in_as_needed(|| self.initialize_once(&initialize))
+            .await?;
+        let opened = self
+            .build(|client| client.open_session(reply, session.as_deref()))
+            .ok_or_else(gone)??;
+        self.note_findings(opened.findings.iter().cloned());
+        let initialized = self.build(|client| client.initialized()).ok_or_else(gone)?;
+        self.post_message(&initialized).await?;
+        // What the server sends outside any request comes on the session's own stream.
+        self.start_session_stream();
+        Ok(opened.as_discovery())
+    }
+
+    /// `initialize` once, carrying the credentials of the moment: the answer and the session
+    /// it assigned.
+    async fn initialize_once(
+        &self,
+        initialize: &OutgoingRequest<holdbay_engine::Initialize>,
+    ) -> Result<
+        (
+            Reply<holdbay_engine::model::InitializeResult>,
+            Option<String>,
+        ),
+        ExchangeError,
+    > {
+        let connection = self.connection_now();
+        let how = self.carry(&connection).await;
+        transport::exchange_in_session(&how, initialize).await
+    }
+
+    /// POST a legacy session's message (a notification, an answer to the server's request)
+    /// over the current connection; the server's status comes back.
+    pub async fn post_message(&self, message: &OutgoingMessage) -> Result<u16, ExchangeError> {
+        let connection = self.connection_now();
+        let how = self.carry(&connection).await;
+        transport::post_message(&how, message).await
+    }
+
+    /// The user stopped `request_id`: a legacy server is told with `notifications/cancelled`
+    /// (it takes a closed stream for a lost connection); a 2026-07-28 one needs nothing more.
+    pub fn cancel_on_server(&self, request_id: &RequestId) {
+        let message = self
+            .build(|client| client.cancelled(request_id, "the user pressed Stop"))
+            .flatten();
+        let Some(message) = message else {
+            return;
+        };
+        let link = *self;
+        leptos::task::spawn_local(async move {
+            let _ = link.post_message(&message).await;
+        });
+    }
+
+    /// A legacy server's `ping` on a stream: answered at once, with nothing to ask anyone.
+    pub fn answer_ping(&self, asked: &ServerRequestEvent) {
+        let Some(message) = self.build(|client| client.answer_ping(asked)) else {
+            return;
+        };
+        let link = *self;
+        leptos::task::spawn_local(async move {
+            let _ = link.post_message(&message).await;
+        });
     }
 
     /// Send `request`, which may pause for input or become a task; `abort` stops it and
@@ -302,8 +587,16 @@ impl Link {
         abort: Option<&AbortSignal>,
         on_event: Option<&dyn Fn(&ExchangeEvent)>,
     ) -> Result<Reply<Outcome<M::Output>>, ExchangeError> {
-        self.signing_in_as_needed(|| self.exchange_outcome_once(request, abort, on_event))
-            .await
+        let mut again = None;
+        loop {
+            let sending = again.as_ref().unwrap_or(request);
+            let answer = self
+                .signing_in_as_needed(|| self.exchange_outcome_once(sending, abort, on_event))
+                .await;
+            if let Some(done) = self.unless_renewed(request, answer, &mut again).await {
+                return done;
+            }
+        }
     }
 
     async fn exchange_outcome_once<M: McpMethod>(

@@ -8,12 +8,16 @@
 //! ones too: a `Content-Length` counts the encoded bytes, so a small gzip bomb read whole
 //! would be decoded whole before the engine's bound could stop it.)
 
+use std::borrow::Cow;
+
 use holdbay_engine::auth::DPOP_NONCE_HEADER;
+use holdbay_engine::era::HEADER_SESSION_ID;
 use holdbay_engine::headers::merge_extra_headers;
 use holdbay_engine::relay::RELAY_TOKEN_HEADER;
 use holdbay_engine::{
-    Decoded, ExchangeEvent, Limits, Listen, ListenEvent, McpMethod, Outcome, OutgoingRequest,
-    Reply, ResponseError, Subscription, TimedEvent, Unsendable, VersionMismatch, check_sendable,
+    BodilessRequest, Decoded, ExchangeEvent, Limits, Listen, ListenEvent, McpMethod, Outcome,
+    OutgoingMessage, OutgoingRequest, Reply, ResponseError, Resume, SessionRefused, Subscription,
+    TimedEvent, Unsendable, VersionMismatch, check_sendable,
 };
 use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::closure::Closure;
@@ -58,6 +62,9 @@ pub enum ExchangeError {
     /// negotiation, or an older server told apart).
     #[error(transparent)]
     Version(#[from] VersionMismatch),
+    /// A legacy server's `initialize` answer that opens no session.
+    #[error(transparent)]
+    Session(#[from] SessionRefused),
 }
 
 impl ExchangeError {
@@ -191,6 +198,43 @@ pub async fn exchange<M: McpMethod>(
     Ok(result?)
 }
 
+/// Send `request`; decode an answer that must be `complete`, with the `Mcp-Session-Id` the
+/// answer carried (a legacy server's `initialize` assigns the session with it).
+pub async fn exchange_in_session<M: McpMethod>(
+    how: &Carry<'_>,
+    request: &OutgoingRequest<M>,
+) -> Result<(Reply<M::Output>, Option<String>), ExchangeError> {
+    let (record, decoded, session) = read_with_session(how, request, true).await?;
+    let (events, result) = decoded.into_complete();
+    record.events(how, events);
+    record.end(how, false, None);
+    Ok((result?, session))
+}
+
+/// POST a message that is not a request of the client's own (a legacy session's
+/// notification, or its answer to the server's request), recorded in the wire log; the
+/// server takes it with `202 Accepted`.
+pub async fn post_message(
+    how: &Carry<'_>,
+    message: &OutgoingMessage,
+) -> Result<u16, ExchangeError> {
+    let body = message.body();
+    let wire = Wire::with(
+        Cow::Borrowed(&message.label),
+        Limits::default(),
+        &message.headers,
+        &body,
+        how,
+    );
+    let record = Record::begin(how, message.sent_event(), &wire);
+    let deadline = Deadline::start(how, false);
+    let response = send(how, record, &wire, &deadline).await?;
+    read_body(how, record, &response, &deadline, &mut |_| true).await?;
+    let status = response.status();
+    record.end(how, false, OutgoingMessage::refusal(status));
+    Ok(status)
+}
+
 /// Send `request`; decode any outcome its method allows (complete, input_required, task).
 pub async fn exchange_outcome<M: McpMethod>(
     how: &Carry<'_>,
@@ -208,31 +252,120 @@ async fn read_to_end<M: McpMethod>(
     how: &Carry<'_>,
     request: &OutgoingRequest<M>,
 ) -> Result<(Record, Decoded<M>), ExchangeError> {
+    let (record, decoded, _) = read_with_session(how, request, false).await?;
+    Ok((record, decoded))
+}
+
+/// [`read_to_end`], with the answer's `Mcp-Session-Id` when `session` asks for it (only
+/// `initialize` assigns one: the other exchanges, hundreds a second when tasks are polled,
+/// do not look it up).
+async fn read_with_session<M: McpMethod>(
+    how: &Carry<'_>,
+    request: &OutgoingRequest<M>,
+    session: bool,
+) -> Result<(Record, Decoded<M>, Option<String>), ExchangeError> {
     let wire = Wire::of(request, how);
     let record = Record::begin(how, request.sent_event(), &wire);
     let deadline = Deadline::start(how, false);
     let response = send(how, record, &wire, &deadline).await?;
     let headers = response.headers();
     let header = |name: &str| headers.get(name).ok().flatten();
+    let session = session.then(|| header(HEADER_SESSION_ID)).flatten();
     let mut reader = request.reader(response.status(), header("content-type").as_deref());
     reader.set_www_authenticate(header("www-authenticate").as_deref());
     reader.set_dpop_nonce(header(DPOP_NONCE_HEADER).as_deref());
+    let (mut record, mut decoded, mut resume) =
+        read_reply(how, record, &response, &deadline, reader, false).await?;
+    // A legacy stream that ended before its answer is picked up where it broke (the
+    // engine says whether and when); each resumption is an exchange of its own in the log.
+    let mut resumed = 0;
+    while let Err(error) = &decoded.result {
+        let Some(resumption) = request.resumption(resume.as_ref(), error, resumed) else {
+            break;
+        };
+        resumed += 1;
+        record.events(how, std::mem::take(&mut decoded.events));
+        record.end(
+            how,
+            false,
+            Some(format!(
+                "{error}: resumed with Last-Event-ID after {} ms",
+                resumption.wait_ms
+            )),
+        );
+        crate::wakeup::Wakeup::new().sleep(resumption.wait_ms).await;
+        let wire = Wire::bodiless(&resumption.request, how);
+        record = Record::begin(how, resumption.request.sent_event(), &wire);
+        let deadline = Deadline::start(how, true);
+        let response = send(how, record, &wire, &deadline).await?;
+        let content_type = response.headers().get("content-type").ok().flatten();
+        let reader = request.reader(response.status(), content_type.as_deref());
+        // The resumed stream is the session's GET: it stays open after the answer.
+        (record, decoded, resume) =
+            read_reply(how, record, &response, &deadline, reader, true).await?;
+    }
+    Ok((record, decoded, session))
+}
+
+/// Read `response`'s body into `reader` to its end (or, `until_answered`, only until the
+/// answer: a resumed GET stream stays open after it), recording what it decodes on the
+/// way: the decoded reply, and where its stream would resume.
+async fn read_reply<M: McpMethod>(
+    how: &Carry<'_>,
+    record: Record,
+    response: &Response,
+    deadline: &Deadline,
+    mut reader: holdbay_engine::ResponseReader<M>,
+    until_answered: bool,
+) -> Result<(Record, Decoded<M>, Option<Resume>), ExchangeError> {
     record.events(how, reader.take_events());
-    read_body(how, record, &response, &deadline, &mut |chunk| {
+    read_body(how, record, response, deadline, &mut |chunk| {
         reader.push_chunk(chunk);
         record.events(how, reader.take_events());
         // Once the outcome is decided (e.g. too large), stop downloading.
-        !reader.has_failed()
+        let answered = until_answered && reader.is_answered();
+        !reader.has_failed() && !answered
     })
     .await?;
     let too_large = reader.is_too_large();
+    let resume = reader.resume().cloned();
     let decoded = reader.finish_decoded();
     // A body refused by a bound (too large, thousands of inputs) is not worth the log's
     // budget: its start says what it was.
     if too_large || matches!(&decoded.result, Err(error) if error.is_over_bound()) {
         record.update(how, WireEntry::keep_refused_head);
     }
-    Ok((record, decoded))
+    Ok((record, decoded, resume))
+}
+
+/// What a stream's reader does with each chunk: the events it read, and whether to go on.
+pub type StreamChunks<'a> = dyn FnMut(&[u8]) -> (Vec<ExchangeEvent>, bool) + 'a;
+
+/// Open a legacy session's own GET stream (`request`) and read it until it ends, handing
+/// the status to `on_response` and each chunk to `on_chunk` (which returns false to stop);
+/// the events they return are recorded (and seen by the carry's observer).
+pub async fn read_session_stream(
+    how: &Carry<'_>,
+    request: &BodilessRequest,
+    on_response: &mut dyn FnMut(u16, Option<&str>) -> Vec<ExchangeEvent>,
+    on_chunk: &mut StreamChunks<'_>,
+) -> Result<(), ExchangeError> {
+    let wire = Wire::bodiless(request, how);
+    let record = Record::begin(how, request.sent_event(), &wire);
+    let deadline = Deadline::start(how, true);
+    let response = send(how, record, &wire, &deadline).await?;
+    let content_type = response.headers().get("content-type").ok().flatten();
+    record.events(how, on_response(response.status(), content_type.as_deref()));
+    let mut going = true;
+    read_body(how, record, &response, &deadline, &mut |chunk| {
+        let (events, more) = on_chunk(chunk);
+        record.events(how, events);
+        going = more;
+        more
+    })
+    .await?;
+    record.end(how, !going, None);
+    Ok(())
 }
 
 /// Open a `subscriptions/listen` stream and hand every event to `on_event` until it says
@@ -268,7 +401,9 @@ pub async fn listen(
 
 /// What `send` needs of a request; not generic, so the fetch code exists once in the wasm.
 struct Wire<'r> {
-    method: &'static str,
+    /// `POST`, or `GET` for a legacy stream (then `body` is empty and not sent).
+    http_method: &'static str,
+    method: Cow<'r, str>,
     /// The engine's bounds on what it sends ([`check_sendable`]).
     limits: Limits,
     /// The engine's headers, then the user's extra ones except those the protocol reserves
@@ -279,20 +414,50 @@ struct Wire<'r> {
 
 impl<'r> Wire<'r> {
     fn of<M: McpMethod>(request: &'r OutgoingRequest<M>, how: &Carry<'_>) -> Self {
+        Self::with(
+            Cow::Borrowed(request.method()),
+            *request.limits(),
+            request.headers(),
+            request.body(),
+            how,
+        )
+    }
+
+    /// A GET (or DELETE) of a legacy session: no body.
+    fn bodiless(request: &BodilessRequest, how: &Carry<'_>) -> Self {
+        let mut wire = Self::with(
+            Cow::Borrowed(request.label),
+            Limits::default(),
+            &request.headers,
+            "",
+            how,
+        );
+        wire.http_method = request.http_method;
+        wire
+    }
+
+    fn with(
+        method: Cow<'r, str>,
+        limits: Limits,
+        protocol: &[(String, String)],
+        body: &'r str,
+        how: &Carry<'_>,
+    ) -> Self {
         let connection = how.connection;
         // A sign-in's token goes with the protocol's headers: a typed Authorization then
         // gives way to it.
-        let mut protocol = request.headers().to_vec();
+        let mut protocol = protocol.to_vec();
         protocol.extend(how.credentials.iter().cloned());
         let mut headers = merge_extra_headers(&protocol, connection.extra_headers()).headers;
         if connection.via_relay {
             with_relay_token(&mut headers, relay_token::from_page());
         }
         Self {
-            method: request.method(),
-            limits: *request.limits(),
+            http_method: "POST",
+            method,
+            limits,
             headers,
-            body: request.body(),
+            body,
         }
     }
 }
@@ -327,7 +492,7 @@ impl Record {
         }
         let (request_headers, withheld_headers) = redact(&wire.headers, connection);
         let id = how.log.begin(WireEntry {
-            method: wire.method.to_owned(),
+            method: wire.method.to_string(),
             name,
             server: connection.server.clone(),
             url: connection.fetch_url(),
@@ -449,9 +614,11 @@ async fn send(
         })?;
     }
     let init = web_sys::RequestInit::new();
-    init.set_method("POST");
+    init.set_method(wire.http_method);
     init.set_headers(&headers);
-    init.set_body(&JsValue::from_str(wire.body));
+    if wire.http_method == "POST" {
+        init.set_body(&JsValue::from_str(wire.body));
+    }
     init.set_signal(Some(&deadline.signal));
     let Some(window) = web_sys::window() else {
         return Err(record.fail(how, unreachable("no browser window".to_owned())));

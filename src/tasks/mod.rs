@@ -10,7 +10,6 @@ mod actions;
 mod driver;
 pub mod pacing;
 mod store;
-mod wakeup;
 
 use std::collections::HashMap;
 
@@ -23,9 +22,9 @@ use crate::link::Link;
 use crate::split::{ChunkMissing, chunk, engine_work};
 use crate::storage;
 use crate::traffic::TrafficView;
+use crate::wakeup::Wakeup;
 pub use holdbay_engine::{PollProblem, SnapshotSeen, TrackedTask};
 pub use store::routine_save_delay_ms;
-use wakeup::Wakeup;
 
 /// What following the tasks needs: the link, the scene (told of restored tasks) and whether
 /// the server offers a listen stream.

@@ -9,8 +9,8 @@ use super::first_screen::{self, DockFrame, TasksFrame};
 use super::on_demand::{DockOnDemand, SceneColumns, TasksPanelOnDemand};
 use super::state::{UiState, View};
 use super::{
-    CallPanel, Catalog, ConnectionBar, DiscoverPanel, ErrorNotice, SignInCard, TasksAsking,
-    VersionNotice,
+    CallPanel, Catalog, ConnectionBar, DiscoverPanel, ErrorNotice, SessionAsks, SignInCard,
+    TasksAsking, VersionNotice,
 };
 use crate::catalog::Loaded;
 use crate::connection::Connection;
@@ -27,6 +27,9 @@ pub fn start_session(endpoint: &Result<String, String>, kept_log: Option<&str>) 
         Ok(url) => {
             let mut connection = Connection::restore(url.clone());
             connection.via_relay |= crate::endpoint::relay_from_page();
+            if let Some(era) = crate::endpoint::era_from_page() {
+                connection.era = era;
+            }
             connection
         }
         Err(_) => Connection::default(),
@@ -52,17 +55,13 @@ pub fn App(endpoint: Result<String, String>, session: Session) -> impl IntoView 
     let later = first_screen::drawn(session);
     Effect::new(move || {
         if later.get() {
-            session.keep_wire_log();
+            session.after_first_screen();
         }
     });
     let on_connect = Callback::new(move |connection: Connection| {
         reconnect(session, ui, connection);
     });
     let shown = ui.view();
-    let show = move |view: View| {
-        shown.set(view);
-        view.share_in_page_url();
-    };
 
     view! {
         <div class="holdbay">
@@ -70,20 +69,8 @@ pub fn App(endpoint: Result<String, String>, session: Session) -> impl IntoView 
                 <h1>"Holdbay"</h1>
                 <p class="tagline">"MCP 2026-07-28 multi-step flows, seen from the wire"</p>
                 <nav class="view-switch" aria-label="View">
-                    <button
-                        id="view-workbench"
-                        aria-pressed=move || (shown.get() == View::Workbench).to_string()
-                        on:click=move |_| show(View::Workbench)
-                    >
-                        "Workbench"
-                    </button>
-                    <button
-                        id="view-scene"
-                        aria-pressed=move || (shown.get() == View::Scene).to_string()
-                        on:click=move |_| show(View::Scene)
-                    >
-                        "Scene"
-                    </button>
+                    <ViewButton view=View::Workbench shown=shown />
+                    <ViewButton view=View::Scene shown=shown />
                     // The lesson and the call come first in the page: one key press past them.
                     <Show when=move || shown.get() == View::Scene>
                         <button type="button" class="skip-to-scene" on:click=|_| focus_scene()>
@@ -159,6 +146,25 @@ impl View {
     }
 }
 
+/// One button of the view switch, pressed while its view is shown; the choice goes into
+/// the page URL.
+#[component]
+fn ViewButton(view: View, shown: RwSignal<View>) -> impl IntoView {
+    let (id, label) = match view {
+        View::Workbench => ("view-workbench", "Workbench"),
+        View::Scene => ("view-scene", "Scene"),
+    };
+    let choose = move |_| {
+        shown.set(view);
+        view.share_in_page_url();
+    };
+    view! {
+        <button id=id aria-pressed=move || (shown.get() == view).to_string() on:click=choose>
+            {label}
+        </button>
+    }
+}
+
 #[component]
 fn Workbench(
     connected: impl Fn() -> bool + Send + Sync + Copy + 'static,
@@ -173,13 +179,17 @@ fn Workbench(
                     Loaded::Loading => {
                         view! { <p class="pending">"Discovering the server…"</p> }.into_any()
                     }
-                    Loaded::Ready(result) => view! { <DiscoverPanel result=result /> }.into_any(),
+                    Loaded::Ready(result) => {
+                        let fell_back = session.catalog().fell_back().get_untracked();
+                        view! { <DiscoverPanel result=result fell_back=fell_back /> }.into_any()
+                    }
                     Loaded::Failed(message) => view! { <DiscoveryFailed message=message /> }.into_any(),
                     Loaded::NotOffered => ().into_any(),
                 }}
                 <Catalog />
             </div>
             <div class="column call-column" aria-label="Call">
+                <SessionAsks />
                 <TasksAsking />
                 <CallPanel />
             </div>
@@ -243,7 +253,7 @@ fn DiscoveryFailed(message: String) -> impl IntoView {
 /// Switch to `connection`: share it in the page URL, and let the session connect. To
 /// another server, the views start clean too (no tool of the last one left in the call panel).
 pub fn reconnect(session: Session, ui: UiState, connection: Connection) {
-    crate::endpoint::share_in_page_url(&connection.server, connection.via_relay);
+    crate::endpoint::share_in_page_url(&connection.server, connection.via_relay, connection.era);
     let switching = session.connection_now().server != connection.server;
     // The session first (it cancels the last server's calls while their views still
     // stand), then the views.

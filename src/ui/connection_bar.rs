@@ -1,11 +1,14 @@
 //! The bar at the top: which server (typed, or one of the recent servers), direct or through
 //! the relay, and extra request headers.
 
+use holdbay_engine::era::{Era, EraChoice};
 use holdbay_engine::headers::is_reserved_header;
 use leptos::ev::SubmitEvent;
 use leptos::prelude::*;
 
 use super::checkbox::Checkbox;
+use super::stdio_menu::StdioMenuOnDemand;
+use super::text_field::TextField;
 use super::{AuthStatus, SignInSettingsFields};
 use crate::connection::{Connection, Deadlines, RecentServer, forget_recent, recent_servers};
 use crate::session::Session;
@@ -40,9 +43,13 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
     let problem = RwSignal::new(None::<String>);
     let recent = RwSignal::new(recent_servers());
     let show_recent = RwSignal::new(false);
+    let stdio = session.stdio();
+    let stdio_count = stdio.count();
+    let show_stdio = RwSignal::new(false);
 
     let request_secs = RwSignal::new(Deadlines::DEFAULT_REQUEST_SECS.to_string());
     let stream_secs = RwSignal::new(Deadlines::DEFAULT_STREAM_SECS.to_string());
+    let era = RwSignal::new(EraChoice::Auto);
 
     let add_row = move |name: String, value: String, secret: bool| {
         let id = next_row.get_value();
@@ -64,6 +71,7 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
         remember.set(connection.remember_headers);
         request_secs.set(connection.deadlines.request_secs.to_string());
         stream_secs.set(connection.deadlines.stream_secs.to_string());
+        era.set(connection.era);
         rows.set(Vec::new());
         for (name, value) in &connection.headers {
             let secret = connection.is_secret_header(name.trim()) || value.trim().is_empty();
@@ -78,6 +86,10 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
         connection.via_relay = known.via_relay;
         on_connect.run(connection);
     };
+    let use_stdio = Callback::new(move |server: String| {
+        show_stdio.set(false);
+        on_connect.run(Connection::restore(server));
+    });
     let forget = move |server: String| {
         if let Err(why) = forget_recent(&server) {
             problem.set(Some(why));
@@ -128,6 +140,7 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
                     remember_headers: remember.get_untracked(),
                     shareable_headers,
                     deadlines,
+                    era: era.get_untracked(),
                 });
             }
             Err(reason) => problem.set(Some(reason)),
@@ -145,15 +158,12 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
         <form class="connection-bar" id="connection-bar" on:submit=submit>
             <div class="connection-line">
                 <label for="server-url">"Server"</label>
-                <input
+                <TextField
+                    value=url
                     id="server-url"
-                    type="text"
                     inputmode="url"
-                    spellcheck="false"
                     autocomplete="url"
                     list="recent-servers"
-                    prop:value=url
-                    on:input=move |ev| url.set(event_target_value(&ev))
                 />
                 <datalist id="recent-servers">
                     {move || {
@@ -164,20 +174,22 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
                             .collect_view()
                     }}
                 </datalist>
-                <button
-                    type="button"
+                <PanelToggle
                     class="toggle-recent"
-                    aria-controls="recent-menu"
-                    aria-expanded=move || show_recent.get().to_string()
-                    disabled=move || recent.with(Vec::is_empty)
-                    on:click=move |_| show_recent.update(|shown| *shown = !*shown)
-                >
-                    "Recent"
-                    {move || {
-                        let n = recent.with(Vec::len);
-                        (n > 0).then(|| view! { <span class="count">{n}</span> })
-                    }}
-                </button>
+                    controls="recent-menu"
+                    label="Recent"
+                    shown=show_recent
+                    count=Signal::derive(move || recent.with(Vec::len))
+                    disabled_when_empty=true
+                />
+                <PanelToggle
+                    class="toggle-stdio"
+                    controls="stdio-menu"
+                    label="stdio"
+                    shown=show_stdio
+                    count=stdio_count
+                    hidden_when_empty=true
+                />
                 <fieldset class="route">
                     <legend class="visually-hidden">"Route"</legend>
                     <label>
@@ -201,19 +213,13 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
                         "Through the relay"
                     </label>
                 </fieldset>
-                <button
-                    type="button"
+                <PanelToggle
                     class="toggle-headers"
-                    aria-controls="header-editor"
-                    aria-expanded=move || show_headers.get().to_string()
-                    on:click=move |_| show_headers.update(|shown| *shown = !*shown)
-                >
-                    "Headers and limits"
-                    {move || {
-                        let n = header_count();
-                        (n > 0).then(|| view! { <span class="count">{n}</span> })
-                    }}
-                </button>
+                    controls="header-editor"
+                    label="Headers and limits"
+                    shown=show_headers
+                    count=Signal::derive(header_count)
+                />
                 <button type="submit" class="primary" id="connect">"Connect"</button>
             </div>
             {move || problem.get().map(|p| view! { <p class="error-message" role="alert">{p}</p> })}
@@ -252,6 +258,9 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
                     </For>
                 </ul>
             </div>
+            <div class="recent-menu stdio-menu" id="stdio-menu" hidden=move || !show_stdio.get()>
+                {move || show_stdio.get().then(|| view! { <StdioMenuOnDemand on_use=use_stdio /> })}
+            </div>
             <p class="connection-status">
                 "Talking to "
                 <code id="endpoint-url">{move || session.connection().with(|c| c.server.clone())}</code>
@@ -287,23 +296,17 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
                 <ul class="header-rows">
                     <For each=move || rows.get() key=|row| row.id let:row>
                         <li class="header-row">
-                            <input
+                            <TextField
+                                value=row.name
                                 class="header-name"
-                                aria-label="Header name"
+                                label="Header name"
                                 placeholder="Authorization"
-                                spellcheck="false"
-                                autocomplete="off"
-                                prop:value=row.name
-                                on:input=move |ev| row.name.set(event_target_value(&ev))
                             />
-                            <input
+                            <TextField
+                                value=row.value
                                 class="header-value"
-                                aria-label="Header value"
+                                label="Header value"
                                 placeholder="Bearer …"
-                                spellcheck="false"
-                                autocomplete="off"
-                                prop:value=row.value
-                                on:input=move |ev| row.value.set(event_target_value(&ev))
                             />
                             <Checkbox
                                 class="header-secret"
@@ -361,6 +364,7 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
                         "How long the client waits for a request's whole answer, and how long a listen stream stays open before it is closed and opened again. When a deadline passes, the call ends with a message that says so."
                     </p>
                 </fieldset>
+                <EraSelect era=era />
                 // In the engine-work chunk: fetched when the editor is first opened, then
                 // kept mounted (a loading view dropped under it would panic).
                 <Show when=move || opened_headers.get()>
@@ -371,7 +375,83 @@ pub fn ConnectionBar(on_connect: Callback<Connection>) -> impl IntoView {
     }
 }
 
+/// Which protocol revision to speak to this server, applied on Connect (and kept in the
+/// page URL as `era=`).
+#[component]
+fn EraSelect(era: RwSignal<EraChoice>) -> impl IntoView {
+    let label = |choice: EraChoice| match choice {
+        EraChoice::Auto => "Detect: 2026-07-28, or 2025-11-25 if the server speaks only that",
+        EraChoice::Only(Era::Modern) => "2026-07-28 only",
+        EraChoice::Only(Era::Legacy) => "2025-11-25: a legacy session from the start",
+    };
+    let options = EraChoice::ALL
+        .into_iter()
+        .map(|choice| {
+            view! {
+                <option value=choice.as_str() selected=move || era.get() == choice>
+                    {label(choice)}
+                </option>
+            }
+        })
+        .collect_view();
+    view! {
+        <fieldset class="era-choice">
+            <legend>"Protocol revision"</legend>
+            <select
+                id="era-choice"
+                aria-label="Protocol revision"
+                on:change=move |ev| {
+                    if let Some(choice) = EraChoice::parse(&event_target_value(&ev)) {
+                        era.set(choice);
+                    }
+                }
+            >
+                {options}
+            </select>
+            <p class="hint">
+                "Applied on Connect and kept for this server; the page address carries it as era=."
+            </p>
+        </fieldset>
+    }
+}
+
 /// One deadline, in whole seconds (checked by [`Deadlines::parse_secs`] on Connect).
+/// A button that shows or hides the panel `controls`, with the count of what the panel
+/// holds when there is any.
+#[component]
+fn PanelToggle(
+    class: &'static str,
+    controls: &'static str,
+    label: &'static str,
+    shown: RwSignal<bool>,
+    count: Signal<usize>,
+    /// Disabled while the panel holds nothing.
+    #[prop(optional)]
+    disabled_when_empty: bool,
+    /// Not shown while the panel holds nothing.
+    #[prop(optional)]
+    hidden_when_empty: bool,
+) -> impl IntoView {
+    let badge = move || {
+        let n = count.get();
+        (n > 0).then(|| view! { <span class="count">{n}</span> })
+    };
+    view! {
+        <button
+            type="button"
+            class=class
+            aria-controls=controls
+            aria-expanded=move || shown.get().to_string()
+            disabled=move || disabled_when_empty && count.get() == 0
+            hidden=move || hidden_when_empty && count.get() == 0
+            on:click=move |_| shown.update(|shown| *shown = !*shown)
+        >
+            {label}
+            {badge}
+        </button>
+    }
+}
+
 #[component]
 fn DeadlineInput(label: &'static str, id: &'static str, secs: RwSignal<String>) -> impl IntoView {
     view! {

@@ -52,8 +52,13 @@ fn capability_chips(capabilities: &Value) -> Vec<CapabilityChip> {
     chips
 }
 
+/// `fell_back`: set when the server speaks a legacy revision, saying why Holdbay opened a
+/// session with `initialize`; the card then shows what that session agreed.
 #[component]
-pub fn DiscoverPanel(result: DiscoverResult) -> impl IntoView {
+pub fn DiscoverPanel(
+    result: DiscoverResult,
+    #[prop(optional_no_strip)] fell_back: Option<String>,
+) -> impl IntoView {
     let info = result.server_info();
     // The title, else the name, as shown; the machine name too when a title hides it.
     let (identity, flags) = match (&info, server_name_marks(&result)) {
@@ -100,10 +105,15 @@ pub fn DiscoverPanel(result: DiscoverResult) -> impl IntoView {
     };
 
     // The one line: who it is, the revision in common, what it offers. The rest on request.
-    let speaks = versions
-        .iter()
-        .any(|v| v == PROTOCOL_VERSION)
-        .then_some(PROTOCOL_VERSION);
+    let legacy = fell_back.is_some();
+    let speaks = if legacy {
+        versions.first().cloned()
+    } else {
+        versions
+            .iter()
+            .any(|v| v == PROTOCOL_VERSION)
+            .then(|| PROTOCOL_VERSION.to_owned())
+    };
     let offers = chips
         .iter()
         .filter(|chip| !chip.is_extension)
@@ -140,16 +150,25 @@ pub fn DiscoverPanel(result: DiscoverResult) -> impl IntoView {
                     <span id="server-version">{version}</span>
                 </span>
                 {speaks.map(|v| view! { <span class="chip ours">{v}</span> })}
+                {legacy.then(|| view! {
+                    <span class="chip era-legacy" id="era-chip" title="A session opened with initialize (MCP 2025-11-25 and earlier)">
+                        "legacy"
+                    </span>
+                })}
                 <span class="server-offers quiet">{offers}</span>
             </summary>
             {flags}
             <dl class="facts">
-                <dt>"Protocol versions"</dt>
+                {fell_back.map(|why| view! {
+                    <dt>"Era"</dt>
+                    <dd id="era-note">{why}</dd>
+                })}
+                <dt>{if legacy { "Protocol version agreed" } else { "Protocol versions" }}</dt>
                 <dd id="supported-versions">
                     {versions
                         .into_iter()
                         .map(|v| {
-                            let ours = v == PROTOCOL_VERSION;
+                            let ours = legacy || v == PROTOCOL_VERSION;
                             view! { <span class="chip" class:ours=ours>{v}</span> }
                         })
                         .collect_view()}
@@ -175,11 +194,13 @@ pub fn DiscoverPanel(result: DiscoverResult) -> impl IntoView {
                             .into_any()
                     }}
                 </dd>
-                <dt>"Caching"</dt>
-                <dd class="cache-hints" id="cache-hints">
-                    <span>{freshness}</span>
-                    <span class="quiet">"cacheScope " {scope}</span>
-                </dd>
+                {(!legacy).then(|| view! {
+                    <dt>"Caching"</dt>
+                    <dd class="cache-hints" id="cache-hints">
+                        <span>{freshness}</span>
+                        <span class="quiet">"cacheScope " {scope}</span>
+                    </dd>
+                })}
             </dl>
             {result
                 .instructions

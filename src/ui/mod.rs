@@ -34,14 +34,16 @@ pub mod resources;
 pub mod scene;
 mod sign_in;
 pub mod state;
+mod stdio_menu;
 pub mod tasks;
+mod text_field;
 pub mod timeline;
 mod tools_panel;
 mod windowed;
 pub mod wire_log;
 
 pub use app::{App, reconnect, start_session};
-pub use call::CallPanel;
+pub use call::{CallPanel, SessionAsks};
 pub use catalog::Catalog;
 pub use connection_bar::ConnectionBar;
 pub use discover_panel::{DiscoverPanel, VersionNotice};

@@ -99,7 +99,7 @@ pub fn SceneColumns() -> impl IntoView {
 #[component]
 pub fn DockOnDemand() -> impl IntoView {
     when_loaded_or(
-        || view! { <DockFrame /> },
+        || view! { <DockFrame /> }.into_any(),
         styled(async {
             chunk!(dock())
                 .unwrap_or_else(|missing| view! { <DockFrame problem=missing /> }.into_any())
@@ -111,7 +111,7 @@ pub fn DockOnDemand() -> impl IntoView {
 #[component]
 pub fn TasksPanelOnDemand() -> impl IntoView {
     when_loaded_or(
-        || view! { <TasksFrame /> },
+        || view! { <TasksFrame /> }.into_any(),
         styled(async {
             chunk!(tasks_panel())
                 .unwrap_or_else(|missing| view! { <TasksFrame problem=missing /> }.into_any())

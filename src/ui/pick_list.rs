@@ -18,16 +18,14 @@ pub struct PickRow<T> {
 }
 
 /// The items of list `M` (`method`, e.g. `ListPrompts`) in `listed`, searchable by their
-/// shown name and title and by what `searched_in` gives (description, URI), each drawn by
+/// shown name and title and by the engine's `searched_text` (description, URI), each drawn by
 /// `row` inside its `<li>`.
 #[component]
 pub fn PickList<M, R>(
-    /// The list's method: which kind of item (its word in flags, its names).
+    /// The list's method: which kind of item (its words in the heading and flags, the
+    /// panel's id, its names).
     method: M,
-    #[prop(into)] id: String,
-    noun: &'static str,
     listed: Listed<M::Item>,
-    searched_in: for<'a> fn(&'a M::Item) -> [Option<&'a str>; 2],
     row: R,
 ) -> impl IntoView
 where
@@ -42,7 +40,7 @@ where
         named::<M>(listed.items, &listed.names)
             .into_iter()
             .map(|named| {
-                let [first, second] = searched_in(&named.item);
+                let [first, second] = M::searched_text(&named.item);
                 let hay = haystack([
                     Some(named.shown_name.as_str()),
                     named.shown_title.as_deref(),
@@ -66,8 +64,8 @@ where
     };
     view! {
         <CatalogSection
-            id=id
-            noun=noun
+            id=format!("{}-panel", M::ITEMS.replace(' ', "-"))
+            noun=M::ITEMS
             total=total
             shown=Signal::derive(move || shown().len())
             query=query

@@ -12,7 +12,7 @@ use leptos::prelude::*;
 use super::ErrorNotice;
 use super::chunks::when_loaded;
 use crate::auth::flow::open_sign_in_window;
-use crate::auth::{Progress, SignInAsk};
+use crate::auth::{Auth, Progress, SignInAsk};
 use crate::session::Session;
 use crate::split::{ChunkMissing, chunk, engine_work};
 
@@ -116,21 +116,9 @@ fn Card() -> impl IntoView {
                             {if step_up { "Sign in again" } else { "Sign in" }}
                         </button>
                         <Show when=running>
-                            <button
-                                type="button"
-                                class="sign-in-cancel"
-                                on:click=move |_| auth.cancel()
-                            >
-                                "Cancel"
-                            </button>
+                            {auth_button(auth, "sign-in-cancel", "Cancel", Auth::cancel)}
                         </Show>
-                        <button
-                            type="button"
-                            class="sign-in-dismiss"
-                            on:click=move |_| auth.dismiss()
-                        >
-                            "Not now"
-                        </button>
+                        {auth_button(auth, "sign-in-dismiss", "Not now", Auth::dismiss)}
                     </div>
                 </section>
             }
@@ -282,5 +270,19 @@ fn Settings() -> impl IntoView {
                 "A client id (and secret) registered by hand at the authorization server is used first; else the client metadata document, where the server accepts one; else Holdbay registers itself. Empty redirect URI: this page's own /oauth/callback. Tokens stay in this page's memory; ticked, they and the client credentials are kept in this browser's storage (anyone using this browser profile can read them) until you sign out or untick it. A DPoP-bound token (where the authorization server offers DPoP) is never kept: the key it is bound to lives only in this page and cannot be exported."
             </p>
         </fieldset>
+    }
+}
+
+/// A card button that only tells the sign-in service `act`.
+fn auth_button(
+    auth: Auth,
+    class: &'static str,
+    label: &'static str,
+    act: fn(&Auth),
+) -> impl IntoView {
+    view! {
+        <button type="button" class=class on:click=move |_| act(&auth)>
+            {label}
+        </button>
     }
 }

@@ -5,7 +5,6 @@
 //! and the tasks whose handles came back from storage.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::pin::Pin;
 use std::time::Duration;
 
 use holdbay_engine::ExchangeEvent;
@@ -16,7 +15,6 @@ use web_sys::{IdbDatabase, IdbObjectStoreParameters, IdbRequest, IdbTransactionM
 
 use super::budget::KEPT_BYTES;
 use super::{WireEntry, WireLog, decoded};
-use crate::split::{ChunkMissing, after_first_screen};
 
 /// The newest exchanges kept across reloads; older ones are deleted as new ones are kept.
 pub const KEPT_EXCHANGES: usize = 500;
@@ -74,17 +72,6 @@ impl Pending {
 /// The property of a stored record that holds the exchange's JSON (records of older builds
 /// are the exchange itself, as a JS object).
 const JSON_FIELD: &str = "json";
-
-after_first_screen! {
-    /// [`WireKeep::attach`], from the after-first-screen chunk: IndexedDB and
-    /// serde-wasm-bindgen are not needed to draw the tool list.
-    pub fn attach_later(keep: WireKeep, log: WireLog) -> Result<Attaching, ChunkMissing> {
-        Ok(Box::pin(keep.attach(log)))
-    }
-}
-
-/// [`WireKeep::attach`] under way: how many exchanges came back, or why none could.
-pub type Attaching = Pin<Box<dyn Future<Output = Result<usize, String>>>>;
 
 impl WireKeep {
     pub fn new(database: &str) -> Self {

@@ -58,6 +58,8 @@ pub struct WireLog {
     /// When this page loaded (wall clock, ms): the boundary between restored exchanges and
     /// this page's own.
     loaded_at: f64,
+    /// The id of this page's first exchange: every id this page gives is at least this.
+    first_id: u64,
     /// The imported file's exchanges, while one is shown.
     imported: RwSignal<Option<Vec<WireEntry>>>,
     /// A copy of what is shown, made at most once per frame and only while someone reads it.
@@ -87,17 +89,19 @@ impl WireLog {
             |_, _| true,
         );
         let loaded_at = crate::clock::now_ms() as f64;
+        // Ids grow across reloads (a restored log keeps its ids), so each page starts from
+        // its load time: unique, and in order with the exchanges kept before it.
+        let first_id = (loaded_at.max(0.0) as u64).saturating_mul(1_000);
         Self {
             live,
             dropped: StoredValue::new(0),
             bytes: StoredValue::new(0),
-            // Ids grow across reloads (a restored log keeps its ids), so each page starts
-            // from its load time: unique, and in order with the exchanges kept before it.
-            next_id: StoredValue::new((loaded_at.max(0.0) as u64).saturating_mul(1_000)),
+            next_id: StoredValue::new(first_id),
             changed,
             frame_pending: StoredValue::new(false),
             restored: RwSignal::new(0),
             loaded_at,
+            first_id,
             imported,
             shown,
             listeners: StoredValue::new_local(Vec::new()),
@@ -262,6 +266,11 @@ impl WireLog {
     /// When this page loaded (wall clock, ms).
     pub fn loaded_at(&self) -> f64 {
         self.loaded_at
+    }
+
+    /// Whether this page recorded `entry` (it was not kept from before a reload).
+    pub fn recorded_here(&self, entry: &WireEntry) -> bool {
+        entry.id >= self.first_id
     }
 
     /// Notify readers on the next animation frame (once, however many changes come first).

@@ -3,7 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startHoldbay, startFastmcpPeer, launchBrowser, openPage, screenshot } from './support.mjs';
-import { selectTool, fillField, answerInput, call, shown, waitForTaskStatus, askingCardOf } from './ui.mjs';
+import { selectTool, fillField, answerInput, call, shown, confirmActionRound, waitForTaskStatus, askingCardOf } from './ui.mjs';
 
 let holdbay;
 let peer;
@@ -37,14 +37,7 @@ test('FastMCP: discovery names the peer and its tools', async () => {
 
 test('FastMCP: an MRTR round through the form, then the result', async () => {
   const { page, errors } = await openPeer();
-  await selectTool(page, 'confirm_action');
-  await fillField(page.locator('#call-panel'), 'action', 'ship it');
-  await call(page);
-  const card = await shown(page, '#call-panel .input-request[data-key="confirm"]');
-  await fillField(card, 'confirm', 'true');
-  await answerInput(card, 'accept');
-  const result = await shown(page, '#call-panel .call-result');
-  assert.match(await result.textContent(), /confirm_action\(ship it\): confirm=True requestState=round-1:ship it/);
+  assert.match(await confirmActionRound(page), /confirm_action\(ship it\): confirm=True requestState=round-1:ship it/);
   assert.deepEqual(errors, []);
   await page.close();
 });

@@ -104,6 +104,19 @@ export async function startFastmcpPeer() {
   return { url: `http://127.0.0.1:${port}/mcp`, stop: () => child.kill() };
 }
 
+/** The `--stdio` argument that runs the Python SDK v2 peer (tests/peers/python_mcp_peer.py,
+ * `mcp` 2.3.0 from the FastMCP venv) as `name`. */
+export function pythonMcpStdioArg(name = 'python') {
+  assert.ok(existsSync(peerPython), `no peer venv at ${peerPython}: run scripts/install-tools.sh`);
+  return `${name}='${peerPython}' '${join(root, 'tests', 'peers', 'python_mcp_peer.py')}'`;
+}
+
+/** `--stdio NAME=COMMAND` running the FastMCP peer on stdio (through `holdbay serve`). */
+export function fastmcpStdioArg(name = 'peer') {
+  assert.ok(existsSync(peerPython), `no peer venv at ${peerPython}: run scripts/install-tools.sh`);
+  return `${name}='${peerPython}' '${join(root, 'tests', 'peers', 'fastmcp_peer.py')}' stdio`;
+}
+
 /** Chromium with a throwaway profile, or with `profile` (kept when the browser closes). */
 export async function launchBrowser({ profile: kept } = {}) {
   const profile = kept ?? mkdtempSync(join(tmpdir(), 'holdbay-e2e-'));

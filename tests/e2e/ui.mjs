@@ -91,3 +91,17 @@ export function recordMcpRequests(page) {
   });
   return sent;
 }
+
+/**
+ * The FastMCP peer's MRTR round (tests/peers/fastmcp_peer.py): call `confirm_action`, answer
+ * its form, and return the result shown after the retry.
+ */
+export async function confirmActionRound(page, action = 'ship it') {
+  await selectTool(page, 'confirm_action');
+  await fillField(page.locator('#call-panel'), 'action', action);
+  await call(page);
+  const card = await shown(page, '#call-panel .input-request[data-key="confirm"]');
+  await fillField(card, 'confirm', 'true');
+  await answerInput(card, 'accept');
+  return (await shown(page, '#call-panel .call-result')).textContent();
+}

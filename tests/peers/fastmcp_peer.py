@@ -14,12 +14,14 @@ origin can call it. The tools cover what Holdbay needs to see on a real wire:
 - ``sleepy(seconds)``: a task that only sleeps, long enough to be cancelled.
 
 Run (see README.md):  PORT=3200 /work/peers/venv-fastmcp/bin/python tests/peers/fastmcp_peer.py
+On stdio:             .tools/venv-fastmcp/bin/python tests/peers/fastmcp_peer.py stdio
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import sys
 
 import mcp_types
 from fastmcp import Context, FastMCP
@@ -127,6 +129,10 @@ CORS = Middleware(
 
 
 if __name__ == "__main__":
+    # `fastmcp_peer.py stdio`: the same server on stdin/stdout (through `holdbay serve --stdio`).
+    if sys.argv[1:] == ["stdio"]:
+        mcp.run(transport="stdio", show_banner=False)
+        sys.exit(0)
     mcp.run(
         transport="http",
         host=HOST,

@@ -23,7 +23,13 @@
 //! - names and titles are shown as [`Shown`] (hidden characters as `⟨U+200B⟩`), and a
 //!   [`NameBook`] flags the ones that pass for others;
 //! - [`Client::negotiate`] retries once after `-32022`, and [`legacy_server`] tells a server
-//!   of an older revision apart (§10.6), each ending in a [`VersionMismatch`] when it fails.
+//!   of an older revision apart (§10.6), each ending in a [`VersionMismatch`] when it fails;
+//! - a dual-era client: [`Client::detect_era`] follows a legacy server (versioning.mdx) as
+//!   the user's [`EraChoice`] allows, and [`Client::use_era`] makes every builder write
+//!   2025-11-25 requests: `initialize` and its session ([`Client::open_session`]), the
+//!   server's own requests read as [`ServerRequestEvent`]s and answered with the same
+//!   [`InputAnswer`]s as MRTR rounds; the session's own GET stream ([`SessionStream`]),
+//!   and a request's broken stream resumed with `Last-Event-ID` ([`Resumption`]).
 //!
 //! Every protocol decision (headers, `_meta`, ids, framing, status handling, result decoding)
 //! is made here, once, so the browser app, the native tests and the server all share it.
@@ -62,18 +68,20 @@ pub mod vocabulary;
 // The public paths callers have always used, each the one item of its floor.
 pub use builders::headers;
 pub use readers::schema_check;
-pub use vocabulary::{protocol, relay};
+pub use vocabulary::{era, protocol, relay, stdio};
 
 pub use builders::answer::{AnswerError, InputAnswer};
 pub use builders::client::{
     Client, ClientConfig, CompletionTarget, RequestOptions, default_capabilities,
 };
 pub use builders::headers::{MergedHeaders, is_reserved_header, merge_extra_headers};
+pub use builders::legacy::{BodilessRequest, OutgoingMessage};
 pub use builders::outgoing::OutgoingRequest;
 pub use builders::refusal::refusal_for;
 pub use builders::sendable::{Unsendable, check_sendable};
 pub use builders::uri_template::{UriTemplate, UriTemplateError};
 pub use machines::cache::{AuthContext, ResultCache};
+pub use machines::era::{EraDecision, OpenedSession, SessionRefused};
 pub use machines::listen::{ListenEvent, Subscription};
 pub use machines::listen_schedule::{
     LISTEN_RETRY_FIRST_MS, LISTEN_RETRY_MAX_MS, ListenEnding, ListenSchedule,
@@ -85,6 +93,8 @@ pub use machines::pages::{
 pub use machines::replay::{
     ExchangeDecoder, RecordedExchange, TimedEvent, decode_recorded, decode_recorded_as,
 };
+pub use machines::resumption::{MAX_RESUMPTIONS, Resumption};
+pub use machines::session_stream::{SessionStream, StreamState};
 pub use machines::task::{
     ClientEnding, DEFAULT_POLL_MS, DuePolls, Following, MAX_POLL_MS, MAX_POLLS_IN_FLIGHT,
     MIN_POLL_MS, PollProblem, SaveNeeded, SnapshotSeen, TaskBook, TaskChanges, TaskError,
@@ -105,12 +115,13 @@ pub use readers::names::{
 pub use readers::response::{
     Decoded, Outcome, Reply, ResponseError, ResponseReader, SignInNeeded, TaskProblem,
 };
-pub use readers::sse::{SseDecoder, SseError};
+pub use readers::sse::{Resume, SseDecoder, SseError};
 pub use readers::structured::OutputContract;
 pub use readers::version_rejection::VersionRejection;
+pub use vocabulary::era::{Binding, Era, EraChoice, LEGACY_VERSIONS};
 pub use vocabulary::events::{
     AnswerEvent, AnswerKind, EndEvent, ExchangeEvent, InputAsk, InputRequestKind,
-    NotificationEvent, NotificationKind, SentDetail, SentRequest,
+    NotificationEvent, NotificationKind, SentDetail, SentRequest, ServerRequestEvent,
 };
 pub use vocabulary::findings::{Finding, Rule, Severity};
 pub use vocabulary::limits::{
@@ -120,7 +131,7 @@ pub use vocabulary::limits::{
 pub use vocabulary::list_method::ListMethod;
 pub use vocabulary::listen_params::{ListenFilter, ListenParams};
 pub use vocabulary::method::{
-    CallTool, CancelTask, Complete, Discover, GetPrompt, GetTask, ListPrompts,
+    CallTool, CancelTask, Complete, Discover, GetPrompt, GetTask, Initialize, ListPrompts,
     ListResourceTemplates, ListResources, ListTools, Listen, McpMethod, MethodId, MethodRules,
     ReadResource, RoundFields, UpdateTask,
 };

@@ -134,6 +134,9 @@ impl Traffic {
             ExchangeEvent::Answered(answer) => self.on_answered(exchange, at, answer),
             // Findings belong to the report card, not to the scene.
             ExchangeEvent::Finding(_) => false,
+            // A legacy server's own requests have no part in the scene yet; the wire log
+            // shows them.
+            ExchangeEvent::ServerRequest(_) => false,
             ExchangeEvent::Ended(end) => {
                 let known = self.on_ended(exchange, at, end);
                 self.prune_flights();

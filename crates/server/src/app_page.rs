@@ -15,6 +15,7 @@ use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get};
 use holdbay_engine::relay::RELAY_TOKEN_META;
+use holdbay_engine::stdio::STDIO_SERVERS_META;
 use sha2::{Digest, Sha256};
 
 use crate::cache_rules::NO_CACHE;
@@ -44,17 +45,22 @@ struct Variant {
 }
 
 impl AppPage {
-    /// `dist/index.html` with `token` in it; no page if the file cannot be read.
-    pub fn load(dist: &Path, token: &RelayToken) -> Self {
+    /// `dist/index.html` with `token` (and the number of stdio servers, when there are any)
+    /// in it; no page if the file cannot be read.
+    pub fn load(dist: &Path, token: &RelayToken, stdio_servers: usize) -> Self {
         match std::fs::read_to_string(dist.join("index.html")) {
-            Ok(html) => Self::from_html(&html, token),
+            Ok(html) => Self::from_html(&html, token, stdio_servers),
             Err(_) => Self { page: None },
         }
     }
 
-    /// `html` with `token` in it, compressed.
-    pub fn from_html(html: &str, token: &RelayToken) -> Self {
-        let html = with_relay_token(html, token);
+    /// `html` with `token` (and the number of stdio servers, when there are any) in it,
+    /// compressed.
+    pub fn from_html(html: &str, token: &RelayToken, stdio_servers: usize) -> Self {
+        let mut html = with_relay_token(html, token);
+        if stdio_servers > 0 {
+            html = with_meta(&html, STDIO_SERVERS_META, &stdio_servers.to_string());
+        }
         let digest = hex::encode(&Sha256::digest(html.as_bytes())[..16]);
         let etag = |suffix: &str| {
             HeaderValue::from_str(&format!("\"{digest}{suffix}\""))
@@ -141,10 +147,13 @@ async fn respond(State(page): State<Arc<AppPage>>, request: HeaderMap) -> Respon
 /// (or after the doctype, or first, for a page without one). The token holds only letters,
 /// digits, `-` and `_` ([`RelayToken`]), so it needs no escaping in the attribute.
 pub fn with_relay_token(html: &str, token: &RelayToken) -> String {
-    let meta = format!(
-        "<meta name=\"{RELAY_TOKEN_META}\" content=\"{}\">",
-        token.as_str()
-    );
+    with_meta(html, RELAY_TOKEN_META, token.as_str())
+}
+
+/// `html` with `<meta name="NAME" content="CONTENT">` first in its `<head>` (see
+/// [`with_relay_token`]); `name` and `content` are the server's own, needing no escaping.
+fn with_meta(html: &str, name: &str, content: &str) -> String {
+    let meta = format!("<meta name=\"{name}\" content=\"{content}\">");
     let at = start_tag_end(html, "head")
         .or_else(|| start_tag_end(html, "!doctype"))
         .unwrap_or(0);
@@ -262,7 +271,7 @@ mod tests {
 
     #[test]
     fn the_best_accepted_encoding_is_sent() {
-        let page = AppPage::from_html(&big_page(), &token());
+        let page = AppPage::from_html(&big_page(), &token(), 0);
         for (accept, expected) in [
             ("gzip, deflate, br, zstd", Some("br")),
             ("zstd, gzip", Some("zstd")),
@@ -285,7 +294,7 @@ mod tests {
 
     #[test]
     fn its_etag_answers_304_and_another_launchs_does_not() {
-        let page = AppPage::from_html(&big_page(), &token());
+        let page = AppPage::from_html(&big_page(), &token(), 0);
         let first = page.respond(&request(&[(header::ACCEPT_ENCODING, "br")]));
         let etag = first.headers()[header::ETAG].clone();
         let mut again = HeaderMap::new();
@@ -294,14 +303,17 @@ mod tests {
         assert_eq!(revalidated.status(), StatusCode::NOT_MODIFIED);
         assert!(revalidated.headers().get(header::CONTENT_TYPE).is_none());
 
-        let relaunched =
-            AppPage::from_html(&big_page(), &"another-launch-token".parse().expect("token"));
+        let relaunched = AppPage::from_html(
+            &big_page(),
+            &"another-launch-token".parse().expect("token"),
+            0,
+        );
         assert_eq!(relaunched.respond(&again).status(), StatusCode::OK);
     }
 
     #[test]
     fn a_missing_page_is_a_404_that_says_what_to_do() {
-        let page = AppPage::load(Path::new("/nonexistent/holdbay/dist"), &token());
+        let page = AppPage::load(Path::new("/nonexistent/holdbay/dist"), &token(), 0);
         let response = page.respond(&HeaderMap::new());
         assert_eq!(response.status(), StatusCode::NOT_FOUND);
         assert_eq!(page.html(), "");

@@ -21,6 +21,7 @@ pub mod principal;
 mod routes;
 pub mod sealed_state;
 pub mod shared;
+pub mod stdio;
 pub mod stores;
 pub mod tasks;
 
@@ -73,6 +74,14 @@ pub async fn serve(options: ServeOptions) -> anyhow::Result<()> {
         "Holdbay is serving http://{address}/ (demo MCP server at http://{address}/mcp, behind sign-in at http://{address}{})",
         oauth::PROTECTED_PATH
     );
+    for command in &options.stdio {
+        println!(
+            "stdio server {} at http://{address}{}/{}: {command}",
+            command.name,
+            stdio::STDIO_PATH,
+            command.name
+        );
+    }
     if options.open {
         open_in_browser(&format!("http://{address}/"));
     }

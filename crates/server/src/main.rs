@@ -11,6 +11,7 @@ use holdbay_server::options::{
     FixtureChoice, Limits, RelayToken, ServeOptions, Token, default_data_dir,
 };
 use holdbay_server::serve;
+use holdbay_server::stdio::{StdioCommand, stdio_servers};
 
 #[derive(Parser)]
 #[command(
@@ -108,6 +109,15 @@ struct ServeArgs {
     /// (oauth), or not at all (none; --token still applies). See "With --auth oauth" below.
     #[arg(long, value_enum, default_value_t = AuthMode::None)]
     auth: AuthMode,
+    /// Run COMMAND (its words split as a shell splits them; no shell runs it) as a stdio MCP
+    /// server, reached at /stdio/NAME. Repeatable. Only these commands, and those of
+    /// --stdio-config, ever run.
+    #[arg(long = "stdio", value_name = "NAME=COMMAND")]
+    stdio: Vec<StdioCommand>,
+    /// The stdio servers of an mcpServers file (`{"mcpServers": {NAME: {"command", "args",
+    /// "env"}}}`, as other MCP clients write it); entries without a command are skipped.
+    #[arg(long = "stdio-config", value_name = "FILE")]
+    stdio_config: Option<PathBuf>,
     /// With --auth oauth: seconds an access token stays valid (short ones show refreshing).
     #[arg(long, value_name = "SECS", default_value_t = OAuthOptions::default().token_lifetime.as_secs())]
     auth_token_lifetime: u64,
@@ -173,6 +183,33 @@ fn precompress(dist: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The `--stdio` commands and those of the `--stdio-config` file, each name once.
+fn stdio_commands(
+    mut commands: Vec<StdioCommand>,
+    config: Option<&Path>,
+) -> anyhow::Result<Vec<StdioCommand>> {
+    if let Some(path) = config {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read {}", path.display()))?;
+        let (from_file, skipped) =
+            stdio_servers(&text).map_err(|why| anyhow::anyhow!("{}: {why}", path.display()))?;
+        for name in skipped {
+            eprintln!(
+                "note: {} entry {name} has no command: not a stdio server, skipped",
+                path.display()
+            );
+        }
+        commands.extend(from_file);
+    }
+    let mut names = std::collections::HashSet::new();
+    for command in &commands {
+        if !names.insert(command.name.as_str()) {
+            anyhow::bail!("two stdio servers are named {}", command.name);
+        }
+    }
+    Ok(commands)
+}
+
 impl ServeArgs {
     fn into_options(self) -> anyhow::Result<ServeOptions> {
         if self.auth == AuthMode::Oauth && !self.tokens.is_empty() {
@@ -195,6 +232,7 @@ impl ServeArgs {
         options.relay_token = self.relay_token;
         options.relay_allow = self.relay_allow;
         options.fixtures = self.fixtures;
+        options.stdio = stdio_commands(self.stdio, self.stdio_config.as_deref())?;
         options.limits.max_body_bytes = self.max_body_bytes;
         options.limits.max_rounds = self.max_rounds;
         options.limits.max_live_tasks_per_user = self.max_live_tasks;

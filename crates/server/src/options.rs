@@ -39,6 +39,8 @@ pub struct ServeOptions {
     pub oauth: crate::oauth::OAuthOptions,
     /// Extra fixture sets to expose next to the teaching scenarios.
     pub fixtures: Vec<FixtureChoice>,
+    /// The stdio servers reachable at `/stdio/NAME`: the only programs `holdbay` runs.
+    pub stdio: Vec<crate::stdio::StdioCommand>,
     pub limits: Limits,
 }
 
@@ -133,6 +135,7 @@ impl ServeOptions {
             auth: crate::oauth::AuthMode::None,
             oauth: crate::oauth::OAuthOptions::default(),
             fixtures: Vec::new(),
+            stdio: Vec::new(),
             limits: Limits::default(),
         }
     }

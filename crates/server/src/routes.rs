@@ -31,6 +31,7 @@ use crate::mcp::sets::ActiveSets;
 use crate::oauth::{self, AuthMode};
 use crate::options::ServeOptions;
 use crate::shared::Shared;
+use crate::stdio::{self, StdioServers};
 use crate::{app_files, demo, mcp};
 use holdbay_engine::relay::RELAY_PATH;
 
@@ -49,8 +50,10 @@ pub fn router(
     // One list for both: the relay may reach these servers, and the page may call them.
     let allowed_servers = AllowedServers::new(&options.relay_allow);
     let page = Arc::new(match crate::embedded_app::index_html() {
-        Some(html) if options.embedded_app => AppPage::from_html(&html, &relay_token),
-        _ => AppPage::load(&options.dist, &relay_token),
+        Some(html) if options.embedded_app => {
+            AppPage::from_html(&html, &relay_token, options.stdio.len())
+        }
+        _ => AppPage::load(&options.dist, &relay_token, options.stdio.len()),
     });
     let app_policy = app_policy(&page, &allowed_servers);
     let relay = Arc::new(Relay::new(allowed_servers));
@@ -86,13 +89,20 @@ pub fn router(
         .layer(from_fn_with_state(body_limit, oauth::require_tool_scope))
         .layer(from_fn_with_state(body_limit, body_limit::enforce))
         .layer(from_fn_with_state(protected_guard, oauth::require_token));
+    let legacy =
+        mcp::legacy::service(&shared).layer(from_fn_with_state(body_limit, body_limit::enforce));
     let relay = any(relay::handle)
         .with_state(relay)
         .layer(from_fn_with_state(body_limit, body_limit::enforce))
         .layer(from_fn_with_state(relay_token, relay_token::require));
+    // Only the commands of the launch: no request names a program.
+    let stdio = stdio::routes(Arc::new(StdioServers::new(options.stdio.clone())))
+        .layer(from_fn_with_state(body_limit, body_limit::enforce));
     let edge = Router::new()
         .nest_service(oauth::RESOURCE_PATH, mcp)
+        .nest(stdio::STDIO_PATH, stdio)
         .nest_service(oauth::PROTECTED_PATH, protected)
+        .nest_service(mcp::legacy::LEGACY_PATH, legacy)
         .route(RELAY_PATH, relay)
         .route(oauth::CLIENT_METADATA_PATH, get(oauth::client_metadata))
         .merge(oauth::routes(auth_server))

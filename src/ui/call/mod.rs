@@ -7,6 +7,7 @@ mod progress;
 mod result;
 mod result_findings;
 mod schemas;
+mod server_asks;
 mod tamper;
 
 use std::sync::Arc;
@@ -27,6 +28,7 @@ pub use outcome::CallOutcome;
 pub use paused::shorten;
 pub use result::{ToolResult, base64_decoded_len, data_url};
 use schemas::ToolSchemas;
+pub use server_asks::SessionAsks;
 pub use tamper::{TamperLatch, TamperVerdict};
 
 #[component]
@@ -50,24 +52,25 @@ pub fn CallPanel() -> impl IntoView {
             .and_then(tool_title)
             .filter(|title| *title != name);
         let marks = catalog.tool_names().marks(&name, title);
-        let run = session.call(&name);
-        let draft = ui.draft(&name);
         when_loaded(styled(async move {
-            chunk!(tool_call(name, tool, marks, run, draft))
+            chunk!(tool_call(session, ui, name, tool, marks))
         }))
         .into_any()
     }
 }
 
-/// The call form and its call: a chunk of its own (the first screen only lists the tools).
+/// The call form and its call: a chunk of its own (the first screen only lists the tools),
+/// which also makes the tool's run and draft when they are new.
 #[cfg_attr(holdbay_split, leptos::lazy)]
 fn tool_call(
+    session: Session,
+    ui: UiState,
     name: String,
     tool: Option<Tool>,
     marks: NameMarks,
-    run: CallRun,
-    draft: CallDraft,
 ) -> AnyView {
+    let run = session.call(&name);
+    let draft = ui.draft(&name);
     view! { <ToolCall name=name tool=tool marks=marks run=run draft=draft /> }.into_any()
 }
 

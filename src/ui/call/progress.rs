@@ -2,9 +2,13 @@
 
 use leptos::prelude::*;
 
+use holdbay_engine::{InputAnswer, ServerRequestEvent};
+
+use super::server_asks::ServerAskCards;
 use crate::calls::{Progress, Run, RunMethod};
 
-/// While a request is on the wire: its latest `notifications/progress`, and Stop.
+/// While a request is on the wire: its latest `notifications/progress`, what a legacy
+/// server asks on the open stream (one card each, answered at once), and Stop.
 #[component]
 pub fn InFlight<M: RunMethod>(run: Run<M>) -> impl IntoView {
     let progress = move || {
@@ -12,10 +16,18 @@ pub fn InFlight<M: RunMethod>(run: Run<M>) -> impl IntoView {
             .get()
             .map(|update| view! { <ProgressBar update=update /> })
     };
+    let answer = Callback::new(move |(asked, given): (ServerRequestEvent, InputAnswer)| {
+        run.answer_server(&asked, &given);
+    });
     view! {
         <div class="in-flight">
             <p class="pending" aria-live="polite">"Waiting for the server…"</p>
             {progress}
+            <ServerAskCards
+                asks=run.server_asks()
+                heading="The server asks on the call's open stream (a legacy session): it waits for this answer"
+                answer=answer
+            />
             <button class="stop" on:click=move |_| run.stop()>"Stop"</button>
         </div>
     }

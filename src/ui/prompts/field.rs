@@ -29,8 +29,10 @@ pub fn ArgumentField(
     description: Option<String>,
     /// Every value of the form, this field's included.
     values: RwSignal<BTreeMap<String, String>>,
-    /// What to ask completions about; `None` when the server offers none.
-    completion: Option<CompletionTarget>,
+    /// What to ask completions about; `None` while the server offers none. A signal, so
+    /// that the server's offer changing never rebuilds the field under the user's typing.
+    #[prop(into)]
+    completion: Signal<Option<CompletionTarget>>,
     /// Unique on the page: the field's id stem.
     id: String,
 ) -> impl IntoView {
@@ -42,13 +44,12 @@ pub fn ArgumentField(
         let key = key.get_value();
         values.with(|values| values.get(&key).cloned().unwrap_or_default())
     });
-    let completion = StoredValue::new(completion);
     // The question asked last (debounced while typing); `None`: nothing asked, or a
     // suggestion was just picked. Only the latest question's answer is shown.
     let question = RwSignal::new(None::<Question>);
     let answer = LocalResource::new(move || {
         let asked = question.get();
-        let target = completion.get_value();
+        let target = completion.get();
         let argument = key.get_value();
         async move {
             match (asked, target) {
@@ -72,7 +73,7 @@ pub fn ArgumentField(
     let quiet_wait = StoredValue::new(None::<TimeoutHandle>);
     // Ask after a quiet moment (`now`: at once); a newer ask replaces a waiting one.
     let ask = move |now: bool| {
-        if completion.with_value(Option::is_none) {
+        if completion.with_untracked(Option::is_none) {
             return;
         }
         if let Some(waiting) = quiet_wait.try_update_value(Option::take).flatten() {
@@ -98,7 +99,7 @@ pub fn ArgumentField(
             values.insert(key, text);
         });
     };
-    let offered = completion.with_value(Option::is_some);
+    let offered = move || completion.with(Option::is_some);
     let shown = move || {
         let current = value.get();
         suggestions()
@@ -117,7 +118,10 @@ pub fn ArgumentField(
                 type="text"
                 id=input_id
                 class="argument-input"
-                list=offered.then(|| list_id.clone())
+                list={
+                    let list_id = list_id.clone();
+                    move || offered().then(|| list_id.clone())
+                }
                 autocomplete="off"
                 required=required
                 aria-required=required.to_string()
@@ -132,8 +136,10 @@ pub fn ArgumentField(
                     }
                 }
             />
-            {offered
-                .then(|| {
+            {move || {
+                offered()
+                    .then(|| {
+                    let list_id = list_id.clone();
                     view! {
                         <datalist id=list_id.clone()>
                             {move || {
@@ -166,7 +172,8 @@ pub fn ArgumentField(
                             }}
                         </div>
                     }
-                })}
+                })
+            }}
             {move || {
                 problem()
                     .map(|why| view! { <p class="quiet suggestion-problem">"No suggestions: " {why}</p> })

@@ -29,7 +29,7 @@ pub fn PromptsTab() -> impl IntoView {
     session.want_library();
     move || match session.catalog().prompts().get() {
         Loaded::Ready(listed) => view! { <PromptList listed=listed /> <PromptPanel /> }.into_any(),
-        other => not_ready(other, "prompts"),
+        other => not_ready(other, ListPrompts::ITEMS),
     }
 }
 
@@ -56,16 +56,7 @@ fn PromptList(listed: Listed<Prompt>) -> impl IntoView {
         }
         .into_any()
     };
-    view! {
-        <PickList
-            method=ListPrompts
-            id="prompts-panel"
-            noun="prompts"
-            listed=listed
-            searched_in=|p| [p.description.as_deref(), None]
-            row=row
-        />
-    }
+    view! { <PickList method=ListPrompts listed=listed row=row /> }
 }
 
 /// How many arguments `prompt` takes, and how many are required.
@@ -90,11 +81,17 @@ fn shape(prompt: &Prompt) -> String {
 fn PromptPanel() -> impl IntoView {
     let session = Session::current();
     let drafts = UiState::current().library();
-    move || {
+    // A memo: the form is built again only when the prompt itself changes, never under the
+    // user's typing because a list was set again.
+    let picked = Memo::new(move |_| {
         let name = drafts.prompt.get()?;
         let catalog = session.catalog();
         let prompt = catalog.prompt(&name)?;
         let marks = catalog.prompt_names().marks(&name, prompt.title.as_deref());
+        Some((prompt, marks))
+    });
+    move || {
+        let (prompt, marks) = picked.get()?;
         Some(view! { <PromptForm prompt=prompt marks=marks /> })
     }
 }
@@ -114,9 +111,9 @@ fn PromptForm(prompt: Prompt, marks: NameMarks) -> impl IntoView {
             .map(|a| a.name.clone())
             .collect(),
     );
-    let completion = Signal::derive({
+    let completion = Memo::new({
         let name = name.clone();
-        move || {
+        move |_| {
             session
                 .catalog()
                 .offers_completions()
@@ -175,8 +172,7 @@ fn PromptForm(prompt: Prompt, marks: NameMarks) -> impl IntoView {
             </header>
             <form class="prompt-form" on:submit=|ev| ev.prevent_default()>
                 {arguments.is_empty().then(|| view! { <p class="quiet">"This prompt takes no arguments."</p> })}
-                {move || {
-                    let completion = completion.get();
+                {{
                     arguments
                         .iter()
                         .map(|argument| {
@@ -186,7 +182,7 @@ fn PromptForm(prompt: Prompt, marks: NameMarks) -> impl IntoView {
                                     required=argument.required == Some(true)
                                     description=argument.description.clone()
                                     values=values
-                                    completion=completion.clone()
+                                    completion=completion
                                     id=format!("prompt-arg-{}", argument.name)
                                 />
                             }

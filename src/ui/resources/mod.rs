@@ -6,7 +6,7 @@
 mod template;
 
 use holdbay_engine::model::{Resource, ResourceTemplate};
-use holdbay_engine::{ListResourceTemplates, ListResources};
+use holdbay_engine::{ListMethod, ListResourceTemplates, ListResources};
 use leptos::prelude::*;
 
 pub use template::TemplateForm;
@@ -27,11 +27,11 @@ pub fn ResourcesTab() -> impl IntoView {
     view! {
         {move || match session.catalog().resources().get() {
             Loaded::Ready(listed) => view! { <ResourceList listed=listed /> }.into_any(),
-            other => not_ready(other, "resources"),
+            other => not_ready(other, ListResources::ITEMS),
         }}
         {move || match session.catalog().templates().get() {
             Loaded::Ready(listed) => view! { <TemplateList listed=listed /> }.into_any(),
-            other => not_ready(other, "resource templates"),
+            other => not_ready(other, ListResourceTemplates::ITEMS),
         }}
         <TemplatePanel />
         <Reader />
@@ -91,16 +91,7 @@ fn ResourceList(listed: Listed<Resource>) -> impl IntoView {
         }
         .into_any()
     };
-    view! {
-        <PickList
-            method=ListResources
-            id="resources-panel"
-            noun="resources"
-            listed=listed
-            searched_in=|r| [r.description.as_deref(), Some(r.uri.as_str())]
-            row=row
-        />
-    }
+    view! { <PickList method=ListResources listed=listed row=row /> }
 }
 
 #[component]
@@ -129,16 +120,7 @@ fn TemplateList(listed: Listed<ResourceTemplate>) -> impl IntoView {
         }
         .into_any()
     };
-    view! {
-        <PickList
-            method=ListResourceTemplates
-            id="templates-panel"
-            noun="resource templates"
-            listed=listed
-            searched_in=|t| [t.description.as_deref(), Some(t.uri_template.as_str())]
-            row=row
-        />
-    }
+    view! { <PickList method=ListResourceTemplates listed=listed row=row /> }
 }
 
 /// The picked template's form.
@@ -146,13 +128,19 @@ fn TemplateList(listed: Listed<ResourceTemplate>) -> impl IntoView {
 fn TemplatePanel() -> impl IntoView {
     let session = Session::current();
     let drafts = UiState::current().library();
-    move || {
+    // A memo: the form is built again only when the template itself changes, never under
+    // the user's typing because a list was set again.
+    let picked = Memo::new(move |_| {
         let key = drafts.template.get()?;
         let catalog = session.catalog();
         let template = catalog.template(&key)?;
         let marks = catalog
             .template_names()
             .marks(&template.name, template.title.as_deref());
+        Some((template, marks))
+    });
+    move || {
+        let (template, marks) = picked.get()?;
         Some(view! { <TemplateForm template=template marks=marks /> })
     }
 }

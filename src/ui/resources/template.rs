@@ -36,9 +36,9 @@ pub fn TemplateForm(template: ResourceTemplate, marks: NameMarks) -> impl IntoVi
             .collect();
         parsed.with_value(|p| p.as_ref().map(|p| p.expand(&defined)))
     });
-    let completion = Signal::derive({
+    let completion = Memo::new({
         let key = key.clone();
-        move || {
+        move |_| {
             session
                 .catalog()
                 .offers_completions()
@@ -66,8 +66,7 @@ pub fn TemplateForm(template: ResourceTemplate, marks: NameMarks) -> impl IntoVi
             </header>
             {broken.map(|why| view! { <p class="call-blocked invalid">"The template cannot be read: " {why}</p> })}
             <form class="template-form" on:submit=|ev| ev.prevent_default()>
-                {move || {
-                    let completion = completion.get();
+                {{
                     variables
                         .iter()
                         .map(|variable| {
@@ -77,7 +76,7 @@ pub fn TemplateForm(template: ResourceTemplate, marks: NameMarks) -> impl IntoVi
                                     required=false
                                     description=None
                                     values=values
-                                    completion=completion.clone()
+                                    completion=completion
                                     id=format!("template-var-{variable}")
                                 />
                             }

@@ -14,6 +14,7 @@ use crate::clock::now_ms;
 use crate::session::Session;
 use crate::ui::checkbox::Checkbox;
 use crate::ui::format;
+use crate::ui::text_field::TextField;
 use crate::wire::budget::{BODY_KEPT_BYTES, KEPT_BYTES, LOG_BYTES};
 use crate::wire::keep::KEPT_EXCHANGES;
 use crate::wire::{WireEntry, WireLog, WireQuery, server_label};
@@ -275,14 +276,12 @@ pub fn WireLogPanel() -> impl IntoView {
             <div class="wire-toolbar">
                 <label class="wire-search-label">
                     "Search "
-                    <input
-                        type="search"
+                    <TextField
+                        value=search
+                        kind="search"
                         class="wire-search"
                         id="wire-search"
                         placeholder="method, name, id, body text"
-                        spellcheck="false"
-                        prop:value=search
-                        on:input=move |ev| search.set(event_target_value(&ev))
                     />
                 </label>
                 <FilterSelect
@@ -314,13 +313,11 @@ pub fn WireLogPanel() -> impl IntoView {
                 </label>
                 <label>
                     "Task "
-                    <input
-                        type="search"
+                    <TextField
+                        value=task
+                        kind="search"
                         class="wire-filter-task"
                         placeholder="task id"
-                        spellcheck="false"
-                        prop:value=task
-                        on:input=move |ev| task.set(event_target_value(&ev))
                     />
                 </label>
                 <Checkbox

@@ -33,6 +33,10 @@ const require = createRequire(join(root, 'tests', 'e2e', 'package.json'));
 const serverUrl = process.argv.at(-1);
 const variant = process.argv.find((arg) => /^--(variant|arguments)=/.test(arg))?.split('=')[1];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO;
+// The revision the suite runs the scenario at: an older one is asked of the app with `era=`
+// (its legacy session), as a developer would for a server of that revision.
+const revision = process.env.MCP_CONFORMANCE_PROTOCOL_VERSION;
+const legacyRevision = revision && revision <= '2025-11-25' ? revision : null;
 const holdbay = process.env.HOLDBAY_URL;
 
 function log(...parts) {
@@ -77,7 +81,8 @@ async function main() {
     });
     const traffic = watchTraffic(context, problems);
 
-    const address = `${holdbay}/?server=${encodeURIComponent(serverUrl)}&relay=1`;
+    const era = legacyRevision ? `&era=${legacyRevision}` : '';
+    const address = `${holdbay}/?server=${encodeURIComponent(serverUrl)}&relay=1${era}`;
     log(`scenario ${scenario}${variant ? ` (${variant})` : ''}: opening ${address}`);
     await page.goto(address);
     ui = makeUi(page, traffic, problems, expected, popups);
@@ -285,6 +290,16 @@ function makeUi(page, traffic, problems, expected, popups) {
     fillField,
     answerInput,
     shown,
+    /** With HOLDBAY_SHOTS, a screenshot of the page now, light and dark (a step worth seeing). */
+    async snapshot(label) {
+      if (!process.env.HOLDBAY_SHOTS) return;
+      mkdirSync(process.env.HOLDBAY_SHOTS, { recursive: true });
+      for (const colorScheme of ['light', 'dark']) {
+        await page.emulateMedia({ colorScheme });
+        await page.screenshot({ path: join(process.env.HOLDBAY_SHOTS, `${label}-${colorScheme}.png`) });
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+    },
     /** The tools/call requests sent for `tool`, in order. */
     callsOf(tool) {
       return sent.filter((body) => body?.method === 'tools/call' && body.params?.name === tool);

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Runs @modelcontextprotocol/conformance CLIENT scenarios (protocol 2026-07-28) with the real
+# Runs @modelcontextprotocol/conformance CLIENT scenarios (protocols 2026-07-28 and 2025-11-25) with the real
 # Holdbay app as the client: one `holdbay serve` on 127.0.0.1 serves the built app and its
 # relay; for each scenario the suite starts its mock server(s) (rebound to 127.0.0.1 by
 # loopback.cjs) and runs browser-client.mjs, which opens the app in headless Chromium at
 # `/?server=<mock>&relay=1` and drives only the UI (the sign-in card and its popup too).
 #
-#   bash tests/conformance/client/run.sh                   # all 33 scenarios (35 runs) + DPoP's 2
+#   bash tests/conformance/client/run.sh                   # 33 at 2026-07-28 (35 runs), 18 at 2025-11-25, DPoP's 2
 #   bash tests/conformance/client/run.sh tools_call http-custom-headers:raw   # some runs
 #   bash tests/conformance/client/run.sh --extensions      # + the 6 auth extension scenarios
 #
@@ -14,7 +14,7 @@
 # binary (HOLDBAY_BIN, default target/debug/holdbay). HOLDBAY_SHOTS=DIR keeps a screenshot
 # of each run's end state, HOLDBAY_RESULTS=DIR the suite's results and logs of each run.
 # HOLDBAY_AUTH_EXTENSIONS=1 is --extensions. Prints one line per
-# run, then exactly "client conformance: N passed, M failed" (the required scenarios; one
+# run, then "client conformance: N passed, M failed (REVISION: K of L; …)" (the required scenarios; one
 # with several runs, SCENARIO:VARIANT, passes only when all its runs pass). The extension
 # scenarios (not scored at 2026-07-28) get their own line before it and never count.
 # Exits non-zero when any counted scenario fails, or an extension within a browser's reach
@@ -63,6 +63,26 @@ all_runs=(
   auth/iss-unexpected
   auth/iss-normalized
   auth/metadata-issuer-mismatch
+  # 2025-11-25 (a run SCENARIO@REVISION): the legacy era, asked of the app with era=
+  initialize@2025-11-25
+  tools_call@2025-11-25
+  elicitation-sep1034-client-defaults@2025-11-25
+  sse-retry@2025-11-25
+  # auth/*: the 14 required at 2025-11-25, the same drivers, a legacy session signed in to
+  auth/metadata-default@2025-11-25
+  auth/metadata-var1@2025-11-25
+  auth/metadata-var2@2025-11-25
+  auth/metadata-var3@2025-11-25
+  auth/basic-cimd@2025-11-25
+  auth/scope-from-www-authenticate@2025-11-25
+  auth/scope-from-scopes-supported@2025-11-25
+  auth/scope-omitted-when-undefined@2025-11-25
+  auth/scope-step-up@2025-11-25
+  auth/scope-retry-limit@2025-11-25
+  auth/token-endpoint-auth-basic@2025-11-25
+  auth/token-endpoint-auth-post@2025-11-25
+  auth/token-endpoint-auth-none@2025-11-25
+  auth/pre-registration@2025-11-25
 )
 # Extensions, not scored at 2026-07-28: run with --extensions, reported apart, never counted.
 extension_runs=(
@@ -151,17 +171,20 @@ echo "client conformance: the app at $HOLDBAY_URL (holdbay serve), Chromium head
 declare -A verdict=()   # scenario -> PASS/FAIL over its runs
 order=()
 for run in "${runs[@]}"; do
+  revision=2026-07-28
+  case "$run" in *@*) revision=${run#*@}; run=${run%@*} ;; esac
   scenario=${run%%:*}
   variant=
   [ "$run" = "$scenario" ] || variant=${run#*:}
   label=$scenario
   [ -z "$variant" ] || label="$scenario ($variant)"
+  [ "$revision" = 2026-07-28 ] || label="$label @$revision"
   client="node $here/browser-client.mjs"
   [ -z "$variant" ] || client="$client --variant=$variant"
-  scope=(--spec-version 2026-07-28)
+  scope=(--spec-version "$revision")
   # Extension scenarios are off the spec timeline: --force runs them at the 2026-07-28 wire.
   if is_extension "$scenario"; then scope+=(--force); label="$label [extension]"; fi
-  out="$work/results/${run//[:\/]/-}"
+  out="$work/results/${run//[:\/]/-}-$revision"
   result=PASS
   node --require "$here/loopback.cjs" "$suite" client --command "$client" \
     --scenario "$scenario" "${scope[@]}" --timeout 120000 -o "$out" \
@@ -177,8 +200,9 @@ for run in "${runs[@]}"; do
     { [ -n "$complaints" ] && echo "$complaints" || grep -E 'Error|timed out' "$out.log" || true; } \
       | sed 's/^/    /' | head -20
   fi
-  if [ -z "${verdict[$scenario]:-}" ]; then order+=("$scenario"); verdict[$scenario]=PASS; fi
-  [ "$result" = PASS ] || verdict[$scenario]=FAIL
+  counted="$scenario@$revision"
+  if [ -z "${verdict[$counted]:-}" ]; then order+=("$counted"); verdict[$counted]=PASS; fi
+  [ "$result" = PASS ] || verdict[$counted]=FAIL
 done
 
 passed=0
@@ -186,15 +210,28 @@ failed=0
 extensions_passed=0
 extensions_failed=0
 reachable_failed=0
-for scenario in "${order[@]}"; do
+declare -A passed_at=() failed_at=()
+for counted in "${order[@]}"; do
+  scenario=${counted%@*}
+  revision=${counted#*@}
   if is_extension "$scenario"; then
-    if [ "${verdict[$scenario]}" = PASS ]; then extensions_passed=$((extensions_passed + 1)); else extensions_failed=$((extensions_failed + 1)); fi
-    if is_reachable "$scenario" && [ "${verdict[$scenario]}" != PASS ]; then reachable_failed=$((reachable_failed + 1)); fi
-  elif [ "${verdict[$scenario]}" = PASS ]; then passed=$((passed + 1)); else failed=$((failed + 1)); fi
+    if [ "${verdict[$counted]}" = PASS ]; then extensions_passed=$((extensions_passed + 1)); else extensions_failed=$((extensions_failed + 1)); fi
+    if is_reachable "$scenario" && [ "${verdict[$counted]}" != PASS ]; then reachable_failed=$((reachable_failed + 1)); fi
+  elif [ "${verdict[$counted]}" = PASS ]; then
+    passed=$((passed + 1)); passed_at[$revision]=$((${passed_at[$revision]:-0} + 1))
+  else
+    failed=$((failed + 1)); failed_at[$revision]=$((${failed_at[$revision]:-0} + 1))
+  fi
 done
+by_revision=()
+for revision in 2026-07-28 2025-11-25; do
+  n=$((${passed_at[$revision]:-0} + ${failed_at[$revision]:-0}))
+  [ "$n" -eq 0 ] || by_revision+=("$revision: ${passed_at[$revision]:-0} of $n")
+done
+by_revision_text=$(IFS=';'; echo "${by_revision[*]}" | sed 's/;/; /g')
 echo "client conformance: a scenario with several runs (http-custom-headers form/raw, auth/offline-access-scope cimd/dcr) counts once, passing only when all its runs pass"
 if [ $((extensions_passed + extensions_failed)) -gt 0 ]; then
   echo "client conformance, extensions (not scored at 2026-07-28, not counted): $extensions_passed passed, $extensions_failed failed (of DPoP's, within a browser's reach: $reachable_failed failed)"
 fi
-echo "client conformance: $passed passed, $failed failed"
+echo "client conformance: $passed passed, $failed failed ($by_revision_text)"
 [ "$failed" -eq 0 ] && [ "$reachable_failed" -eq 0 ]

@@ -52,6 +52,54 @@ async function getPrompt(ui, name) {
 }
 
 export const scenarios = {
+  /** 2025-11-25: the handshake, asked for with era=2025-11-25; the (empty) tool list after it. */
+  async initialize(ui) {
+    const tools = await ui.tools();
+    ui.same('tools listed', tools, []);
+    const initialize = ui.sent.find((body) => body?.method === 'initialize');
+    ui.check('initialize was sent first', ui.sent[0]?.method === 'initialize',
+      JSON.stringify(ui.sent.map((body) => body?.method)));
+    ui.same('the version offered', initialize?.params?.protocolVersion, '2025-11-25');
+    ui.check('notifications/initialized followed',
+      ui.sent.some((body) => body?.method === 'notifications/initialized'));
+    const chip = await ui.shown(ui.page, '#era-chip');
+    ui.same('the server card says legacy', (await chip.textContent()).trim(), 'legacy');
+  },
+
+  /**
+   * 2025-11-25: the tool's handler sends elicitation/create on the session's own GET stream
+   * (the TypeScript SDK's server.request, not tied to the call); the card above the call is
+   * accepted as shown, so every field goes with its default (SEP-1034).
+   */
+  async 'elicitation-sep1034-client-defaults'(ui) {
+    const tools = await ui.tools();
+    ui.same('tools listed', tools, ['test_client_elicitation_defaults']);
+    await ui.select('test_client_elicitation_defaults');
+    await ui.page.click('#call-panel button.call');
+    const card = await ui.shown(ui.page, '#session-asks .input-request:not(.answered)');
+    await ui.snapshot('session-asks');
+    await ui.answerInput(card, 'accept');
+    const text = await ui.result();
+    const answer = ui.sent.find((body) => typeof body === 'object' && body !== null
+      && 'result' in body && !('method' in body));
+    ui.same('the defaults sent', answer?.result?.content,
+      { name: 'John Doe', age: 30, score: 95.5, status: 'active', verified: true });
+    ui.check('the result shows the elicitation completed', /Elicitation completed/.test(text), text);
+  },
+
+  /**
+   * 2025-11-25 (SEP-1699): the call's stream closes after its priming event (retry 500 ms)
+   * without the answer; the app resumes it with a GET carrying Last-Event-ID after the
+   * retry, and the answer comes on that stream.
+   */
+  async 'sse-retry'(ui) {
+    const tools = await ui.tools();
+    ui.same('tools listed', tools, ['test_reconnection']);
+    const text = await callWithForm(ui, 'test_reconnection');
+    ui.check('the answer replayed on the resumed stream is shown',
+      /Reconnection test completed successfully/.test(text), text);
+  },
+
   /** add_numbers with two numbers, typed into the form. */
   async tools_call(ui) {
     const tools = await ui.tools();

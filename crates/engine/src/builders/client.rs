@@ -19,6 +19,7 @@ use crate::builders::headers::{
 pub use crate::builders::outgoing::RequestOptions;
 use crate::builders::outgoing::{OutgoingRequest, request_json};
 use crate::readers::structured::OutputContract;
+use crate::vocabulary::era::Era;
 use crate::vocabulary::findings::Finding;
 use crate::vocabulary::limits::Limits;
 use crate::vocabulary::list_method::ListMethod;
@@ -28,6 +29,7 @@ use crate::vocabulary::method::{
     CallTool, CancelTask, Complete, Discover, GetPrompt, GetTask, ListPrompts,
     ListResourceTemplates, ListResources, ListTools, McpMethod, ReadResource, UpdateTask,
 };
+use crate::vocabulary::method_id::MethodId;
 use crate::vocabulary::protocol::{self, CLIENT_VERSIONS};
 
 /// Who the client says it is and what it declares on every request.
@@ -86,6 +88,10 @@ pub struct Client {
     output_schemas: BTreeMap<String, Arc<JsonObject>>,
     /// The revision every request carries, in `_meta` and `MCP-Protocol-Version`.
     version: ProtocolVersion,
+    /// The era requests are written in ([`Client::use_era`]).
+    pub(crate) era: Era,
+    /// A legacy session's `Mcp-Session-Id`, from the server's `initialize` answer.
+    pub(crate) session_id: Option<String>,
 }
 
 impl Client {
@@ -98,6 +104,8 @@ impl Client {
             tool_headers: BTreeMap::new(),
             output_schemas: BTreeMap::new(),
             version,
+            era: Era::Modern,
+            session_id: None,
         }
     }
 
@@ -106,12 +114,16 @@ impl Client {
         self.version.as_str()
     }
 
-    /// Another server: start again from the newest revision the client speaks.
+    /// Another server: start again from the newest revision the client speaks, in the
+    /// modern era, without a session.
     pub fn reset_version(&mut self) {
         self.version = newest_version(&self.config);
+        self.era = Era::Modern;
+        self.session_id = None;
     }
 
-    /// Speak `version` from now on (the one retry after a `-32022` chose it).
+    /// Speak `version` from now on (the one retry after a `-32022` chose it, or a legacy
+    /// server's `initialize` answer).
     pub(crate) fn use_version(&mut self, version: &str) {
         self.version = protocol_version(version);
     }
@@ -334,32 +346,41 @@ impl Client {
     ) -> OutgoingRequest<M> {
         let id = self.fresh_id();
         let capabilities = self.capabilities_for::<M>(options);
-        let declares_tasks = capabilities
-            .extensions
-            .as_ref()
-            .is_some_and(|e| e.contains_key(TASKS_EXTENSION_ID));
+        let declares_tasks = self.era == Era::Modern
+            && capabilities
+                .extensions
+                .as_ref()
+                .is_some_and(|e| e.contains_key(TASKS_EXTENSION_ID));
         let mut headers = vec![
             (
                 "Content-Type".to_owned(),
                 protocol::CONTENT_TYPE_JSON.to_owned(),
             ),
             ("Accept".to_owned(), protocol::ACCEPT.to_owned()),
-            (
-                protocol::HEADER_PROTOCOL_VERSION.to_owned(),
-                self.version.as_str().to_owned(),
-            ),
-            (protocol::HEADER_METHOD.to_owned(), M::name().to_owned()),
         ];
-        if let Some(name) = M::routing_name(&params) {
-            headers.push((protocol::HEADER_NAME.to_owned(), encode_header_value(&name)));
-        }
-        headers.extend(mirrored);
-
-        let mut meta = RequestMetaObject::with_client_context(
-            self.version.clone(),
-            self.config.client_info.clone(),
-            capabilities,
-        );
+        let mut meta = match self.era {
+            Era::Modern => {
+                headers.push((
+                    protocol::HEADER_PROTOCOL_VERSION.to_owned(),
+                    self.version.as_str().to_owned(),
+                ));
+                headers.push((protocol::HEADER_METHOD.to_owned(), M::name().to_owned()));
+                if let Some(name) = M::routing_name(&params) {
+                    headers.push((protocol::HEADER_NAME.to_owned(), encode_header_value(&name)));
+                }
+                headers.extend(mirrored);
+                RequestMetaObject::with_client_context(
+                    self.version.clone(),
+                    self.config.client_info.clone(),
+                    capabilities,
+                )
+            }
+            // The session carries identity and capabilities; `_meta` only a progress token.
+            Era::Legacy => {
+                headers.extend(self.session_headers(M::ID == MethodId::Initialize));
+                RequestMetaObject::new()
+            }
+        };
         if let Some(token) = options.progress_token.clone() {
             meta.set_progress_token(token);
         }
@@ -385,6 +406,7 @@ impl Client {
             round: None,
             output,
             version_retry: false,
+            era: self.era,
             method: PhantomData,
         }
     }
@@ -413,7 +435,7 @@ fn newest_version(config: &ClientConfig) -> ProtocolVersion {
 }
 
 /// rmcp's `ProtocolVersion` holds any string, but builds one only by deserializing.
-fn protocol_version(version: &str) -> ProtocolVersion {
+pub(crate) fn protocol_version(version: &str) -> ProtocolVersion {
     serde_json::from_value(serde_json::Value::String(version.to_owned()))
         .unwrap_or(ProtocolVersion::V_2026_07_28)
 }

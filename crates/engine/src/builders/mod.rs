@@ -4,6 +4,7 @@
 pub mod answer;
 pub mod client;
 pub mod headers;
+pub mod legacy;
 pub mod outgoing;
 pub mod refusal;
 pub mod sendable;

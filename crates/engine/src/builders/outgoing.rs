@@ -6,13 +6,15 @@ use rmcp::model::{JsonRpcRequest, ProgressToken, Request, RequestId, RequestMeta
 
 use crate::readers::response::ResponseReader;
 use crate::readers::structured::OutputContract;
+use crate::vocabulary::era::Era;
 use crate::vocabulary::events::{ExchangeEvent, SentRequest};
 use crate::vocabulary::limits::Limits;
 use crate::vocabulary::method::McpMethod;
+use crate::vocabulary::protocol::HEADER_PROTOCOL_VERSION;
 
 /// One JSON-RPC request as it goes on the wire. The caller sends `headers` and `body` with an
 /// HTTP POST to the MCP endpoint, then reads the answer with [`OutgoingRequest::reader`].
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub struct OutgoingRequest<M: McpMethod> {
     pub(crate) id: RequestId,
     pub(crate) headers: Vec<(String, String)>,
@@ -31,7 +33,30 @@ pub struct OutgoingRequest<M: McpMethod> {
     pub(crate) output: Option<OutputContract>,
     /// The one retry after a `-32022` (a second one ends the negotiation).
     pub(crate) version_retry: bool,
+    /// The era it is written in: a legacy answer is read by legacy rules.
+    pub(crate) era: Era,
     pub(crate) method: PhantomData<M>,
+}
+
+// By hand: a derive would ask the method's marker type to be `Clone` too.
+impl<M: McpMethod> Clone for OutgoingRequest<M> {
+    fn clone(&self) -> Self {
+        Self {
+            id: self.id.clone(),
+            headers: self.headers.clone(),
+            body: self.body.clone(),
+            meta: self.meta.clone(),
+            params: self.params.clone(),
+            options: self.options.clone(),
+            declares_tasks: self.declares_tasks,
+            limits: self.limits,
+            round: self.round,
+            output: self.output.clone(),
+            version_retry: self.version_retry,
+            era: self.era,
+            method: PhantomData,
+        }
+    }
 }
 
 impl<M: McpMethod> OutgoingRequest<M> {
@@ -77,12 +102,24 @@ impl<M: McpMethod> OutgoingRequest<M> {
         self.version_retry
     }
 
-    /// The protocol revision it carries (`_meta` and `MCP-Protocol-Version`).
+    /// The protocol revision it carries (`_meta` and `MCP-Protocol-Version`; a legacy
+    /// request only the header, and `initialize` neither).
     pub fn protocol_version(&self) -> String {
         self.meta
             .protocol_version()
             .map(|version| version.as_str().to_owned())
+            .or_else(|| {
+                self.headers
+                    .iter()
+                    .find(|(name, _)| name == HEADER_PROTOCOL_VERSION)
+                    .map(|(_, value)| value.clone())
+            })
             .unwrap_or_default()
+    }
+
+    /// The era it is written in.
+    pub fn era(&self) -> Era {
+        self.era
     }
 
     /// Whether this request declared the tasks extension.
@@ -120,6 +157,7 @@ impl<M: McpMethod> OutgoingRequest<M> {
             self.limits,
         )
         .with_output(self.output.clone())
+        .in_era(self.era)
     }
 
     /// The tool's `outputSchema` this request's result is checked against, if any.
@@ -147,7 +185,10 @@ pub(crate) fn request_json<M: McpMethod, T>(
     write: impl FnOnce(&JsonRpcRequest<Request<M::Name, M::Params>>) -> serde_json::Result<T>,
 ) -> (serde_json::Result<T>, RequestMetaObject) {
     let mut request: Request<M::Name, M::Params> = Request::new(params.clone());
-    request.extensions.insert(meta);
+    // A legacy request without a progress token has no `_meta` at all.
+    if !meta.is_empty() {
+        request.extensions.insert(meta);
+    }
     let mut request = JsonRpcRequest::new(id.clone(), request);
     let written = write(&request);
     let meta = request

@@ -19,9 +19,7 @@ use crate::vocabulary::findings::{Finding, Rule};
 use crate::vocabulary::limits::Limits;
 use crate::vocabulary::listen_params::ListenFilter;
 use crate::vocabulary::method::Listen;
-use crate::vocabulary::protocol::is_event_stream;
-
-const SUBSCRIPTION_ID_KEY: &str = "io.modelcontextprotocol/subscriptionId";
+use crate::vocabulary::protocol::{META_SUBSCRIPTION_ID, is_event_stream};
 
 /// What a listen stream delivered.
 #[derive(Debug, Clone, PartialEq)]
@@ -307,7 +305,7 @@ impl Subscription {
         let message = &note.json;
         let tagged = message
             .pointer("/params/_meta")
-            .and_then(|meta| meta.get(SUBSCRIPTION_ID_KEY));
+            .and_then(|meta| meta.get(META_SUBSCRIPTION_ID));
         if tagged != Some(&self.id_value) {
             // Not for this subscription (or untagged): never act on it.
             events.push(Self::finding(

@@ -3,10 +3,13 @@
 //! negotiation, the result cache, and a recorded log read back through the live readers.
 
 pub mod cache;
+pub mod era;
 pub mod listen;
 pub mod listen_schedule;
 pub mod mrtr;
 pub mod pages;
 pub mod replay;
+pub mod resumption;
+pub mod session_stream;
 pub mod task;
 pub mod version;

@@ -8,7 +8,7 @@ use crate::vocabulary::events::{ExchangeEvent, SentDetail, SentRequest};
 use crate::vocabulary::limits::Limits;
 use crate::vocabulary::listen_params::ListenFilter;
 use crate::vocabulary::method::{
-    CallTool, CancelTask, Complete, Discover, GetPrompt, GetTask, ListPrompts,
+    CallTool, CancelTask, Complete, Discover, GetPrompt, GetTask, Initialize, ListPrompts,
     ListResourceTemplates, ListResources, ListTools, McpMethod, MethodId, ReadResource, UpdateTask,
 };
 
@@ -198,6 +198,7 @@ impl Reader {
                 )));
             }
             MethodId::Discover => typed::<Discover>,
+            MethodId::Initialize => typed::<Initialize>,
             MethodId::ListTools => typed::<ListTools>,
             MethodId::ListPrompts => typed::<ListPrompts>,
             MethodId::ListResources => typed::<ListResources>,

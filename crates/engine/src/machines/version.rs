@@ -167,7 +167,7 @@ impl Client {
 
 /// Whether a server's error is one only a 2026-07-28 server sends (§10.6): `-32020`,
 /// `-32021`, `-32022` on a 400, and `-32601` on a 404.
-fn is_modern_error(status: u16, code: i32) -> bool {
+pub(crate) fn is_modern_error(status: u16, code: i32) -> bool {
     let modern_400 = [
         ErrorCode::HEADER_MISMATCH.0,
         ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY.0,

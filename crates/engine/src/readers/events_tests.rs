@@ -349,6 +349,7 @@ fn a_recorded_exchange_ends_with_ended_after_its_answer() {
                 ExchangeEvent::Sent(_) => "sent",
                 ExchangeEvent::Responded { .. } => "responded",
                 ExchangeEvent::Notification(_) => "notification",
+                ExchangeEvent::ServerRequest(_) => "server request",
                 ExchangeEvent::Answered(_) => "answered",
                 ExchangeEvent::Finding(_) => "finding",
                 ExchangeEvent::Ended(_) => "ended",

@@ -63,6 +63,17 @@ pub struct SseDecoder {
     /// The pieces of the line not yet ended by `\n` or `\r`.
     unended_line: Vec<Bytes>,
     done: bool,
+    resume: Resume,
+}
+
+/// Where a broken stream picks up again (SSE's last event ID and reconnection time): what a
+/// legacy client sends as `Last-Event-ID` and how long it waits first.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Resume {
+    /// The `id` of the last event that set one (an empty `id:` clears it).
+    pub last_event_id: Option<String>,
+    /// The last `retry:` the server sent, in milliseconds.
+    pub retry_ms: Option<u64>,
 }
 
 impl std::fmt::Debug for SseDecoder {
@@ -87,6 +98,7 @@ impl SseDecoder {
             feed,
             unended_line: Vec::new(),
             done: false,
+            resume: Resume::default(),
         }
     }
 
@@ -124,6 +136,11 @@ impl SseDecoder {
         self.drain()
     }
 
+    /// Where the stream would resume, from the events read so far.
+    pub fn resume(&self) -> &Resume {
+        &self.resume
+    }
+
     fn drain(&mut self) -> Result<Vec<SseData>, SseError> {
         let mut out = Vec::new();
         let mut cx = Context::from_waker(Waker::noop());
@@ -136,6 +153,12 @@ impl SseDecoder {
                     return Err(SseError(error.to_string()));
                 }
                 Poll::Ready(Some(Ok(event))) => {
+                    if let Some(id) = event.id {
+                        self.resume.last_event_id = (!id.is_empty()).then_some(id);
+                    }
+                    if event.retry.is_some() {
+                        self.resume.retry_ms = event.retry;
+                    }
                     let is_message = matches!(event.event.as_deref(), None | Some("message"));
                     // Empty data: keep-alive or a legacy "priming" event.
                     if let (true, Some(data)) = (is_message, event.data)
@@ -166,6 +189,29 @@ mod tests {
         }
         out.extend(decoder.finish().expect("valid stream"));
         out
+    }
+
+    #[test]
+    fn the_resume_point_is_the_last_id_and_retry_even_of_a_priming_event() {
+        let mut decoder = SseDecoder::new();
+        let body = "id: e-1\nretry: 500\ndata: \n\nid: e-2\ndata: {\"a\":1}\n\n";
+        assert_eq!(
+            decoder.push(body.as_bytes()).expect("valid"),
+            vec!["{\"a\":1}"]
+        );
+        assert_eq!(
+            decoder.resume(),
+            &Resume {
+                last_event_id: Some("e-2".into()),
+                retry_ms: Some(500)
+            }
+        );
+        decoder.push(b"id:\ndata: {}\n\n").expect("valid");
+        assert_eq!(
+            decoder.resume().last_event_id,
+            None,
+            "an empty id clears it"
+        );
     }
 
     #[test]

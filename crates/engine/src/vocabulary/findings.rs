@@ -102,6 +102,23 @@ pub enum Rule {
     AuthorizationIssMismatch,
     /// An authorization response without `iss` from a server that advertised it.
     AuthorizationIssMissing,
+    /// A JSON-RPC request from the server in the 2026-07-28 era, which has none (it asks
+    /// through `input_required` instead); it is not answered.
+    ServerRequestInModernEra,
+    /// A server whose answers contradict the era it speaks: a legacy session's result with
+    /// a 2026-07-28 `resultType`, or an `initialize` answered with a modern version.
+    EraContradiction,
+    /// A legacy `initialize` answered with a protocol version the client did not offer.
+    LegacyVersionUnsupported,
+    /// A legacy session's request refused for a missing or unknown session (HTTP 404): the
+    /// session ended on the server's side; the client opens a new one.
+    LegacySessionEnded,
+    /// A legacy session the server no longer knows, refused with a status other than 404
+    /// (a 400 naming the session): 2025-11-25 requires 404, the client's cue to start anew.
+    LegacySessionWrongStatus,
+    /// A legacy session's GET stream answered with neither an event stream nor HTTP 405
+    /// (2025-11-25 allows only those), or an event on it that is not JSON.
+    LegacyStreamRefused,
 }
 
 impl Rule {
@@ -125,6 +142,8 @@ impl Rule {
             Rule::IdTooLong | Rule::NameTooLong => Severity::Info,
             // No rule of the spec forbids such names; they are a warning for people.
             Rule::NameInvisibleChars | Rule::NameLookAlike => Severity::Info,
+            // A server may end a session at any time (2025-11-25 transports, session management).
+            Rule::LegacySessionEnded => Severity::Info,
             _ => Severity::Must,
         }
     }

@@ -30,8 +30,14 @@ pub trait ListMethod: McpMethod<Params = PaginatedRequestParams> {
     /// The item's display title, when it has one besides its name.
     fn title_of(item: &Self::Item) -> Option<&str>;
 
+    /// What identifies the item besides its names, where a search looks: its description
+    /// and, for a resource or a template, its URI.
+    fn searched_text(item: &Self::Item) -> [Option<&str>; 2];
+
     /// What the list calls one item, for messages.
     const ITEM: &'static str;
+    /// What it calls several.
+    const ITEMS: &'static str;
 }
 
 impl ListMethod for ListTools {
@@ -53,7 +59,12 @@ impl ListMethod for ListTools {
         tool_title(item)
     }
 
+    fn searched_text(item: &Tool) -> [Option<&str>; 2] {
+        [item.description.as_deref(), None]
+    }
+
     const ITEM: &'static str = "tool";
+    const ITEMS: &'static str = "tools";
 }
 
 impl ListMethod for ListPrompts {
@@ -75,7 +86,12 @@ impl ListMethod for ListPrompts {
         item.title.as_deref()
     }
 
+    fn searched_text(item: &Prompt) -> [Option<&str>; 2] {
+        [item.description.as_deref(), None]
+    }
+
     const ITEM: &'static str = "prompt";
+    const ITEMS: &'static str = "prompts";
 }
 
 impl ListMethod for ListResources {
@@ -97,7 +113,12 @@ impl ListMethod for ListResources {
         item.title.as_deref()
     }
 
+    fn searched_text(item: &Resource) -> [Option<&str>; 2] {
+        [item.description.as_deref(), Some(&item.uri)]
+    }
+
     const ITEM: &'static str = "resource";
+    const ITEMS: &'static str = "resources";
 }
 
 impl ListMethod for ListResourceTemplates {
@@ -120,7 +141,12 @@ impl ListMethod for ListResourceTemplates {
         item.title.as_deref()
     }
 
+    fn searched_text(item: &ResourceTemplate) -> [Option<&str>; 2] {
+        [item.description.as_deref(), Some(&item.uri_template)]
+    }
+
     const ITEM: &'static str = "resource template";
+    const ITEMS: &'static str = "resource templates";
 }
 
 /// The name to show for a tool: `title`, then `annotations.title`, then `name` (the spec's

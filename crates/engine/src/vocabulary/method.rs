@@ -6,12 +6,12 @@ use rmcp::model::{
     CancelTaskParams, CompleteRequestMethod, CompleteRequestParams, CompleteResult, ConstString,
     DiscoverRequestMethod, DiscoverRequestParams, DiscoverResult, GetPromptRequestMethod,
     GetPromptRequestParams, GetPromptResult, GetTaskMethod, GetTaskParams, GetTaskResult,
-    InputResponses, JsonObject, ListPromptsRequestMethod, ListPromptsResult,
-    ListResourceTemplatesRequestMethod, ListResourceTemplatesResult, ListResourcesRequestMethod,
-    ListResourcesResult, ListToolsRequestMethod, ListToolsResult, PaginatedRequestParams,
-    ReadResourceRequestMethod, ReadResourceRequestParams, ReadResourceResult,
-    SubscriptionsListenRequestMethod, SubscriptionsListenResult, TaskAckResult, UpdateTaskMethod,
-    UpdateTaskParams,
+    InitializeRequestParams, InitializeResult, InitializeResultMethod, InputResponses, JsonObject,
+    ListPromptsRequestMethod, ListPromptsResult, ListResourceTemplatesRequestMethod,
+    ListResourceTemplatesResult, ListResourcesRequestMethod, ListResourcesResult,
+    ListToolsRequestMethod, ListToolsResult, PaginatedRequestParams, ReadResourceRequestMethod,
+    ReadResourceRequestParams, ReadResourceResult, SubscriptionsListenRequestMethod,
+    SubscriptionsListenResult, TaskAckResult, UpdateTaskMethod, UpdateTaskParams,
 };
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use serde_json::Value;
@@ -40,7 +40,7 @@ macro_rules! round_fields {
 
 round_fields!(
     carry: CallToolRequestParams, GetPromptRequestParams, ReadResourceRequestParams;
-    ignore: DiscoverRequestParams, PaginatedRequestParams, GetTaskParams, UpdateTaskParams,
+    ignore: DiscoverRequestParams, InitializeRequestParams, PaginatedRequestParams, GetTaskParams, UpdateTaskParams,
         CancelTaskParams, CompleteRequestParams, crate::vocabulary::listen_params::ListenParams
 );
 
@@ -114,6 +114,17 @@ impl McpMethod for Discover {
     type Params = DiscoverRequestParams;
     type Output = DiscoverResult;
     const CACHEABLE: bool = true;
+}
+
+/// `initialize`: the legacy handshake (2025-11-25 and earlier) that opens a session.
+#[derive(Debug, Clone, Copy)]
+pub struct Initialize;
+
+impl McpMethod for Initialize {
+    const ID: MethodId = MethodId::Initialize;
+    type Name = InitializeResultMethod;
+    type Params = InitializeRequestParams;
+    type Output = InitializeResult;
 }
 
 /// `tools/list`: one page of the server's tools.
@@ -343,6 +354,7 @@ impl MethodId {
     pub fn rules(self) -> MethodRules {
         match self {
             MethodId::Discover => MethodRules::of::<Discover>(),
+            MethodId::Initialize => MethodRules::of::<Initialize>(),
             MethodId::ListTools => MethodRules::of::<ListTools>(),
             MethodId::ListPrompts => MethodRules::of::<ListPrompts>(),
             MethodId::ListResources => MethodRules::of::<ListResources>(),

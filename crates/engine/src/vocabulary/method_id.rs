@@ -6,6 +6,8 @@
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum MethodId {
     Discover,
+    /// The legacy handshake (2025-11-25 and earlier).
+    Initialize,
     ListTools,
     ListPrompts,
     ListResources,
@@ -21,8 +23,9 @@ pub enum MethodId {
 }
 
 impl MethodId {
-    pub const ALL: [MethodId; 13] = [
+    pub const ALL: [MethodId; 14] = [
         MethodId::Discover,
+        MethodId::Initialize,
         MethodId::ListTools,
         MethodId::ListPrompts,
         MethodId::ListResources,

@@ -3,6 +3,7 @@
 //! engine above it, so every other floor can name these words.
 
 pub mod decode;
+pub mod era;
 pub mod events;
 pub mod findings;
 pub mod limits;
@@ -12,3 +13,4 @@ pub mod method;
 pub mod method_id;
 pub mod protocol;
 pub mod relay;
+pub mod stdio;

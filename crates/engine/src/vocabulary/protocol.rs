@@ -10,6 +10,9 @@ pub const HEADER_METHOD: &str = "Mcp-Method";
 /// Request header mirroring `params.name`, `params.uri` or `params.taskId`.
 pub const HEADER_NAME: &str = "Mcp-Name";
 
+/// The `_meta` key that ties a notification on a listen stream to its listen request.
+pub const META_SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+
 /// A client must list both media types it can read.
 pub const ACCEPT: &str = "application/json, text/event-stream";
 pub const CONTENT_TYPE_JSON: &str = "application/json";

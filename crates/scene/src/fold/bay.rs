@@ -2,11 +2,12 @@
 //! `resources/read`), its rounds joined by their latch, and how it empties.
 
 use holdbay_engine::model::{InputResponses, ProgressNotificationParam};
-use holdbay_engine::{AnswerEvent, AnswerKind, EndEvent, MethodId, SentRequest};
+use holdbay_engine::{AnswerKind, EndEvent, MethodId, SentRequest};
 use serde_json::Value;
 
+use super::conveyor::Reply;
 use super::snapshot::{Snapshot, SnapshotSource};
-use crate::failure::{broke_off, failure_of};
+use crate::failure::broke_off;
 use crate::narration;
 use crate::parts::{FlightRole, Lane, Part, Tag, Tray, TrayProgress, TrayRound, TrayState};
 use crate::traffic::{MAX_FINISHED_TRAYS, Traffic};
@@ -179,14 +180,7 @@ impl Traffic {
     }
 
     /// The answer to one of a tray's rounds.
-    pub(crate) fn tray_answered(
-        &mut self,
-        tray_id: u64,
-        exchange: u64,
-        at: f64,
-        answer: &AnswerEvent,
-        status: Option<u16>,
-    ) {
+    pub(crate) fn tray_answered(&mut self, tray_id: u64, reply: Reply<'_>) {
         let Some(index) = self.trays.iter().position(|t| t.id == tray_id) else {
             return;
         };
@@ -198,13 +192,13 @@ impl Traffic {
             .rounds
             .iter_mut()
             .rev()
-            .find(|r| r.exchange == exchange)
+            .find(|r| r.exchange == reply.exchange)
         else {
             return;
         };
-        round.outcome = answer.outcome_json().cloned();
+        round.outcome = reply.answer.outcome_json().cloned();
         let number = round.number;
-        let (label, narration, part) = match &answer.kind {
+        let (label, narration, part) = match &reply.answer.kind {
             AnswerKind::InputRequired {
                 asks,
                 request_state,
@@ -233,14 +227,14 @@ impl Traffic {
                 tray.state = TrayState::Detached {
                     task: task_id.clone(),
                 };
-                tray.closed_at = Some(at);
+                tray.closed_at = Some(reply.at);
                 let origin = (tray_id, tray.name.clone());
-                let slot = self.cartridge_slot(&task_id, at, false, Some(origin));
-                let json = answer.outcome_json().unwrap_or(&Value::Null);
+                let slot = self.cartridge_slot(&task_id, reply.at, false, Some(origin));
+                let json = reply.answer.outcome_json().unwrap_or(&Value::Null);
                 self.apply_snapshot(
                     slot,
                     &Snapshot::of_task(task, json),
-                    at,
+                    reply.at,
                     SnapshotSource::Created,
                 );
                 (
@@ -253,7 +247,7 @@ impl Traffic {
                 tray.state = TrayState::Failed {
                     message: message.clone(),
                 };
-                tray.closed_at = Some(at);
+                tray.closed_at = Some(reply.at);
                 (
                     narration::error_label(*code),
                     narration::refused(name, number, message),
@@ -264,9 +258,9 @@ impl Traffic {
                 tray.state = TrayState::Failed {
                     message: reason.clone(),
                 };
-                tray.closed_at = Some(at);
+                tray.closed_at = Some(reply.at);
                 (
-                    narration::invalid_label(status),
+                    narration::invalid_label(reply.status),
                     narration::exchange_failed(reason),
                     Part::Tray(tray_id),
                 )
@@ -275,7 +269,7 @@ impl Traffic {
             complete => {
                 let tool_error = matches!(complete, AnswerKind::Complete { tool_error: true });
                 tray.state = TrayState::Completed { tool_error };
-                tray.closed_at = Some(at);
+                tray.closed_at = Some(reply.at);
                 (
                     narration::completed_label(tool_error),
                     narration::completed(method, name, number, tool_error),
@@ -283,9 +277,8 @@ impl Traffic {
                 )
             }
         };
-        self.event(at, Lane::Server, Lane::Client, label, Some(narration), part);
-        self.mark_failed(failure_of(&answer.kind).is_some());
-        self.hang_tags(index, at);
+        self.reply_event(reply, label, Some(narration), part);
+        self.hang_tags(index, reply.at);
     }
 
     /// The tags of a paused tray go to the user.

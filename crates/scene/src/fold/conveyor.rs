@@ -134,24 +134,26 @@ impl Traffic {
         flight.answer = Some(answer.clone());
         let role = flight.role.clone();
         let status = flight.status;
+        let reply = Reply {
+            exchange,
+            at,
+            answer,
+            status,
+        };
         match role {
             FlightRole::Opens { tray } | FlightRole::Retry { tray, .. } => {
-                self.tray_answered(tray, exchange, at, answer, status)
+                self.tray_answered(tray, reply)
             }
-            FlightRole::Poll { task } => self.poll_answered(exchange, at, &task, answer, status),
-            FlightRole::Update { task } => {
-                self.update_answered(exchange, at, &task, answer, status)
-            }
-            FlightRole::Cancel { task } => {
-                self.cancel_answered(exchange, at, &task, answer, status)
-            }
+            FlightRole::Poll { task } => self.poll_answered(reply, &task),
+            FlightRole::Update { task } => self.update_answered(reply, &task),
+            FlightRole::Cancel { task } => self.cancel_answered(reply, &task),
             FlightRole::Listen | FlightRole::Other => {
                 let ok = if role == FlightRole::Listen {
                     narration::LISTEN_ENDED
                 } else {
                     narration::RESULT
                 };
-                self.answer_step(exchange, at, answer, status, ok, |_| None);
+                self.answer_step(reply, ok, |_| None);
             }
         }
         true
@@ -161,23 +163,30 @@ impl Traffic {
     /// sentence `narrate` makes of a failure, marked failed by the scene's one rule.
     pub(crate) fn answer_step(
         &mut self,
-        exchange: u64,
-        at: f64,
-        answer: &AnswerEvent,
-        status: Option<u16>,
+        reply: Reply<'_>,
         ok: &str,
         narrate: impl FnOnce(&str) -> Option<String>,
     ) {
-        let failure = failure_of(&answer.kind);
-        self.event(
-            at,
-            Lane::Server,
-            Lane::Client,
-            narration::reply_label(&answer.kind, status, ok),
+        let failure = failure_of(&reply.answer.kind);
+        let label = narration::reply_label(&reply.answer.kind, reply.status, ok);
+        self.reply_event(
+            reply,
+            label,
             failure.and_then(narrate),
-            Part::Flight(exchange),
+            Part::Flight(reply.exchange),
         );
-        self.mark_failed(failure.is_some());
+    }
+
+    /// The answer's arrow back to the client, marked failed by the scene's one rule.
+    pub(crate) fn reply_event(
+        &mut self,
+        reply: Reply<'_>,
+        label: String,
+        narration: Option<String>,
+        part: Part,
+    ) {
+        self.event(reply.at, Lane::Server, Lane::Client, label, narration, part);
+        self.mark_failed(failure_of(&reply.answer.kind).is_some());
     }
 
     /// The exchange is over. One that ended without an answer (stopped, broken off) says
@@ -244,4 +253,13 @@ fn keep_notification(flight: &mut Flight, message: &Value) {
         flight.notifications.remove(0);
     }
     flight.notifications.push(message.clone());
+}
+
+/// A server's answer as the fold meets it: which exchange, when, what, and the HTTP status.
+#[derive(Clone, Copy)]
+pub(crate) struct Reply<'a> {
+    pub exchange: u64,
+    pub at: f64,
+    pub answer: &'a AnswerEvent,
+    pub status: Option<u16>,
 }

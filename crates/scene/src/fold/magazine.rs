@@ -2,11 +2,11 @@
 //! polls and pushed snapshots, and sealed once the task ends.
 
 use holdbay_engine::model::TaskStatus;
-use holdbay_engine::{AnswerEvent, AnswerKind, MethodId};
+use holdbay_engine::{AnswerKind, MethodId};
 use serde_json::Value;
 
+use super::conveyor::Reply;
 use super::snapshot::{Snapshot, SnapshotSource};
-use crate::failure::failure_of;
 use crate::narration;
 use crate::parts::{CancelAsk, Cartridge, Delivery, FlightRole, Lane, Part};
 use crate::traffic::Traffic;
@@ -304,14 +304,8 @@ impl Traffic {
         );
     }
 
-    pub(crate) fn poll_answered(
-        &mut self,
-        exchange: u64,
-        at: f64,
-        task: &str,
-        answer: &AnswerEvent,
-        status: Option<u16>,
-    ) {
+    pub(crate) fn poll_answered(&mut self, reply: Reply<'_>, task: &str) {
+        let Reply { at, answer, .. } = reply;
         let slot = self.cartridge_slot(task, at, true, None);
         // Counted, not drawn: an unchanged poll must not redraw its cartridge.
         self.cartridges[slot].polls += 1;
@@ -336,41 +330,23 @@ impl Traffic {
             }
             return;
         }
-        self.answer_step(exchange, at, answer, status, narration::RESULT, |failure| {
+        self.answer_step(reply, narration::RESULT, |failure| {
             Some(narration::poll_failed(task, failure))
         });
     }
 
-    pub(crate) fn update_answered(
-        &mut self,
-        exchange: u64,
-        at: f64,
-        task: &str,
-        answer: &AnswerEvent,
-        status: Option<u16>,
-    ) {
-        self.answer_step(
-            exchange,
-            at,
-            answer,
-            status,
-            narration::ACKNOWLEDGED,
-            |failure| Some(narration::update_refused(task, failure)),
-        );
+    pub(crate) fn update_answered(&mut self, reply: Reply<'_>, task: &str) {
+        self.answer_step(reply, narration::ACKNOWLEDGED, |failure| {
+            Some(narration::update_refused(task, failure))
+        });
     }
 
     /// The server's answer to a cancel request: acknowledged or refused. Only the lamp
     /// says what the task really did.
-    pub(crate) fn cancel_answered(
-        &mut self,
-        exchange: u64,
-        at: f64,
-        task: &str,
-        answer: &AnswerEvent,
-        status: Option<u16>,
-    ) {
-        let label = narration::reply_label(&answer.kind, status, narration::ACKNOWLEDGED);
-        let (acknowledged, narration, part) = match &answer.kind {
+    pub(crate) fn cancel_answered(&mut self, reply: Reply<'_>, task: &str) {
+        let label =
+            narration::reply_label(&reply.answer.kind, reply.status, narration::ACKNOWLEDGED);
+        let (acknowledged, narration, part) = match &reply.answer.kind {
             AnswerKind::Error { message, .. } => (
                 Some(false),
                 narration::cancel_refused(task, message),
@@ -380,7 +356,7 @@ impl Traffic {
             AnswerKind::Invalid { reason } => (
                 None,
                 narration::cancel_refused(task, reason),
-                Part::Flight(exchange),
+                Part::Flight(reply.exchange),
             ),
             _ => (
                 Some(true),
@@ -388,14 +364,13 @@ impl Traffic {
                 Part::Cartridge(task.to_owned()),
             ),
         };
-        let slot = self.cartridge_slot(task, at, true, None);
+        let slot = self.cartridge_slot(task, reply.at, true, None);
         if let Some(cancel) = self.cartridges[slot].cancel.as_mut()
             && acknowledged.is_some()
         {
             cancel.acknowledged = acknowledged;
         }
         self.touch(slot);
-        self.event(at, Lane::Server, Lane::Client, label, Some(narration), part);
-        self.mark_failed(failure_of(&answer.kind).is_some());
+        self.reply_event(reply, label, Some(narration), part);
     }
 }

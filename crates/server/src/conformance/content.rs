@@ -1,9 +1,8 @@
 //! The suite's content fixtures (`tools-call-*`, `json-schema-2020-12`): each tool
 //! returns one shape of `CallToolResult`.
 
-use rmcp::model::{
-    AudioContent, CallToolResult, ContentBlock, ProgressNotificationParam, ResourceContents,
-};
+use rmcp::model::{AudioContent, ContentBlock, ResourceContents};
+use rmcp::model::{CallToolResult, ProgressNotificationParam};
 use serde_json::json;
 
 use super::media::{PNG_1X1, WAV_SILENCE};

@@ -2,9 +2,8 @@
 //! input request on the response stream, and logging only on request.
 
 use rmcp::ErrorData;
-use rmcp::model::{
-    CallToolResponse, CallToolResult, ClientCapabilities, ContentBlock, InputRequiredResult,
-};
+use rmcp::model::ClientCapabilities;
+use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, InputRequiredResult};
 use serde_json::json;
 
 use super::inputs::ask_text;

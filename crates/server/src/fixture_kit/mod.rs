@@ -9,4 +9,4 @@ mod tool;
 
 pub use call::{Call, require_form_elicitation};
 pub use set::{Asked, FixtureSet};
-pub use tool::{Handler, NO_ARGUMENTS, Reply, SchemaFn, Tool};
+pub use tool::{Handler, NO_ARGUMENTS, Reply, SchemaFn, Tool, one_text_argument};

@@ -20,6 +20,16 @@ pub type SchemaFn = fn() -> Value;
 /// The input schema of a tool that takes no arguments.
 pub const NO_ARGUMENTS: SchemaFn = || json!({ "type": "object", "properties": {} });
 
+/// The input schema of a tool that takes one optional text argument, filled in with `default`.
+pub fn one_text_argument(name: &str, description: &str, default: &str) -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            name: { "type": "string", "description": description, "default": default }
+        }
+    })
+}
+
 /// How a tool answers: at once, or after awaiting something (a pause, the task store, a
 /// notification sent on the way).
 #[derive(Clone, Copy)]

@@ -15,19 +15,22 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::middleware::Next;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{IntoResponse, Response};
-use rmcp::model::{DetailedTask, ErrorCode, TASKS_EXTENSION_ID};
+use holdbay_engine::protocol::{
+    HEADER_METHOD, HEADER_PROTOCOL_VERSION, META_SUBSCRIPTION_ID, PROTOCOL_VERSION,
+};
+use rmcp::model::{
+    ConstString, DetailedTask, ErrorCode, SubscriptionsListenRequestMethod, TASKS_EXTENSION_ID,
+};
 use serde_json::{Value, json};
 use tokio::sync::broadcast::error::RecvError;
 
 use crate::http::body_limit::read_bounded;
 use crate::http::error_body::jsonrpc_error_for;
+use crate::mcp::version::META_PROTOCOL_VERSION;
 use crate::principal::Principal;
 use crate::shared::Shared;
 
-const METHOD: &str = "subscriptions/listen";
-const PROTOCOL_VERSION: &str = "2026-07-28";
-/// The `_meta` key that ties a notification to its listen request (core schema).
-const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+const METHOD: &str = SubscriptionsListenRequestMethod::VALUE;
 
 /// Middleware on `/mcp`: take listen requests that ask for `taskIds`, pass the rest on.
 pub async fn route_task_listens(
@@ -94,11 +97,11 @@ async fn serve(
     let header = |name: &str| headers.get(name).and_then(|value| value.to_str().ok());
     let declared_version = listen
         .meta
-        .get("io.modelcontextprotocol/protocolVersion")
+        .get(META_PROTOCOL_VERSION)
         .and_then(Value::as_str);
-    if header("mcp-protocol-version") != Some(PROTOCOL_VERSION)
+    if header(HEADER_PROTOCOL_VERSION) != Some(PROTOCOL_VERSION)
         || declared_version != Some(PROTOCOL_VERSION)
-        || header("mcp-method") != Some(METHOD)
+        || header(HEADER_METHOD) != Some(METHOD)
     {
         return jsonrpc_error_for(
             listen.id,
@@ -196,7 +199,7 @@ async fn produce(
     let end = json!({
         "jsonrpc": "2.0",
         "id": subscription_id,
-        "result": { "resultType": "complete", "_meta": { SUBSCRIPTION_ID: subscription_id } }
+        "result": { "resultType": "complete", "_meta": { META_SUBSCRIPTION_ID: subscription_id } }
     });
     out.send(message(end)).await.ok()
 }
@@ -207,7 +210,7 @@ fn acknowledgement(subscription_id: &Value, accepted: &[String]) -> Event {
         "method": "notifications/subscriptions/acknowledged",
         "params": {
             "notifications": { "taskIds": accepted },
-            "_meta": { SUBSCRIPTION_ID: subscription_id }
+            "_meta": { META_SUBSCRIPTION_ID: subscription_id }
         }
     }))
 }
@@ -215,7 +218,10 @@ fn acknowledgement(subscription_id: &Value, accepted: &[String]) -> Event {
 fn snapshot(subscription_id: &Value, task: &DetailedTask) -> Event {
     let mut params = serde_json::to_value(task).unwrap_or_else(|_| json!({}));
     if let Some(params) = params.as_object_mut() {
-        params.insert("_meta".into(), json!({ SUBSCRIPTION_ID: subscription_id }));
+        params.insert(
+            "_meta".into(),
+            json!({ META_SUBSCRIPTION_ID: subscription_id }),
+        );
     }
     message(json!({ "jsonrpc": "2.0", "method": "notifications/tasks", "params": params }))
 }

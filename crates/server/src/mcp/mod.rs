@@ -12,6 +12,7 @@ use rmcp::transport::streamable_http_server::{
 use tower_http::compression::CompressionLayer;
 
 mod handler;
+pub mod legacy;
 mod listen;
 pub mod sets;
 mod version;

@@ -15,6 +15,7 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderMap, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::Response;
+use holdbay_engine::protocol::PROTOCOL_VERSION;
 use rmcp::model::ErrorCode;
 use serde_json::{Value, json};
 
@@ -24,11 +25,11 @@ use crate::options::FixtureChoice;
 use crate::shared::Shared;
 
 /// What this server speaks.
-pub const SUPPORTED: &[&str] = &["2026-07-28"];
+pub const SUPPORTED: &[&str] = &[PROTOCOL_VERSION];
 /// What the `no-common-version` fixture claims to speak: only revisions before 2026-07-28.
 pub const NO_COMMON_SUPPORTED: &[&str] = &["2025-06-18", "2025-11-25"];
 /// The `_meta` key of a 2026-07-28 request's protocol version.
-const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+pub(crate) const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 const LEGACY_HANDSHAKE: &str = "initialize";
 
 /// Which requests are refused, and the one-time switch of `reject-first-version`.

@@ -11,7 +11,7 @@ use wasm_bindgen::JsCast;
 
 use super::super::parts::{TagView, truncate};
 use super::super::{SceneContext, is_activation};
-use super::Grid;
+use super::{Grid, MagazineSvg};
 
 /// Whether the server acknowledged a cancel ask: `pending`, `true` or `false`.
 pub(super) fn acknowledgement(ask: &CancelAsk) -> &'static str {
@@ -170,14 +170,7 @@ pub(super) fn RoomyCells(grid: Grid, count: Memo<usize>) -> impl IntoView {
     };
 
     view! {
-        <svg
-            node_ref=svg_ref
-            class="scene-svg magazine-svg"
-            viewBox=move || grid.view_box(count.get())
-            role="group"
-            aria-label="Cartridges; arrow keys move between them"
-            on:keydown=on_keydown
-        >
+        <MagazineSvg node_ref=svg_ref grid=grid count=count on_keydown=Callback::new(on_keydown)>
             <For
                 each=move || cartridges.get()
                 key=|c| (c.task_id.clone(), c.version, c.slot)
@@ -186,7 +179,7 @@ pub(super) fn RoomyCells(grid: Grid, count: Memo<usize>) -> impl IntoView {
                     view! { <CartridgeCell cartridge=cartridge grid=grid focusable=focusable /> }
                 }
             />
-        </svg>
+        </MagazineSvg>
     }
 }
 

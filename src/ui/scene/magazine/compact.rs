@@ -14,7 +14,7 @@ use wasm_bindgen::JsCast;
 
 use super::super::{SceneContext, is_activation};
 use super::cells::{CartridgeView, acknowledgement};
-use super::{Grid, VIEW_WIDTH, ring};
+use super::{Grid, MagazineSvg, VIEW_WIDTH, ring};
 
 /// What one compact cell shows: its lamp and marks, nothing more.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -224,14 +224,12 @@ pub(super) fn CompactCells(grid: Grid, count: Memo<usize>) -> impl IntoView {
     };
 
     view! {
-        <svg
+        <MagazineSvg
             node_ref=svg_ref
-            class="scene-svg magazine-svg compact"
-            viewBox=move || grid.view_box(count.get())
-            role="group"
-            aria-label="Cartridges; arrow keys move between them, a click picks one"
-            on:keydown=on_keydown
-            on:click=on_click
+            grid=grid
+            count=count
+            on_keydown=Callback::new(on_keydown)
+            on_click=Callback::new(on_click)
         >
             <For
                 each=move || drawing.get()
@@ -256,7 +254,7 @@ pub(super) fn CompactCells(grid: Grid, count: Memo<usize>) -> impl IntoView {
             >
                 <rect class="cursor-frame" width=grid.cell_width height=grid.cell_height rx="2"></rect>
             </g>
-        </svg>
+        </MagazineSvg>
         <p class="visually-hidden" aria-live="polite">{move || announced.get()}</p>
     }
 }

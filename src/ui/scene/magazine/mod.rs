@@ -102,6 +102,48 @@ impl Grid {
     }
 }
 
+/// The magazine's svg root: one tab stop whose arrow keys move through the cartridges; on
+/// the compact drawing a click picks the cell under the pointer.
+#[component]
+fn MagazineSvg(
+    node_ref: NodeRef<leptos::svg::Svg>,
+    grid: Grid,
+    count: Memo<usize>,
+    on_keydown: Callback<leptos::ev::KeyboardEvent>,
+    #[prop(optional)] on_click: Option<Callback<leptos::ev::MouseEvent>>,
+    children: Children,
+) -> impl IntoView {
+    let (class, label) = if grid.compact {
+        (
+            "scene-svg magazine-svg compact",
+            "Cartridges; arrow keys move between them, a click picks one",
+        )
+    } else {
+        (
+            "scene-svg magazine-svg",
+            "Cartridges; arrow keys move between them",
+        )
+    };
+    let on_click = move |event| {
+        if let Some(on_click) = on_click {
+            on_click.run(event);
+        }
+    };
+    view! {
+        <svg
+            node_ref=node_ref
+            class=class
+            viewBox=move || grid.view_box(count.get())
+            role="group"
+            aria-label=label
+            on:keydown=move |event| on_keydown.run(event)
+            on:click=on_click
+        >
+            {children()}
+        </svg>
+    }
+}
+
 #[component]
 pub(super) fn Magazine() -> impl IntoView {
     let scene = SceneContext::current();

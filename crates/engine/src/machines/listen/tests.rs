@@ -22,7 +22,7 @@ fn event(message: Value) -> Vec<u8> {
 fn ack(id: &RequestId, filter: Value) -> Vec<u8> {
     event(
         json!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
-        "params": {"notifications": filter, "_meta": {SUBSCRIPTION_ID_KEY: id.clone().into_json_value()}}}),
+        "params": {"notifications": filter, "_meta": {META_SUBSCRIPTION_ID: id.clone().into_json_value()}}}),
     )
 }
 
@@ -31,7 +31,7 @@ fn task_note(id: &RequestId, task_id: &str, status: &str) -> Vec<u8> {
         json!({"jsonrpc": "2.0", "method": "notifications/tasks", "params": {
         "taskId": task_id, "status": status, "createdAt": "2026-11-29T10:00:00Z",
         "lastUpdatedAt": "2026-11-29T10:00:01Z", "ttlMs": null,
-        "_meta": {SUBSCRIPTION_ID_KEY: id.clone().into_json_value()}}}),
+        "_meta": {META_SUBSCRIPTION_ID: id.clone().into_json_value()}}}),
     )
 }
 
@@ -94,7 +94,7 @@ fn the_graceful_result_ends_the_stream_and_a_bare_close_is_a_drop() {
     sub.handle_chunk(&ack(&id, json!({"taskIds": ["t1"]})));
     let end = event(
         json!({"jsonrpc": "2.0", "id": id.clone().into_json_value(), "result": {
-        "resultType": "complete", "_meta": {SUBSCRIPTION_ID_KEY: id.clone().into_json_value()}}}),
+        "resultType": "complete", "_meta": {META_SUBSCRIPTION_ID: id.clone().into_json_value()}}}),
     );
     assert_eq!(sub.handle_chunk(&end), vec![ListenEvent::Ended]);
     assert!(sub.handle_end().is_empty());
@@ -128,7 +128,7 @@ fn list_changed_is_delivered_when_subscribed() {
     sub.handle_chunk(&ack(&id, json!({"toolsListChanged": true})));
     let note = event(
         json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed",
-        "params": {"_meta": {SUBSCRIPTION_ID_KEY: id.clone().into_json_value()}}}),
+        "params": {"_meta": {META_SUBSCRIPTION_ID: id.clone().into_json_value()}}}),
     );
     assert_eq!(sub.handle_chunk(&note), vec![ListenEvent::ToolsListChanged]);
 }
@@ -183,6 +183,7 @@ fn event_names(events: &[ExchangeEvent]) -> Vec<&'static str> {
             ExchangeEvent::Sent(_) => "sent",
             ExchangeEvent::Responded { .. } => "responded",
             ExchangeEvent::Notification(_) => "notification",
+            ExchangeEvent::ServerRequest(_) => "server request",
             ExchangeEvent::Answered(_) => "answered",
             ExchangeEvent::Finding(_) => "finding",
             ExchangeEvent::Ended(_) => "ended",

@@ -7,103 +7,11 @@
 
 use super::hidden::{HiddenKind, always_hidden};
 
-/// Look-alikes and what they are read as, sorted by the look-alike.
-const LOOK_ALIKES: &[(char, char)] = &[
-    ('0', 'O'),
-    ('1', 'l'),
-    ('I', 'l'),
-    ('|', 'l'),
-    ('\u{0131}', 'i'),        // latin small letter dotless i
-    ('\u{0251}', 'a'),        // latin small letter alpha
-    ('\u{0261}', 'g'),        // latin small letter script g
-    ('\u{0269}', 'i'),        // latin small letter iota
-    ('\u{0391}', 'A'),        // greek capital letter alpha
-    ('\u{0392}', 'B'),        // greek capital letter beta
-    ('\u{0395}', 'E'),        // greek capital letter epsilon
-    ('\u{0396}', 'Z'),        // greek capital letter zeta
-    ('\u{0397}', 'H'),        // greek capital letter eta
-    ('\u{0399}', 'l'),        // greek capital letter iota
-    ('\u{039A}', 'K'),        // greek capital letter kappa
-    ('\u{039C}', 'M'),        // greek capital letter mu
-    ('\u{039D}', 'N'),        // greek capital letter nu
-    ('\u{039F}', 'O'),        // greek capital letter omicron
-    ('\u{03A1}', 'P'),        // greek capital letter rho
-    ('\u{03A4}', 'T'),        // greek capital letter tau
-    ('\u{03A5}', 'Y'),        // greek capital letter upsilon
-    ('\u{03A7}', 'X'),        // greek capital letter chi
-    ('\u{03B1}', 'a'),        // greek small letter alpha
-    ('\u{03B9}', 'i'),        // greek small letter iota
-    ('\u{03BD}', 'v'),        // greek small letter nu
-    ('\u{03BF}', 'o'),        // greek small letter omicron
-    ('\u{03C1}', 'p'),        // greek small letter rho
-    ('\u{03C5}', 'u'),        // greek small letter upsilon
-    ('\u{03D2}', 'Y'),        // greek upsilon with hook symbol
-    ('\u{03F2}', 'c'),        // greek lunate sigma symbol
-    ('\u{03F3}', 'j'),        // greek letter yot
-    ('\u{0405}', 'S'),        // cyrillic capital letter dze
-    ('\u{0406}', 'l'),        // cyrillic capital letter byelorussian-ukrainian i
-    ('\u{0408}', 'J'),        // cyrillic capital letter je
-    ('\u{0410}', 'A'),        // cyrillic capital letter a
-    ('\u{0412}', 'B'),        // cyrillic capital letter ve
-    ('\u{0415}', 'E'),        // cyrillic capital letter ie
-    ('\u{0417}', '3'),        // cyrillic capital letter ze
-    ('\u{041A}', 'K'),        // cyrillic capital letter ka
-    ('\u{041C}', 'M'),        // cyrillic capital letter em
-    ('\u{041D}', 'H'),        // cyrillic capital letter en
-    ('\u{041E}', 'O'),        // cyrillic capital letter o
-    ('\u{0420}', 'P'),        // cyrillic capital letter er
-    ('\u{0421}', 'C'),        // cyrillic capital letter es
-    ('\u{0422}', 'T'),        // cyrillic capital letter te
-    ('\u{0423}', 'Y'),        // cyrillic capital letter u
-    ('\u{0425}', 'X'),        // cyrillic capital letter ha
-    ('\u{0430}', 'a'),        // cyrillic small letter a
-    ('\u{0435}', 'e'),        // cyrillic small letter ie
-    ('\u{043E}', 'o'),        // cyrillic small letter o
-    ('\u{0440}', 'p'),        // cyrillic small letter er
-    ('\u{0441}', 'c'),        // cyrillic small letter es
-    ('\u{0443}', 'y'),        // cyrillic small letter u
-    ('\u{0445}', 'x'),        // cyrillic small letter ha
-    ('\u{0455}', 's'),        // cyrillic small letter dze
-    ('\u{0456}', 'i'),        // cyrillic small letter byelorussian-ukrainian i
-    ('\u{0458}', 'j'),        // cyrillic small letter je
-    ('\u{04AE}', 'Y'),        // cyrillic capital letter straight u
-    ('\u{04AF}', 'y'),        // cyrillic small letter straight u
-    ('\u{04BB}', 'h'),        // cyrillic small letter shha
-    ('\u{04C0}', 'l'),        // cyrillic letter palochka
-    ('\u{04CF}', 'l'),        // cyrillic small letter palochka
-    ('\u{0501}', 'd'),        // cyrillic small letter komi de
-    ('\u{051A}', 'Q'),        // cyrillic capital letter qa
-    ('\u{051B}', 'q'),        // cyrillic small letter qa
-    ('\u{051C}', 'W'),        // cyrillic capital letter we
-    ('\u{051D}', 'w'),        // cyrillic small letter we
-    ('\u{054D}', 'U'),        // armenian capital letter seh
-    ('\u{054F}', 'S'),        // armenian capital letter tiwn
-    ('\u{0555}', 'O'),        // armenian capital letter oh
-    ('\u{0570}', 'h'),        // armenian small letter ho
-    ('\u{0578}', 'n'),        // armenian small letter vo
-    ('\u{057D}', 'u'),        // armenian small letter seh
-    ('\u{0581}', 'g'),        // armenian small letter co
-    ('\u{0585}', 'o'),        // armenian small letter oh
-    ('\u{210E}', 'h'),        // planck constant
-    ('\u{2113}', 'l'),        // script small l
-    ('\u{2126}', '\u{03A9}'), // ohm sign
-    ('\u{212A}', 'K'),        // kelvin sign
-    ('\u{212B}', '\u{00C5}'), // angstrom sign
-    ('\u{2160}', 'l'),        // roman numeral one
-    ('\u{2164}', 'V'),        // roman numeral five
-    ('\u{2169}', 'X'),        // roman numeral ten
-    ('\u{216C}', 'L'),        // roman numeral fifty
-    ('\u{216D}', 'C'),        // roman numeral one hundred
-    ('\u{216E}', 'D'),        // roman numeral five hundred
-    ('\u{216F}', 'M'),        // roman numeral one thousand
-    ('\u{2170}', 'i'),        // small roman numeral one
-    ('\u{2174}', 'v'),        // small roman numeral five
-    ('\u{2179}', 'x'),        // small roman numeral ten
-    ('\u{217C}', 'l'),        // small roman numeral fifty
-    ('\u{217D}', 'c'),        // small roman numeral one hundred
-    ('\u{217E}', 'd'),        // small roman numeral five hundred
-    ('\u{217F}', 'm'),        // small roman numeral one thousand
-];
+/// Look-alikes and what they are read as, sorted by the look-alike: a data file, parsed (and
+/// its order checked) when the crate compiles.
+const LOOK_ALIKES_TEXT: &[u8] = include_bytes!("look_alikes.txt");
+const LOOK_ALIKES: &[(char, char)] =
+    &parse_look_alikes::<{ entries(LOOK_ALIKES_TEXT) }>(LOOK_ALIKES_TEXT);
 
 /// What `name` reads as (see the module).
 pub fn skeleton(name: &str) -> String {
@@ -152,6 +60,62 @@ fn read_as(c: char) -> char {
     LOOK_ALIKES
         .binary_search_by_key(&c, |&(from, _)| from)
         .map_or(c, |at| LOOK_ALIKES[at].1)
+}
+
+/// How many entries the data file has: its lines that start with a hex digit.
+const fn entries(text: &[u8]) -> usize {
+    let (mut count, mut at, mut line_start) = (0, 0, true);
+    while at < text.len() {
+        if line_start && text[at].is_ascii_hexdigit() {
+            count += 1;
+        }
+        line_start = text[at] == b'\n';
+        at += 1;
+    }
+    count
+}
+
+/// The data file's entries (`LOOK-ALIKE READ-AS NAME`, code points in hex); the build fails
+/// on a malformed line or one out of order.
+const fn parse_look_alikes<const N: usize>(text: &[u8]) -> [(char, char); N] {
+    let mut table = [('\0', '\0'); N];
+    let (mut at, mut filled) = (0, 0);
+    while at < text.len() {
+        if text[at].is_ascii_hexdigit() {
+            let (look_alike, after) = code_point(text, at);
+            let (read_as, _) = code_point(text, after + 1);
+            assert!(
+                filled == 0 || table[filled - 1].0 < look_alike,
+                "look_alikes.txt: out of order"
+            );
+            table[filled] = (look_alike, read_as);
+            filled += 1;
+        }
+        while at < text.len() && text[at] != b'\n' {
+            at += 1;
+        }
+        at += 1;
+    }
+    table
+}
+
+/// The hex code point at `at`, and where it ends.
+const fn code_point(text: &[u8], start: usize) -> (char, usize) {
+    let (mut at, mut value) = (start, 0);
+    while at < text.len() && text[at].is_ascii_hexdigit() {
+        let digit = text[at];
+        let nibble = match digit {
+            b'0'..=b'9' => digit - b'0',
+            b'a'..=b'f' => digit - b'a' + 10,
+            _ => digit - b'A' + 10,
+        };
+        value = value * 16 + nibble as u32;
+        at += 1;
+    }
+    match char::from_u32(value) {
+        Some(c) if at > start => (c, at),
+        _ => panic!("look_alikes.txt: not a code point"),
+    }
 }
 
 #[cfg(test)]

@@ -10,7 +10,9 @@ use super::EXCERPT_CHARS;
 use super::error::{ResponseError, id_text};
 use crate::readers::notification_keep::NotificationKeep;
 use crate::readers::sse::SseDecoder;
-use crate::vocabulary::events::{ExchangeEvent, NotificationEvent};
+use crate::readers::stream_message::StreamMessages;
+use crate::vocabulary::era::Era;
+use crate::vocabulary::events::ExchangeEvent;
 use crate::vocabulary::findings::{Finding, Rule};
 use crate::vocabulary::limits::Limits;
 use crate::vocabulary::protocol::{is_event_stream, is_json};
@@ -56,6 +58,8 @@ pub(crate) struct BodyReader {
     /// body whose label contradicts it.
     content_type: String,
     head: Vec<u8>,
+    /// The era of the request: in the legacy one the server may send requests of its own.
+    era: Era,
 }
 
 /// A JSON body as it arrived, piece by piece: joined once, when it is whole. A body refused
@@ -130,7 +134,20 @@ impl BodyReader {
             notes: NotificationKeep::default(),
             content_type: content_type.unwrap_or_default().to_owned(),
             head: Vec::new(),
+            era: Era::Modern,
         }
+    }
+
+    /// Where an event stream would resume (its last event id and `retry`), if it is one.
+    pub(crate) fn resume(&self) -> Option<&crate::readers::sse::Resume> {
+        match &self.body {
+            Body::Sse { decoder, .. } => Some(decoder.resume()),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn set_era(&mut self, era: Era) {
+        self.era = era;
     }
 
     /// The bounds this body is read within.
@@ -153,6 +170,17 @@ impl BodyReader {
 
     pub(crate) fn has_failed(&self) -> bool {
         self.failure.is_some()
+    }
+
+    /// The stream has carried the response: nothing after it is read.
+    pub(crate) fn is_answered(&self) -> bool {
+        matches!(
+            self.body,
+            Body::Sse {
+                response: Some(_),
+                ..
+            }
+        )
     }
 
     pub(crate) fn is_too_large(&self) -> bool {
@@ -224,12 +252,15 @@ impl BodyReader {
                     return;
                 }
             };
-            // Responses are the messages without a method; the rest are notifications.
-            if message.get("method").is_none() {
+            // Responses are the messages without a method; the rest become events.
+            let mut messages = StreamMessages {
+                era: self.era,
+                limits: &self.limits,
+                notes: &mut self.notes,
+                events: &mut self.events,
+            };
+            if let Some(message) = messages.read(message) {
                 *response = Some(message);
-            } else {
-                let note = NotificationEvent::decode_on_request_stream(message);
-                self.notes.admit(note, &self.limits, &mut self.events);
             }
         }
     }

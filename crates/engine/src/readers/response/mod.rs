@@ -20,6 +20,7 @@ use result_type::ResultKind;
 pub(crate) use result_type::ResultRules;
 
 use crate::readers::structured::OutputContract;
+use crate::vocabulary::era::Era;
 use crate::vocabulary::events::{AnswerEvent, AnswerKind, ExchangeEvent, InputAsk};
 use crate::vocabulary::findings::{Finding, Rule};
 use crate::vocabulary::limits::Limits;
@@ -91,6 +92,7 @@ pub struct ResponseReader<M: McpMethod> {
     declares_tasks: bool,
     /// For `tools/call` of a tool with an `outputSchema`: what its result must match.
     output: Option<OutputContract>,
+    era: Era,
     method: PhantomData<M>,
 }
 
@@ -108,8 +110,17 @@ impl<M: McpMethod> ResponseReader<M> {
             body: BodyReader::new(request_id, status, content_type, limits),
             declares_tasks,
             output: None,
+            era: Era::Modern,
             method: PhantomData,
         }
+    }
+
+    /// Read the answer by the rules of `era` (a legacy session's: no `resultType`, and
+    /// requests from the server on the stream).
+    pub(crate) fn in_era(mut self, era: Era) -> Self {
+        self.era = era;
+        self.body.set_era(era);
+        self
     }
 
     /// Check a `complete` result against the tool's `outputSchema` (a finding if it breaks).
@@ -135,6 +146,12 @@ impl<M: McpMethod> ResponseReader<M> {
         self.body.push_chunk(chunk);
     }
 
+    /// Where the event stream would resume if it broke now (legacy sessions resume with
+    /// `Last-Event-ID` after `retry`); `None` for a body that is not a stream.
+    pub fn resume(&self) -> Option<&crate::readers::sse::Resume> {
+        self.body.resume()
+    }
+
     /// The events read so far and not yet taken (`Responded`, then each notification as
     /// its event completes), so a caller can show progress while the stream is open.
     pub fn take_events(&mut self) -> Vec<ExchangeEvent> {
@@ -145,6 +162,12 @@ impl<M: McpMethod> ResponseReader<M> {
     /// caller can stop reading the body.
     pub fn has_failed(&self) -> bool {
         self.body.has_failed()
+    }
+
+    /// True once an event stream has carried the response: the caller can stop reading (a
+    /// legacy server's resumed stream stays open after it).
+    pub fn is_answered(&self) -> bool {
+        self.body.is_answered()
     }
 
     /// True once the body is known to be over [`Limits::max_body_bytes`]: a log keeps only
@@ -202,7 +225,13 @@ impl<M: McpMethod> ResponseReader<M> {
         result: JsonObject,
         limits: &Limits,
     ) -> Result<Reply<Outcome<M::Output>>, ResponseError> {
-        decode_reply::<M>(result, self.declares_tasks, self.output.as_ref(), limits)
+        decode_reply::<M>(
+            result,
+            self.declares_tasks,
+            self.era,
+            self.output.as_ref(),
+            limits,
+        )
     }
 }
 
@@ -294,13 +323,15 @@ fn complete_only<M: McpMethod>(
 fn decode_reply<M: McpMethod>(
     result: JsonObject,
     declares_tasks: bool,
+    era: Era,
     output: Option<&OutputContract>,
     limits: &Limits,
 ) -> Result<Reply<Outcome<M::Output>>, ResponseError> {
     // Kept as received; typed decoding reads it by reference. Only a result that needs the
     // spec's defaults filled in (older servers) is copied.
     let raw_result = Value::Object(result);
-    let checked = result_type::check(&raw_result, ResultRules::of::<M>(), declares_tasks)?;
+    let rules = ResultRules::of::<M>().in_era(era);
+    let checked = result_type::check(&raw_result, rules, declares_tasks)?;
     let source = checked.patched.as_ref().unwrap_or(&raw_result);
     let invalid = |error: serde_json::Error| ResponseError::InvalidResult {
         method: M::name(),

@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use super::body::json_kind;
 use super::error::ResponseError;
+use crate::vocabulary::era::Era;
 use crate::vocabulary::findings::{Finding, Rule};
 use crate::vocabulary::method::{McpMethod, MethodRules};
 
@@ -18,11 +19,28 @@ pub(crate) struct ResultRules {
     pub mrtr: bool,
     pub may_create_task: bool,
     pub task_snapshot: bool,
+    /// A legacy session's answer: no `resultType`, no cache hints, no rounds or tasks.
+    pub legacy: bool,
 }
 
 impl ResultRules {
     pub(crate) fn of<M: McpMethod>() -> Self {
         MethodRules::of::<M>().into()
+    }
+
+    /// The rules of an answer in `era`: a legacy revision has none of 2026-07-28's kinds
+    /// of answer but `complete`, and no cache hints.
+    pub(crate) fn in_era(self, era: Era) -> Self {
+        match era {
+            Era::Modern => self,
+            Era::Legacy => Self {
+                cacheable: false,
+                mrtr: false,
+                may_create_task: false,
+                legacy: true,
+                ..self
+            },
+        }
     }
 
     /// A method this client does not know (a replayed log): its answer may only be
@@ -33,6 +51,7 @@ impl ResultRules {
         mrtr: false,
         may_create_task: false,
         task_snapshot: false,
+        legacy: false,
     };
 }
 
@@ -44,6 +63,7 @@ impl From<MethodRules> for ResultRules {
             mrtr: rules.mrtr,
             may_create_task: rules.may_create_task,
             task_snapshot: rules.task_snapshot,
+            legacy: false,
         }
     }
 }
@@ -82,12 +102,16 @@ pub(crate) fn check(
         |rule: Rule, explanation: String| Finding::new(rule, explanation, Some(raw_result.clone()));
     let mut result_type = match field("resultType") {
         None => {
-            findings.push(finding(
-                Rule::ResultTypeMissing,
-                format!(
-                    "the {method} result has no resultType (an older server); read as complete"
-                ),
-            ));
+            // Legacy revisions have no resultType: its absence is news only in 2026-07-28.
+            if !rules.legacy {
+                findings.push(finding(
+                    Rule::ResultTypeMissing,
+                    format!(
+                        "the {method} result has no resultType (an older server); read as \
+                         complete"
+                    ),
+                ));
+            }
             defaults.push(("resultType", ResultType::COMPLETE.as_str().into()));
             ResultType::COMPLETE.as_str()
         }

@@ -34,6 +34,9 @@ pub enum ExchangeEvent {
     Responded { status: u16, event_stream: bool },
     /// A notification on the exchange's own event stream (or a listen stream).
     Notification(Box<NotificationEvent>),
+    /// A JSON-RPC request from the server on the exchange's stream (legacy sessions: an
+    /// elicitation, sampling, roots or a ping the client answers with a POST of its own).
+    ServerRequest(Box<ServerRequestEvent>),
     /// The JSON-RPC response to the request.
     Answered(Box<AnswerEvent>),
     /// The server broke (or strained) a rule.
@@ -192,6 +195,19 @@ pub struct InputAsk {
     pub key: String,
     pub kind: InputRequestKind,
     /// The input request as the server sent it.
+    pub json: Value,
+}
+
+/// A request the server sent the client (the legacy era's way of asking for input).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerRequestEvent {
+    /// The JSON-RPC id the client's answer must carry.
+    pub id: RequestId,
+    /// The method, as the server spelled it.
+    pub method: String,
+    /// The request as received. What it asks is read from it on demand
+    /// ([`ServerRequestEvent::ask`]): the readers every response goes through stay free of
+    /// the input requests' decoders (they would weigh on the first screen's wasm).
     pub json: Value,
 }
 

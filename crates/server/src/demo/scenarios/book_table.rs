@@ -8,7 +8,7 @@ use rmcp::model::CallToolResponse;
 use serde_json::{Value, json};
 
 use crate::fixture_kit::rounds::{Answer, Rounds, form, one};
-use crate::fixture_kit::{Call, Handler, Tool};
+use crate::fixture_kit::{Call, Handler, Tool, one_text_argument};
 use crate::stores::bookings::{Booked, Booking};
 use crate::tasks::now_ms;
 
@@ -18,14 +18,7 @@ pub const TOOL: Tool = Tool {
     description: "Pause for input: the server answers input_required with a form asking for \
                   the party size and a time, and a sealed requestState. The client retries the \
                   same call with the answers and the unchanged state, and gets a confirmation.",
-    input_schema: || {
-        json!({
-            "type": "object",
-            "properties": {
-                "restaurant": { "type": "string", "description": "Where to book.", "default": "Chez Holdbay" }
-            }
-        })
-    },
+    input_schema: || one_text_argument("restaurant", "Where to book.", "Chez Holdbay"),
     output_schema: None,
     handler: Handler::Later(|call| Box::pin(run(call))),
 };

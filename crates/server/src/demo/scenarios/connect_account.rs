@@ -6,7 +6,7 @@ use rmcp::model::CallToolResponse;
 use serde_json::{Value, json};
 
 use crate::fixture_kit::rounds::{Answer, Rounds, one, url};
-use crate::fixture_kit::{Call, Handler, Tool};
+use crate::fixture_kit::{Call, Handler, Tool, one_text_argument};
 use crate::stores::consents::Consent;
 
 pub const TOOL: Tool = Tool {
@@ -16,14 +16,7 @@ pub const TOOL: Tool = Tool {
                   a consent page the server itself serves. The user grants access there, the \
                   client retries, and the server completes without the credential ever passing \
                   through the client.",
-    input_schema: || {
-        json!({
-            "type": "object",
-            "properties": {
-                "provider": { "type": "string", "description": "The service to connect.", "default": "Example Cloud" }
-            }
-        })
-    },
+    input_schema: || one_text_argument("provider", "The service to connect.", "Example Cloud"),
     output_schema: None,
     handler: Handler::Now(run),
 };

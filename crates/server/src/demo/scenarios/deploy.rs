@@ -5,7 +5,7 @@ use rmcp::model::CallToolResponse;
 use serde_json::{Value, json};
 
 use crate::fixture_kit::rounds::{Answer, Rounds, form, one};
-use crate::fixture_kit::{Call, Handler, Tool};
+use crate::fixture_kit::{Call, Handler, Tool, one_text_argument};
 
 pub const TOOL: Tool = Tool {
     name: "deploy",
@@ -14,14 +14,7 @@ pub const TOOL: Tool = Tool {
                   it then asks for an explicit approval in a second round. Each retry carries \
                   the answers and the state the server sealed in the round before. Declining \
                   ends with \"not deployed\".",
-    input_schema: || {
-        json!({
-            "type": "object",
-            "properties": {
-                "service": { "type": "string", "description": "The service to deploy.", "default": "web" }
-            }
-        })
-    },
+    input_schema: || one_text_argument("service", "The service to deploy.", "web"),
     output_schema: None,
     handler: Handler::Now(run),
 };

@@ -8,7 +8,7 @@ use rmcp::model::{CallToolResponse, InputRequests};
 use serde_json::{Value, json};
 
 use crate::fixture_kit::rounds::{Rounds, roots, sampling};
-use crate::fixture_kit::{Call, Handler, Tool};
+use crate::fixture_kit::{Call, Handler, Tool, one_text_argument};
 
 pub const TOOL: Tool = Tool {
     name: "summarize_folder",
@@ -20,16 +20,11 @@ pub const TOOL: Tool = Tool {
                   request set a logLevel. The result says what the client answered and what \
                   replaces each feature.",
     input_schema: || {
-        json!({
-            "type": "object",
-            "properties": {
-                "folder": {
-                    "type": "string",
-                    "description": "The folder to summarise. A tool argument is what replaces roots.",
-                    "default": "file:///home/learner/notes"
-                }
-            }
-        })
+        one_text_argument(
+            "folder",
+            "The folder to summarise. A tool argument is what replaces roots.",
+            "file:///home/learner/notes",
+        )
     },
     output_schema: None,
     handler: Handler::Later(|call| Box::pin(run(call))),

@@ -1,4 +1,5 @@
-//! A timer a loop sleeps on that other code can cut short (a new task, a changed schedule).
+//! A timer a loop sleeps on that other code can cut short (a new task, a changed schedule):
+//! the task driver's, the legacy session stream's, a resumed stream's wait.
 
 use leptos::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -10,6 +11,12 @@ pub struct Wakeup {
     resolve: StoredValue<Option<(js_sys::Function, Option<i32>)>, LocalStorage>,
     /// A wake that came while nobody slept: the next sleep returns at once.
     pending: StoredValue<bool>,
+}
+
+impl Default for Wakeup {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl Wakeup {

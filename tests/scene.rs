@@ -516,3 +516,99 @@ async fn after_a_reload_the_earlier_page_s_pieces_are_history_not_travelling() {
     let now = send_book_table(wire, 2);
     wait_for_outgoing_flight(&host, now).await;
 }
+
+/// An SSE event carrying `message`, as a legacy server writes it on a call's stream.
+fn sse_event(message: &str) -> String {
+    format!("event: message\ndata: {message}\n\n")
+}
+
+/// The response parts of a legacy call's stream so far: its events, `after_ms` each one
+/// after the other; `ended`: the stream closed after the last.
+fn call_stream(entry: WireEntry, events: &[&str], ended: bool) -> WireEntry {
+    let body: Vec<holdbay::wire::WireChunk> = events
+        .iter()
+        .enumerate()
+        .map(|(n, event)| holdbay::wire::WireChunk {
+            after: 50.0 + n as f64 * 100.0,
+            text: sse_event(event),
+        })
+        .collect();
+    WireEntry {
+        status: Some(200),
+        response_headers: vec![("content-type".into(), "text/event-stream".into())],
+        responded_after: Some(20.0),
+        finished_after: ended.then_some(60.0 + events.len() as f64 * 100.0),
+        body,
+        ..entry
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_legacy_session_holds_its_line_and_the_server_s_request_travels_to_the_client() {
+    let (host, wire) = mount_scene("scene-legacy");
+    exchange(
+        wire,
+        "initialize",
+        None,
+        r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"holdbay","version":"0"}}}"#.into(),
+        Some(r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"legacy demo","version":"0"}}}"#),
+    );
+    let line = wait_for(&host, "g.held-session.open").await;
+    assert!(text(&line, "text").contains("held by the server"));
+
+    let call = exchange(
+        wire,
+        "tools/call",
+        Some("book_table"),
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"book_table","arguments":{"restaurant":"Chez Holdbay"}}}"#.into(),
+        None,
+    );
+    let asks = r#"{"jsonrpc":"2.0","id":0,"method":"elicitation/create","params":{"mode":"form","message":"How many guests?","requestedSchema":{"type":"object","properties":{"size":{"type":"integer"}}}}}"#;
+    finish_exchange(&wire, call, |sent| call_stream(sent, &[asks], false));
+    // The server's request travels from the server and waits at the client; the call's
+    // tray is held by the server with the request hanging on it, and carries no latch.
+    let piece = wait_for(&host, "g.server-ask[data-answered=\"false\"]").await;
+    assert!(attr(&piece, "aria-label").contains("elicitation/create"));
+    let tray = wait_for(&host, "g.tray[data-state=\"held\"]").await;
+    assert_eq!(attr(&tray, "data-in-session"), "true");
+    assert!(find(&tray, "g.tag[data-key=\"0\"]").is_some());
+    assert!(find(&tray, "g.latch").is_none());
+    assert!(
+        find(&tray, ".round-bound").is_none(),
+        "a legacy call makes no rounds"
+    );
+    assert!(text(&tray, ".kept-by-server").contains("server keeps it"));
+
+    // The client's answer: a POST of its own, carrying the request's id; the server
+    // accepts it with 202 and no body.
+    let posted = exchange(
+        wire,
+        "elicitation/create (answer)",
+        None,
+        r#"{"jsonrpc":"2.0","id":0,"result":{"action":"accept","content":{"size":4}}}"#.into(),
+        None,
+    );
+    finish_exchange(&wire, posted, |sent| WireEntry {
+        status: Some(202),
+        responded_after: Some(15.0),
+        finished_after: Some(15.0),
+        ..sent
+    });
+    wait_for(&host, "g.server-ask[data-answered=\"true\"]").await;
+    wait_for(&host, "g.tray[data-state=\"in_flight\"]").await;
+    let result =
+        r#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Booked for 4"}]}}"#;
+    finish_exchange(&wire, call, |sent| call_stream(sent, &[asks, result], true));
+    let tray = wait_for(&host, "g.tray[data-state=\"done\"]").await;
+    assert_eq!(attr(&tray, "data-rounds"), "1");
+
+    // Inspecting the server's request shows it and the answer, matched by id.
+    click(&get(&host, "g.server-ask"));
+    wait_for_text(&host, "#inspect .inspect-role", "from the server").await;
+    let json = text(&host, "#inspect pre.inspect-json");
+    assert!(json.contains("How many guests?"), "{json}");
+    assert!(json.contains("\"action\": \"accept\""), "{json}");
+    click(&get(&host, "g.held-session"));
+    wait_for_text(&host, "#inspect .inspect-role", "The session").await;
+    assert!(text(&host, "g.held-session").contains("1 from the server"));
+}

@@ -148,8 +148,24 @@ impl Link {
     /// protocol revision is negotiated again, from the newest.
     pub(crate) fn set_connection(&self, connection: Connection) {
         self.stop_session_stream();
+        self.end_legacy_session();
         self.connection.try_set(connection);
         self.build(Client::reset_version);
+    }
+
+    /// The link leaves a legacy session: the server is told with a DELETE (2025-11-25,
+    /// "Session Management": a client that no longer needs it SHOULD), so it can let go of
+    /// what it kept for it.
+    fn end_legacy_session(&self) {
+        let Some(request) = self.build(Client::end_session).flatten() else {
+            return;
+        };
+        let link = *self;
+        let leaving = self.connection_now();
+        leptos::task::spawn_local(async move {
+            let how = link.carry(&leaving).await;
+            let _ = transport::send_bodiless(&how, &request).await;
+        });
     }
 
     /// What the server asked on the legacy session's own stream, not answered yet (the

@@ -235,6 +235,22 @@ pub async fn post_message(
     Ok(status)
 }
 
+/// Send a request with no body (the DELETE that ends a legacy session), recorded in the wire
+/// log; whatever the server answers is only shown (a server may refuse it with 405).
+pub async fn send_bodiless(
+    how: &Carry<'_>,
+    request: &BodilessRequest,
+) -> Result<u16, ExchangeError> {
+    let wire = Wire::bodiless(request, how);
+    let record = Record::begin(how, request.sent_event(), &wire);
+    let deadline = Deadline::start(how, false);
+    let response = send(how, record, &wire, &deadline).await?;
+    read_body(how, record, &response, &deadline, &mut |_| true).await?;
+    let status = response.status();
+    record.end(how, false, OutgoingMessage::refusal(status));
+    Ok(status)
+}
+
 /// Send `request`; decode any outcome its method allows (complete, input_required, task).
 pub async fn exchange_outcome<M: McpMethod>(
     how: &Carry<'_>,

@@ -1,4 +1,4 @@
-// The eleven lessons as a learner takes them, one function a lesson: each starts its lesson
+// The twelve lessons as a learner takes them, one function a lesson: each starts its lesson
 // from the lesson list, does what its steps say in the call and tasks panels, checks the scene
 // for the states the lesson claims, and ends with its question answered and the answer
 // revealed. `lessons_in_a_row*.test.mjs` take them all in order in one page; the helpers are
@@ -138,7 +138,7 @@ export async function answerAndReveal(page, { wrongFirst = false } = {}) {
 export async function assertLabelsFit(page, moment) {
   const problems = await page.evaluate(() => {
     const found = [];
-    const badges = '.tag, .task-offer, .workpiece, .cancel-ask';
+    const badges = '.tag, .task-offer, .workpiece, .cancel-ask, .kept-by-server';
     for (const text of document.querySelectorAll('#scene svg text')) {
       const box = text.getBoundingClientRect();
       if (box.width === 0 || getComputedStyle(text).visibility === 'hidden') continue;
@@ -757,6 +757,82 @@ export const LESSON_WALKS = [
       assert.match(await page.textContent('#lessons .lesson-reveal-status'), /refused with 403/);
       assert.equal(await page.locator('#scene g.flight.selected').count(), 1, 'the refused call is drawn, selected');
       await screenshotBothSchemes(page, 'lesson-11-7-reveal');
+    },
+  },
+  {
+    number: 12,
+    title: 'the same booking in a held 2025-11-25 session (the server asks on the open call) and with MRTR\'s latch',
+    async run({ page, app }) {
+      const origin = new URL(app.url).origin;
+      // Every POST to an MCP endpoint, answers to the server included (they have no method).
+      const posts = [];
+      const onRequest = (request) => {
+        if (request.method() === 'POST' && /\/mcp$/.test(request.url())) {
+          posts.push({ path: new URL(request.url()).pathname, body: JSON.parse(request.postData() ?? 'null') });
+        }
+      };
+      page.on('request', onRequest);
+      await startLesson(page, 12);
+
+      // 1. The 2025-11-25 endpoint: initialize opens a session, drawn as a held line.
+      await part(page, 'g.held-session.open');
+      assert.equal(await page.textContent('#endpoint-url'), `${origin}/legacy/mcp`, 'Start connected to the legacy endpoint');
+      assert.ok(posts.some((p) => p.path === '/legacy/mcp' && p.body?.method === 'initialize'), 'initialize went to /legacy/mcp');
+
+      // 2. book_table: the call goes out once and the server asks on its open stream.
+      await page.locator('#lessons button.lesson-step-run[data-step="2"]').click();
+      await part(page, 'g.tray[data-state="held"][data-in-session="true"]');
+      await part(page, 'g.server-ask[data-answered="false"]');
+      await part(page, 'g.tray[data-in-session="true"] g.tag');
+      assert.equal(await page.locator('#scene g.tray[data-in-session="true"] g.latch').count(), 0, 'no latch: the server keeps the call');
+      await assertOneScreen(page, 'lesson 12, the server asks');
+      await assertLabelsFit(page, 'lesson 12, the server asks');
+      await screenshotBothSchemes(page, 'lesson-12-2-server-asks');
+      const card = await shown(page, '#call-panel .server-asks .input-request');
+      await fillField(card, 'size', '6');
+      await fillField(card, 'time', '19:30');
+      await answerInput(card, 'accept');
+      await part(page, 'g.tray[data-state="done"][data-in-session="true"]');
+      const legacyCalls = posts.filter((p) => p.path === '/legacy/mcp' && p.body?.method === 'tools/call');
+      assert.equal(legacyCalls.length, 1, 'the legacy call went out once, never retried');
+      const answered = posts.find((p) => p.path === '/legacy/mcp' && p.body?.result?.action === 'accept');
+      assert.ok(answered && answered.body.method === undefined, 'the answer is a JSON-RPC response in a POST of its own');
+      assert.match(await page.textContent('#scene g.held-session'), /1 from the server/);
+
+      // 3-4. The same booking on /mcp: no session, a latch, a retry.
+      // /mcp's tools listed: the call of step 4 needs them.
+      const listed = page.waitForResponse((response) => new URL(response.url()).pathname === '/mcp'
+        && JSON.parse(response.request().postData() ?? 'null')?.method === 'tools/list' && response.status() === 200);
+      await page.locator('#lessons button.lesson-step-run[data-step="3"]').click();
+      await page.waitForFunction((url) => document.querySelector('#endpoint-url')?.textContent === url, `${origin}/mcp`);
+      await listed;
+      assert.equal(await page.locator('#scene g.held-session.open').count(), 0, 'no session on /mcp');
+      await page.locator('#lessons button.lesson-step-run[data-step="4"]').click();
+      await part(page, 'g.tray[data-state="paused"][data-in-session="false"] g.latch');
+      await assertOneScreen(page, 'lesson 12, the latch');
+      await assertLabelsFit(page, 'lesson 12, the latch');
+      await screenshotBothSchemes(page, 'lesson-12-4-latch');
+      const form = await shown(page, '#call-panel .input-request[data-key="party"]');
+      await fillField(form, 'size', '6');
+      await fillField(form, 'time', '21:00');
+      await answerInput(form, 'accept');
+      await part(page, 'g.tray[data-state="done"][data-in-session="false"][data-rounds="2"]');
+      // The two ways, side by side in the bay.
+      assert.equal(await page.locator('#scene g.tray[data-in-session="true"]').count(), 1);
+      assert.equal(await page.locator('#scene g.tray[data-in-session="false"]').count(), 1);
+      const modern = posts.filter((p) => p.path === '/mcp' && p.body?.method === 'tools/call');
+      assert.equal(modern.length, 2, 'the first round and its retry');
+      assert.ok(modern[1].body.params.requestState, 'the retry carried the latch back');
+      page.off('request', onRequest);
+
+      const revealed = await answerAndReveal(page);
+      assert.match(revealed.role, /^Request \d+ from the server$/);
+      assert.equal(revealed.json.fromServer.method, 'elicitation/create');
+      assert.equal(revealed.json.clientAnswer.id, revealed.json.fromServer.id, 'the answer carries the request\'s id');
+      assert.equal(revealed.json.clientAnswer.result.action, 'accept');
+      assert.match(await page.textContent('#lessons .lesson-reveal-status'), /the server's own request on the open book_table call/);
+      assert.equal(await page.locator('#scene g.server-ask.selected').count(), 1, 'the server\'s request is drawn, selected');
+      await screenshotBothSchemes(page, 'lesson-12-5-reveal');
     },
   },
 ];

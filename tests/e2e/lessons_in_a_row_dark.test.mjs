@@ -1,4 +1,4 @@
-// All eleven lessons taken in order in one page at 1280×720, in the dark scheme, as a
+// All twelve lessons taken in order in one page at 1280×720, in the dark scheme, as a
 // learner does (lessons_in_a_row.test.mjs takes them in the light one; a file each so that the two
 // can run side by side). Each lesson starts live with nothing selected, shows only its own
 // requests and tasks, and at each reveal the answer, the part and its inspector share one

@@ -15,7 +15,7 @@ mod traffic;
 pub use failure::{broke_off, failure_of};
 pub use fold::PROGRESS_STEPS_LISTED;
 pub use parts::{
-    CancelAsk, Cartridge, Delivery, Flight, FlightRole, Lane, Part, Tag, TrafficEvent, Tray,
-    TrayProgress, TrayRound, TrayState,
+    CancelAsk, Cartridge, Delivery, Flight, FlightRole, HeldSession, Lane, Part, ServerAnswer,
+    ServerAsk, SessionEnding, Tag, TrafficEvent, Tray, TrayProgress, TrayRound, TrayState,
 };
 pub use traffic::{MAX_EVENTS, MAX_FINISHED_FLIGHTS, MAX_FINISHED_TRAYS, Traffic};

@@ -18,7 +18,7 @@ use holdbay_engine::model::TaskStatus;
 use serde_json::Value;
 
 use crate::narration;
-use crate::parts::{Cartridge, Flight, Lane, Part, TrafficEvent, Tray};
+use crate::parts::{Cartridge, Flight, HeldSession, Lane, Part, ServerAsk, TrafficEvent, Tray};
 
 /// Timeline events kept; older ones are dropped (and counted) so a long session stays light.
 pub const MAX_EVENTS: usize = 5_000;
@@ -38,6 +38,10 @@ pub struct Traffic {
     pub(crate) trays: Vec<Tray>,
     pub(crate) cartridges: Vec<Cartridge>,
     pub(crate) slot_of: HashMap<String, usize>,
+    /// Legacy sessions, oldest first (the last may be open).
+    pub(crate) sessions: Vec<HeldSession>,
+    /// Requests the server sent the client (legacy sessions), oldest first.
+    pub(crate) server_asks: Vec<ServerAsk>,
     pub(crate) events: Vec<TrafficEvent>,
     pub(crate) next_seq: u64,
     pub(crate) dropped_events: u64,
@@ -61,6 +65,8 @@ impl Traffic {
             trays: Vec::new(),
             cartridges: Vec::new(),
             slot_of: HashMap::new(),
+            sessions: Vec::new(),
+            server_asks: Vec::new(),
             events: Vec::new(),
             next_seq: 0,
             dropped_events: 0,
@@ -134,9 +140,7 @@ impl Traffic {
             ExchangeEvent::Answered(answer) => self.on_answered(exchange, at, answer),
             // Findings belong to the report card, not to the scene.
             ExchangeEvent::Finding(_) => false,
-            // A legacy server's own requests have no part in the scene yet; the wire log
-            // shows them.
-            ExchangeEvent::ServerRequest(_) => false,
+            ExchangeEvent::ServerRequest(asked) => self.on_server_request(exchange, at, asked),
             ExchangeEvent::Ended(end) => {
                 let known = self.on_ended(exchange, at, end);
                 self.prune_flights();
@@ -270,6 +274,20 @@ impl Traffic {
                     .map(|t| t.json.clone())
             }
             Part::Session => None,
+            Part::HeldSession(opened_by) => self.held_session(*opened_by).map(|session| {
+                serde_json::json!({
+                    "request": session.initialize,
+                    "answer": session.answer,
+                    "requestsInSession": session.requests,
+                    "requestsFromServer": session.asks,
+                })
+            }),
+            Part::ServerAsk(number) => self.server_ask(*number).map(|ask| {
+                serde_json::json!({
+                    "fromServer": ask.tag.json,
+                    "clientAnswer": ask.answer.as_ref().map(|answer| &answer.json),
+                })
+            }),
         }
     }
 }

@@ -1,7 +1,8 @@
 //! The lessons' content, as data: what to read, what to do, what to watch, and the
 //! question each one ends with. Tool names and arguments are the demo server's real ones.
 //! A lesson may name the endpoint of `holdbay serve` it needs (lesson 11: the one behind
-//! sign-in); the others run against whichever demo server the app is connected to.
+//! sign-in; lesson 12: the 2025-11-25 one, then `/mcp`); the others run against whichever
+//! demo server the app is connected to.
 
 /// One lesson against the demo server.
 #[derive(Debug)]
@@ -18,15 +19,20 @@ pub struct Lesson {
     pub question: Question,
 }
 
-/// One numbered step; a step with a preset has a button that sets up (and starts) the call.
+/// One numbered step; a step with a preset has a button that sets up (and starts) the call,
+/// one with `connect` a button that connects to that endpoint.
 #[derive(Debug)]
 pub struct LessonStep {
     pub text: &'static str,
     pub preset: Option<Preset>,
+    /// A path on the page's own origin to connect to (lesson 12 goes from one era to the
+    /// other).
+    pub connect: Option<&'static str>,
 }
 
 /// The first step of the lessons that pause a booking ("Pause for input", "State is untrusted").
 const BOOK_TABLE_START: LessonStep = LessonStep {
+    connect: None,
     text: "Start: calls book_table. The server pauses it with a form.",
     preset: Some(Preset {
         tool: "book_table",
@@ -89,6 +95,9 @@ pub enum Reveal {
     Declined { tool: &'static str },
     /// A tool's call the server refused with this HTTP status (403: a step-up).
     Refused { tool: &'static str, status: u16 },
+    /// A request the server sent on the open stream of a tool's call (a legacy session),
+    /// with the client's answer.
+    ServerAsk { tool: &'static str },
 }
 
 impl Reveal {
@@ -101,6 +110,7 @@ impl Reveal {
                 | Self::TaskAnswer { .. }
                 | Self::Declined { .. }
                 | Self::Refused { .. }
+                | Self::ServerAsk { .. }
         )
     }
 }
@@ -113,7 +123,12 @@ pub fn lesson(number: u8) -> Option<&'static Lesson> {
 /// `holdbay serve` (crates/server's `oauth::PROTECTED_PATH`).
 pub const PROTECTED_ENDPOINT: &str = "/protected/mcp";
 
-pub static LESSONS: [Lesson; 11] = [
+/// The endpoints of lesson 12: the same booking in 2025-11-25 (crates/server's
+/// `mcp::legacy::LEGACY_PATH`), then in 2026-07-28.
+pub const LEGACY_ENDPOINT: &str = "/legacy/mcp";
+pub const MODERN_ENDPOINT: &str = "/mcp";
+
+pub static LESSONS: [Lesson; 12] = [
     Lesson {
         number: 1,
         title: "Pause for input",
@@ -125,10 +140,12 @@ pub static LESSONS: [Lesson; 11] = [
         steps: &[
             BOOK_TABLE_START,
             LessonStep {
+                connect: None,
                 text: "In the call panel, pick a party size and a time, and submit.",
                 preset: None,
             },
             LessonStep {
+                connect: None,
                 text: "The retry goes out by itself and the booking is confirmed.",
                 preset: None,
             },
@@ -174,6 +191,7 @@ pub static LESSONS: [Lesson; 11] = [
                 question. This server never stops asking: watch what the client does.",
         steps: &[
             LessonStep {
+                connect: None,
                 text: "Start: calls deploy. Choose eu-production as the region, then approve.",
                 preset: Some(Preset {
                     tool: "deploy",
@@ -182,6 +200,7 @@ pub static LESSONS: [Lesson; 11] = [
                 }),
             },
             LessonStep {
+                connect: None,
                 text: "Now call endless_questions, and keep answering its questions.",
                 preset: Some(Preset {
                     tool: "endless_questions",
@@ -190,6 +209,7 @@ pub static LESSONS: [Lesson; 11] = [
                 }),
             },
             LessonStep {
+                connect: None,
                 text: "After the last round this client allows, it stops by itself.",
                 preset: None,
             },
@@ -235,6 +255,7 @@ pub static LESSONS: [Lesson; 11] = [
                 client learns, and what it never sees.",
         steps: &[
             LessonStep {
+                connect: None,
                 text: "Start: calls connect_account. The server asks you to open a page.",
                 preset: Some(Preset {
                     tool: "connect_account",
@@ -243,10 +264,12 @@ pub static LESSONS: [Lesson; 11] = [
                 }),
             },
             LessonStep {
+                connect: None,
                 text: "Open the consent page, choose Allow, then come back and say you are done.",
                 preset: None,
             },
             LessonStep {
+                connect: None,
                 text: "The retry tells the server to look; the account is connected.",
                 preset: None,
             },
@@ -294,6 +317,7 @@ pub static LESSONS: [Lesson; 11] = [
                 Quick work is better answered directly.",
         steps: &[
             LessonStep {
+                connect: None,
                 text: "Start: calls run_pipeline with \"Accept a task\" on. A task comes back.",
                 preset: Some(Preset {
                     tool: "run_pipeline",
@@ -302,6 +326,7 @@ pub static LESSONS: [Lesson; 11] = [
                 }),
             },
             LessonStep {
+                connect: None,
                 text: "Now call quick_sum, also accepting a task.",
                 preset: Some(Preset {
                     tool: "quick_sum",
@@ -352,6 +377,7 @@ pub static LESSONS: [Lesson; 11] = [
                 time: compare how each one is answered.",
         steps: &[
             LessonStep {
+                connect: None,
                 text: "Start: calls run_pipeline to production, accepting a task.",
                 preset: Some(Preset {
                     tool: "run_pipeline",
@@ -360,6 +386,7 @@ pub static LESSONS: [Lesson; 11] = [
                 }),
             },
             LessonStep {
+                connect: None,
                 text: "While it runs, call book_table and leave its form open: a paused \
                        request beside the task.",
                 preset: Some(Preset {
@@ -369,6 +396,7 @@ pub static LESSONS: [Lesson; 11] = [
                 }),
             },
             LessonStep {
+                connect: None,
                 text: "When the task stops at the approve_prod gate, approve it: its form \
                        opens above the call (\"A task asks for input\"). Then answer \
                        book_table's form.",
@@ -425,6 +453,7 @@ pub static LESSONS: [Lesson; 11] = [
                 batches: watch a cancel sent early, and one sent during the last batch.",
         steps: &[
             LessonStep {
+                connect: None,
                 text: "Start: calls bulk_import (10 batches over 30 s), accepting a task. \
                        Cancel it early in the Tasks panel: it ends cancelled.",
                 preset: Some(Preset {
@@ -434,6 +463,7 @@ pub static LESSONS: [Lesson; 11] = [
                 }),
             },
             LessonStep {
+                connect: None,
                 text: "Start another and cancel when it says batch 9 of 10: the last batch is \
                        running. The ask is acknowledged, yet the task ends completed.",
                 preset: Some(Preset {
@@ -485,6 +515,7 @@ pub static LESSONS: [Lesson; 11] = [
                 task itself, so the work never noticed.",
         steps: &[
             LessonStep {
+                connect: None,
                 text: "Start: calls run_pipeline (30 s, staging), accepting a task.",
                 preset: Some(Preset {
                     tool: "run_pipeline",
@@ -493,15 +524,18 @@ pub static LESSONS: [Lesson; 11] = [
                 }),
             },
             LessonStep {
+                connect: None,
                 text: "While it is working, reload this page.",
                 preset: None,
             },
             LessonStep {
+                connect: None,
                 text: "The task re-enters its slot from storage; the client follows it again until it \
                        completes and is sealed.",
                 preset: None,
             },
             LessonStep {
+                connect: None,
                 text: "Then call flaky_job, accepting a task: it ends failed, with the error.",
                 preset: Some(Preset {
                     tool: "flaky_job",
@@ -550,11 +584,13 @@ pub static LESSONS: [Lesson; 11] = [
         steps: &[
             BOOK_TABLE_START,
             LessonStep {
+                connect: None,
                 text: "In the call panel, press \"Tamper with the latch\": one character of \
                        requestState changes.",
                 preset: None,
             },
             LessonStep {
+                connect: None,
                 text: "Answer the form. The retry carries the changed latch; the server \
                        refuses it (-32602).",
                 preset: None,
@@ -600,6 +636,7 @@ pub static LESSONS: [Lesson; 11] = [
                 result. There is no tasks/cancel for it: watch how the client stops it.",
         steps: &[
             LessonStep {
+                connect: None,
                 text: "Start: calls slow_report (20 s) with \"Report progress\" on and no task.",
                 preset: Some(Preset {
                     tool: "slow_report",
@@ -608,10 +645,12 @@ pub static LESSONS: [Lesson; 11] = [
                 }),
             },
             LessonStep {
+                connect: None,
                 text: "Watch the bar on the tray fill, one progress notification at a time.",
                 preset: None,
             },
             LessonStep {
+                connect: None,
                 text: "Press Stop in the call panel before the report is ready.",
                 preset: None,
             },
@@ -660,6 +699,7 @@ pub static LESSONS: [Lesson; 11] = [
                 anyway.",
         steps: &[
             LessonStep {
+                connect: None,
                 text: "Start: calls summarize_folder. The server asks for roots and sampling, \
                        which this client never declared.",
                 preset: Some(Preset {
@@ -669,11 +709,13 @@ pub static LESSONS: [Lesson; 11] = [
                 }),
             },
             LessonStep {
+                connect: None,
                 text: "In the call panel both requests are marked Deprecated. Press each one's \
                        refusal (Share no roots, Decline): the retry goes out by itself.",
                 preset: None,
             },
             LessonStep {
+                connect: None,
                 text: "Read the result: what the server got back, and what replaces each \
                        feature.",
                 preset: None,
@@ -727,29 +769,34 @@ pub static LESSONS: [Lesson; 11] = [
                 the browser, and sends the same request again with the token.",
         steps: &[
             LessonStep {
+                connect: None,
                 text: "Start: connects to /protected/mcp. server/discover gets 401 with \
                        WWW-Authenticate: Bearer resource_metadata=…, and the sign-in card \
                        appears. (Signed in already? Sign out first.)",
                 preset: None,
             },
             LessonStep {
+                connect: None,
                 text: "Press Sign in. The client reads the resource metadata the challenge \
                        names (oauth: resource metadata), then its authorization server's \
                        (oauth: server metadata), and registers if it must (oauth: register).",
                 preset: None,
             },
             LessonStep {
+                connect: None,
                 text: "A window opens on the demo authorization server's consent page \
                        (oauth: authorize): press Allow. It returns to the app with a code \
                        (oauth: callback), which the client trades for a token (oauth: token).",
                 preset: None,
             },
             LessonStep {
+                connect: None,
                 text: "The waiting server/discover goes again with Authorization: Bearer …, \
                        and the tools load.",
                 preset: None,
             },
             LessonStep {
+                connect: None,
                 text: "Now call deploy: 403 insufficient_scope, it needs mcp:admin. Press Sign \
                        in again, Allow, and the same call goes again with the new token.",
                 preset: Some(Preset {
@@ -797,6 +844,97 @@ pub static LESSONS: [Lesson; 11] = [
                 status: 403,
             },
             missing: "Do step 5: call deploy after signing in, and wait for its 403.",
+        },
+    },
+    Lesson {
+        number: 12,
+        title: "The old way: the server asks on an open stream",
+        endpoint: Some(LEGACY_ENDPOINT),
+        intro: "Before 2026-07-28 a server could send the client requests of its own. In \
+                2025-11-25 the client opens a session with initialize; when a call needs \
+                input, the server keeps the call open and asks on its stream. Book the same \
+                table both ways and compare what the server keeps while it waits for you.",
+        steps: &[
+            LessonStep {
+                connect: None,
+                text: "Start: connects to /legacy/mcp. It speaks 2025-11-25, so the client \
+                       sends initialize and the server opens a session, drawn as a line held \
+                       between client and server.",
+                preset: None,
+            },
+            LessonStep {
+                connect: None,
+                text: "Call book_table. The call goes out once; the server keeps it open and \
+                       sends elicitation/create on its stream, a piece travelling from the \
+                       server. Answer the card: your answer is a POST of its own, and the \
+                       same call then ends with its result.",
+                preset: Some(Preset {
+                    tool: "book_table",
+                    arguments: r#"{"restaurant":"Chez Holdbay"}"#,
+                    accept_task: false,
+                }),
+            },
+            LessonStep {
+                connect: Some(MODERN_ENDPOINT),
+                text: "Now connect to /mcp, which speaks 2026-07-28: server/discover is \
+                       answered at once, and no session opens.",
+                preset: None,
+            },
+            LessonStep {
+                connect: None,
+                text: "Book again. The server answers input_required with its form and a \
+                       latch (requestState), and forgets the call. Answer the form: the \
+                       retry carries your answers and the latch back as received.",
+                preset: Some(Preset {
+                    tool: "book_table",
+                    arguments: r#"{"restaurant":"Chez Holdbay"}"#,
+                    accept_task: false,
+                }),
+            },
+        ],
+        watch: "The first booking's tray says the server keeps it, and its tag hangs while \
+                the server's own request waits for you; the session line counts what went \
+                through it. The second booking's tray carries a latch instead, round after \
+                round, and no line is held.",
+        question: Question {
+            prompt: "While it waited for your answer, what did the server have to keep, each \
+                     way?",
+            choices: &[
+                Choice {
+                    text: "The same both ways: the call's state, in its memory, until the \
+                           answer came",
+                    correct: false,
+                    feedback: "Not with MRTR: the server answered input_required and forgot \
+                               the call; its state travelled to the client in requestState \
+                               and came back with the retry.",
+                },
+                Choice {
+                    text: "2025-11-25: the session, the call and its open stream; \
+                           2026-07-28: nothing, the state went to the client as the latch",
+                    correct: true,
+                    feedback: "Right: the old server held everything while you typed; the \
+                               new one held nothing, and any of its instances can take the \
+                               retry.",
+                },
+                Choice {
+                    text: "Nothing in 2025-11-25 either: the Mcp-Session-Id carries the state",
+                    correct: false,
+                    feedback: "No: the session id only names what the server keeps in its \
+                               memory. A server that restarts forgets the session, and the \
+                               client must initialize again.",
+                },
+            ],
+            answer: "In 2025-11-25 the server held the session (initialize, Mcp-Session-Id), \
+                     the call and its open stream while it waited: its elicitation/create \
+                     travelled from the server on that stream, and your answer went back as a \
+                     POST of its own, matched by the request's id. In 2026-07-28 it held \
+                     nothing: input_required handed the client the question with a sealed \
+                     requestState, the call ended, and each retry brought the answer and the \
+                     state back. A server restarted in between loses the old-way call; the \
+                     new way survives it.",
+            reveal: Reveal::ServerAsk { tool: "book_table" },
+            missing: "Do step 2: call book_table on /legacy/mcp and answer the server's \
+                      question.",
         },
     },
 ];

@@ -1,12 +1,9 @@
 //! The open lesson: its intro, numbered steps (a step with a call has a button for it), what
 //! to watch, and its question.
 
-use std::collections::HashMap;
-
-use holdbay_scene::Part;
 use leptos::prelude::*;
 
-use super::catalog::{Lesson, Preset};
+use super::catalog::{Lesson, LessonStep};
 use super::progress::LessonProgress;
 use super::question::LessonQuestion;
 use crate::session::Session;
@@ -16,14 +13,12 @@ pub fn LessonView(
     session: Session,
     lesson: &'static Lesson,
     progress: RwSignal<LessonProgress>,
-    run_step: Callback<Preset>,
+    run_step: Callback<&'static LessonStep>,
     close: Callback<()>,
     /// Offered at the end of the last lesson.
     open_recap: Callback<()>,
     /// The lesson the recap asked to show with its answer.
     review: RwSignal<Option<u8>>,
-    /// The part each lesson's reveal showed.
-    reveals: StoredValue<HashMap<u8, Part>>,
 ) -> impl IntoView {
     let last = super::catalog::LESSONS.last().map(|l| l.number) == Some(lesson.number);
     let recap = last.then(|| {
@@ -40,14 +35,15 @@ pub fn LessonView(
         .iter()
         .enumerate()
         .map(|(index, step)| {
-            // Step 1 is what Start does; later calls get their own button.
-            let button = step.preset.filter(|_| index > 0).map(|preset| {
+            // Step 1 is what Start does; later calls and connects get their own button.
+            let acts = step.preset.is_some() || step.connect.is_some();
+            let button = (acts && index > 0).then(|| {
                 let label = format!("Run step {}", index + 1);
                 view! {
                     <button
                         class="lesson-step-run"
                         data-step=index + 1
-                        on:click=move |_| run_step.run(preset)
+                        on:click=move |_| run_step.run(step)
                     >
                         {label}
                     </button>
@@ -80,7 +76,7 @@ pub fn LessonView(
                 <strong>"Watch the scene: "</strong>
                 {lesson.watch}
             </p>
-            <LessonQuestion session=session lesson=lesson progress=progress review=review reveals=reveals />
+            <LessonQuestion session=session lesson=lesson progress=progress review=review />
             {recap}
         </article>
     }

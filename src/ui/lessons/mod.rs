@@ -15,7 +15,7 @@ use crate::catalog::Loaded;
 use crate::connection::Connection;
 use crate::session::Session;
 use crate::ui::UiState;
-pub use catalog::{LESSONS, Lesson, Preset};
+pub use catalog::{LESSONS, Lesson, LessonStep, Preset};
 use lesson::LessonView;
 pub use progress::LessonProgress;
 
@@ -39,7 +39,6 @@ pub fn LessonsPanel() -> impl IntoView {
     });
 
     let review = RwSignal::new(None::<u8>);
-    let reveals = StoredValue::new(std::collections::HashMap::new());
     let open_recap = Callback::new(move |()| {
         progress.update(|p| {
             p.active = None;
@@ -130,8 +129,13 @@ pub fn LessonsPanel() -> impl IntoView {
             );
         }
         let lesson = catalog::lesson(active.get()?)?;
-        let run_step = Callback::new(move |preset: Preset| {
-            problem.set(run_preset(session, preset).err());
+        let run_step = Callback::new(move |step: &'static LessonStep| {
+            let outcome = match (step.connect, step.preset) {
+                (Some(path), _) => connect_to(session, ui, path),
+                (None, Some(preset)) => run_preset(session, preset),
+                (None, None) => Ok(()),
+            };
+            problem.set(outcome.err());
         });
         let close = Callback::new(move |()| {
             progress.update(|p| p.active = None);
@@ -148,7 +152,6 @@ pub fn LessonsPanel() -> impl IntoView {
                     close=close
                     open_recap=open_recap
                     review=review
-                    reveals=reveals
                 />
             }
             .into_any(),

@@ -1,6 +1,10 @@
 //! Which lesson is open and which are done, kept in localStorage (no secrets: lesson numbers
-//! only) so a reload (lesson 7 asks for one) comes back to the same lesson.
+//! and the scene parts their reveals showed) so a reload (lesson 7 asks for one) comes back
+//! to the same lesson, and the recap's links to the same parts.
 
+use std::collections::BTreeMap;
+
+use holdbay_scene::Part;
 use serde::{Deserialize, Serialize};
 
 use crate::storage;
@@ -16,6 +20,10 @@ pub struct LessonProgress {
     /// The recap is shown (instead of a lesson).
     #[serde(default)]
     pub recap: bool,
+    /// The part each lesson's reveal showed, for the recap's links (a later lesson may draw
+    /// a part that answers an earlier question too: the link goes to the lesson's own).
+    #[serde(default)]
+    pub revealed: BTreeMap<u8, Part>,
 }
 
 impl LessonProgress {

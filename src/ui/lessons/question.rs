@@ -1,8 +1,6 @@
 //! A lesson's closing question: choices with feedback, then the reveal, which shows the
 //! answer and selects the part of the scene where it happens (as soon as it exists).
 
-use std::collections::HashMap;
-
 use holdbay_scene::Part;
 use leptos::prelude::*;
 
@@ -19,8 +17,6 @@ pub fn LessonQuestion(
     progress: RwSignal<LessonProgress>,
     /// Set by the recap's link: open this lesson with its answer shown, wherever its part is.
     review: RwSignal<Option<u8>>,
-    /// The part each lesson's reveal showed on this page, for the recap's links.
-    reveals: StoredValue<HashMap<u8, Part>>,
 ) -> impl IntoView {
     let question = &lesson.question;
     let chosen = RwSignal::new(None::<usize>);
@@ -59,9 +55,10 @@ pub fn LessonQuestion(
         }
         waiting.set(false);
         if go_back {
-            reveals.update_value(|all| {
-                all.insert(lesson.number, part.clone());
+            progress.update(|p| {
+                p.revealed.insert(lesson.number, part.clone());
             });
+            progress.with_untracked(LessonProgress::save);
         }
         shown.set(Some(part.clone()));
         inspected.set(Some(part));
@@ -106,9 +103,11 @@ pub fn LessonQuestion(
     if reviewed {
         review.set(None);
         revealed.set(true);
-        // The part this page's reveal showed; else (after a reload) the latest that shows it.
-        let part = reveals
-            .with_value(|all| all.get(&lesson.number).cloned())
+        // The part the lesson's reveal showed, if the scene still has it; else the latest
+        // that shows the answer.
+        let part = progress
+            .with_untracked(|p| p.revealed.get(&lesson.number).cloned())
+            .filter(|part| traffic.with_whole(|t| t.json_of(part).is_some()))
             .or_else(|| traffic.with_whole(|t| part_for(t, reveal_kind, Within::Whole)));
         if let Some(part) = part {
             show(part, false);
@@ -244,5 +243,10 @@ fn describe(part: &Part, reveal: Reveal) -> String {
         }
         (Part::Cartridge(task), _) => format!("task {task}"),
         (Part::Session, _) => "the page's reload".to_owned(),
+        (Part::ServerAsk(_), Reveal::ServerAsk { tool }) => {
+            format!("the server's own request on the open {tool} call, and the client's answer")
+        }
+        (Part::ServerAsk(number), _) => format!("request {number} from the server"),
+        (Part::HeldSession(_), _) => "the session the server held".to_owned(),
     }
 }

@@ -146,6 +146,15 @@ pub fn part_for(traffic: &Traffic, reveal: Reveal, within: Within) -> Option<Par
                     && flight.status == Some(status)
             })
             .map(|flight| Part::Flight(flight.exchange)),
+        Reveal::ServerAsk { tool } => traffic
+            .server_asks()
+            .iter()
+            .rev()
+            .find(|ask| {
+                ask.tray
+                    .is_some_and(|held| latest_trays(tool).any(|tray| tray.id == held))
+            })
+            .map(|ask| Part::ServerAsk(ask.number)),
         Reveal::ChangedLatch => trays.iter().rev().find_map(|tray| {
             let changed = tray.rounds.iter().find(|r| r.latch_changed)?;
             Some(Part::Latch {

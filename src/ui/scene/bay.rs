@@ -47,6 +47,8 @@ struct TrayView {
     progress: Option<ProgressView>,
     /// The request declared the tasks extension.
     offers_task: bool,
+    /// Sent in a legacy session: the server keeps it while it asks (no latch, no rounds).
+    in_session: bool,
 }
 
 /// The server's newest progress report on the request's stream.
@@ -118,6 +120,7 @@ impl TrayView {
         let state_text = match &tray.state {
             TrayState::InFlight => ON_THE_WIRE.to_owned(),
             TrayState::Paused => "paused for input".to_owned(),
+            TrayState::Held => "held by the server".to_owned(),
             TrayState::BoundReached => "round bound reached".to_owned(),
             TrayState::Completed { tool_error: false } => "completed with its result".to_owned(),
             TrayState::Completed { tool_error: true } => "completed (tool error)".to_owned(),
@@ -160,6 +163,7 @@ impl TrayView {
             max_rounds: tray.max_rounds,
             progress: tray.progress.as_ref().map(ProgressView::of),
             offers_task: tray.offers_task,
+            in_session: tray.in_session,
         }
     }
 }
@@ -250,6 +254,9 @@ fn TrayDrawing(tray: TrayView) -> impl IntoView {
     if tray.offers_task {
         label.push_str(", offered a task");
     }
+    if tray.in_session {
+        label.push_str(", kept by the server in its session");
+    }
     if let Some(progress) = &tray.progress {
         label.push_str(&format!(", progress {}", progress.text));
     }
@@ -259,6 +266,38 @@ fn TrayDrawing(tray: TrayView) -> impl IntoView {
             <g class="task-offer" aria-hidden="true">
                 <rect x="300" y="26" width="108" height="17" rx="8"></rect>
                 <text x="354" y="38.5" text-anchor="middle">"task offered"</text>
+            </g>
+        }
+    });
+    // Where an MRTR tray carries its latch, a legacy session's says who keeps the request:
+    // the server, with the call's stream open, until the client answers.
+    let kept = tray.in_session.then(|| {
+        let words = if tray.occupied {
+            "server keeps it"
+        } else {
+            "server kept it"
+        };
+        view! {
+            <g class="kept-by-server" aria-hidden="true">
+                <rect x="194" y="26" width="102" height="17" rx="8"></rect>
+                <text x="245" y="38.5" text-anchor="middle">{words}</text>
+            </g>
+        }
+    });
+    // MRTR's bound counts round trips; a legacy call makes none.
+    let bound = (!tray.in_session).then(|| {
+        view! {
+            <g
+                class="round-bound"
+                data-max=tray.max_rounds
+                data-reached=reached.to_string()
+                aria-hidden="true"
+            >
+                <line x1=bound_x y1="60" x2=bound_x y2="96"></line>
+                // Under the stack: the round latches above it never cover it.
+                <text x=bound_x y="108" text-anchor="end">
+                    {format!("bound {}", tray.max_rounds)}
+                </text>
             </g>
         }
     });
@@ -333,6 +372,7 @@ fn TrayDrawing(tray: TrayView) -> impl IntoView {
             <Pickable
                 part=part
                 class=if tray.occupied { "tray occupied" } else { "tray" }
+                attr:data-in-session=tray.in_session.to_string()
                 label=label
                 attr:data-tray=tray.id
                 attr:data-state=tray.state
@@ -345,22 +385,12 @@ fn TrayDrawing(tray: TrayView) -> impl IntoView {
                     {truncate(&tray.state_text, STATE_TEXT_SHOWN)}
                 </text>
                 {offer}
+                {kept}
                 {workpiece}
                 {outcome}
                 {progress}
                 <g class="round-stack">{rounds}</g>
-                <g
-                    class="round-bound"
-                    data-max=tray.max_rounds
-                    data-reached=reached.to_string()
-                    aria-hidden="true"
-                >
-                    <line x1=bound_x y1="60" x2=bound_x y2="96"></line>
-                    // Under the stack: the round latches above it never cover it.
-                    <text x=bound_x y="108" text-anchor="end">
-                        {format!("bound {}", tray.max_rounds)}
-                    </text>
-                </g>
+                {bound}
                 {latches}
             </Pickable>
         </svg>

@@ -5,6 +5,7 @@ use holdbay_engine::MethodId;
 use holdbay_scene::{Flight, FlightRole, Part, Traffic};
 use leptos::prelude::*;
 
+use super::legacy_parts::{HeldSessionLine, ServerAskPieces};
 use super::parts::truncate;
 use super::pickable::Pickable;
 use super::{LINGER_MS, SceneContext, TRAVEL_MS, is_activation};
@@ -172,6 +173,8 @@ pub(super) fn Conveyor() -> impl IntoView {
                 .flights()
                 .rev()
                 .filter(|f| !(folded && matches!(f.role, FlightRole::Poll { .. })))
+                // A legacy session's own stream is its held line, not a piece.
+                .filter(|f| f.role != FlightRole::SessionStream)
                 // The page that sent it is gone: its pieces are history, not on the belt.
                 .filter(|f| !t.before_reload(f.sent_at))
                 .filter(|f| Piece::is_visible(f, now))
@@ -229,6 +232,8 @@ pub(super) fn Conveyor() -> impl IntoView {
                 key=|p| (p.exchange, p.phase, p.pushed)
                 children=move |piece| view! { <StandingLine piece=piece /> }
             />
+            <HeldSessionLine />
+            <ServerAskPieces />
         </svg>
     }
 }

@@ -25,6 +25,7 @@ fn tray_words(state: &TrayState) -> &'static str {
     match state {
         TrayState::InFlight => "on the wire",
         TrayState::Paused => "paused",
+        TrayState::Held => "held by the server",
         TrayState::BoundReached => "bound reached",
         TrayState::Completed { tool_error: false } => "done",
         TrayState::Completed { tool_error: true } => "tool error",
@@ -44,14 +45,19 @@ fn strip_part_of(selected: &Part, traffic: &Traffic) -> Option<Part> {
             Part::Tray(*tray)
         }
         Part::Cartridge(task) | Part::CartridgeTag { task, .. } => Part::Cartridge(task.clone()),
+        Part::ServerAsk(number) => Part::Tray(traffic.server_ask(*number)?.tray?),
         Part::Flight(exchange) => match &traffic.flight(*exchange)?.role {
             FlightRole::Opens { tray } | FlightRole::Retry { tray, .. } => Part::Tray(*tray),
+            FlightRole::AnswersServer { ask } => Part::Tray(traffic.server_ask(*ask)?.tray?),
             FlightRole::Poll { task }
             | FlightRole::Update { task }
             | FlightRole::Cancel { task } => Part::Cartridge(task.clone()),
-            FlightRole::Listen | FlightRole::Other => return None,
+            FlightRole::Listen
+            | FlightRole::Other
+            | FlightRole::Initialize
+            | FlightRole::SessionStream => return None,
         },
-        Part::Session => return None,
+        Part::Session | Part::HeldSession(_) => return None,
     })
 }
 

@@ -7,6 +7,7 @@ mod bay;
 mod conveyor;
 mod earlier;
 mod inspect;
+mod legacy_parts;
 mod magazine;
 mod narration;
 mod parts;

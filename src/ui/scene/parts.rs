@@ -31,8 +31,16 @@ pub fn describe(traffic: &Traffic, part: &Part) -> (String, &'static str) {
             let name = tray
                 .and_then(|t| t.name.clone())
                 .unwrap_or_else(|| "request".into());
-            let explanation = match tray.map(|t| &t.state) {
-                Some(TrayState::Detached { .. }) => {
+            let explanation = match tray.map(|t| (&t.state, t.in_session)) {
+                Some((_, true)) => {
+                    "A tray in the holding bay, for a call made in a legacy session \
+                     (2025-11-25): it goes out once and never comes back to the client until \
+                     its result. When the server needs input it keeps the call open and sends \
+                     a request of its own on the call's stream (a tag hangs here until the \
+                     client answers): the server holds the call's state, the stream and the \
+                     session all the while. Inspecting it shows the request as sent."
+                }
+                Some((TrayState::Detached { .. }, _)) => {
                     "A tray in the holding bay: one logical request. The server answered it \
                      with a task, so the work left the bay for the job magazine; the client \
                      follows the task by its taskId from now on."
@@ -77,6 +85,22 @@ pub fn describe(traffic: &Traffic, part: &Part) -> (String, &'static str) {
              back from durable storage and the wire log from this browser's storage, so the \
              story goes on where it was.",
         ),
+        Part::HeldSession(_) => (
+            "The session (2025-11-25), held by the server".to_owned(),
+            "A legacy session: initialize opened it and the server named it with \
+             Mcp-Session-Id, which every later request carries. The server keeps what the \
+             session needs in its memory, and may send the client requests of its own on an \
+             open stream; a 404 says it forgot the session, and the client must initialize \
+             again. 2026-07-28 has no sessions: each request carries what the server needs.",
+        ),
+        Part::ServerAsk(number) => (
+            format!("Request {number} from the server"),
+            "A JSON-RPC request the server sent the client on an open stream (2025-11-25): \
+             the call it was asked in stays open on the server, which keeps its state and the \
+             connection until the client answers with a POST of its own. MRTR asks the same \
+             question differently: the server answers input_required with a latch and forgets \
+             the call; the client retries it with the answer.",
+        ),
         Part::CartridgeTag { key, .. } => (
             format!("Tag (task input request \"{key}\")"),
             "An input request of a task in input_required: the client answers it with \
@@ -93,6 +117,7 @@ pub fn facts(traffic: &Traffic, part: &Part) -> Option<String> {
     match part {
         Part::Cartridge(task) => traffic.cartridge(task).map(|c| c.delivery_summary()),
         Part::Tray(id) => traffic.tray(*id).map(|tray| tray.facts()),
+        Part::ServerAsk(number) => traffic.server_ask(*number).map(|ask| ask.facts()),
         _ => None,
     }
 }

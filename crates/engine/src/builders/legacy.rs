@@ -14,7 +14,10 @@ use crate::builders::answer::{AnswerError, InputAnswer};
 use crate::builders::client::{Client, RequestOptions};
 use crate::builders::outgoing::OutgoingRequest;
 use crate::readers::sse::Resume;
-use crate::vocabulary::era::{Era, HEADER_LAST_EVENT_ID, HEADER_SESSION_ID};
+use crate::vocabulary::era::{
+    Era, HEADER_LAST_EVENT_ID, HEADER_SESSION_ID, RESUMED_STREAM_LABEL, SESSION_END_LABEL,
+    SESSION_STREAM_LABEL,
+};
 use crate::vocabulary::events::{ExchangeEvent, InputRequestKind, SentRequest, ServerRequestEvent};
 use crate::vocabulary::method::Initialize;
 use crate::vocabulary::protocol::{self, LATEST_LEGACY_VERSION};
@@ -65,11 +68,11 @@ pub struct BodilessRequest {
 
 impl BodilessRequest {
     /// What the wire log calls the GET of the session's own stream.
-    pub const SESSION_STREAM: &'static str = "GET session stream";
+    pub const SESSION_STREAM: &'static str = SESSION_STREAM_LABEL;
     /// What the wire log calls the GET that resumes a request's broken stream.
-    pub const RESUMED_STREAM: &'static str = "GET resumed stream";
+    pub const RESUMED_STREAM: &'static str = RESUMED_STREAM_LABEL;
     /// What the wire log calls the DELETE that ends the session.
-    pub const SESSION_END: &'static str = "DELETE session";
+    pub const SESSION_END: &'static str = SESSION_END_LABEL;
 
     /// A GET for an event stream with `headers` besides `Accept`.
     pub(crate) fn stream(label: &'static str, headers: Vec<(String, String)>) -> Self {

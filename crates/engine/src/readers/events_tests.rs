@@ -1,4 +1,4 @@
-use rmcp::model::{NumberOrString, ProgressToken, TaskStatus};
+use rmcp::model::{NumberOrString, ProgressToken, RequestId, TaskStatus};
 use serde_json::{Value, json};
 
 use crate::builders::client::{Client, RequestOptions};
@@ -105,6 +105,40 @@ fn a_recorded_body_that_is_not_json_is_kept_as_text() {
     assert_eq!(recorded.name.as_deref(), Some("echo"));
     let unknown = SentRequest::decode("made/up", r#"{"jsonrpc":"2.0","id":3}"#, None);
     assert_eq!((unknown.method, unknown.detail), (None, SentDetail::Other));
+}
+
+#[test]
+fn a_legacy_sessions_own_messages_are_told_apart() {
+    let legacy = |label: &str, body: &str| SentRequest::decode(label, body, None).detail;
+    // The client's answer to the server's request 7 (a result, or the error a refusal is).
+    let answer = r#"{"jsonrpc":"2.0","id":7,"result":{"action":"accept","content":{}}}"#;
+    let asked = RequestId::Number(7);
+    assert_eq!(
+        legacy("elicitation/create (answer)", answer),
+        SentDetail::ServerAnswer {
+            asked: asked.clone()
+        }
+    );
+    let refused = r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32601,"message":"no"}}"#;
+    assert_eq!(
+        legacy("sampling/createMessage (answer)", refused),
+        SentDetail::ServerAnswer { asked }
+    );
+    assert_eq!(
+        legacy(crate::BodilessRequest::SESSION_STREAM, ""),
+        SentDetail::SessionStream
+    );
+    assert_eq!(
+        legacy(crate::BodilessRequest::SESSION_END, ""),
+        SentDetail::SessionEnd
+    );
+    // A request of a method this client does not know is not an answer.
+    let unknown = r#"{"jsonrpc":"2.0","id":7,"method":"made/up","result":{}}"#;
+    assert_eq!(legacy("made/up", unknown), SentDetail::Other);
+    assert_eq!(
+        legacy(crate::BodilessRequest::RESUMED_STREAM, ""),
+        SentDetail::Other
+    );
 }
 
 #[test]

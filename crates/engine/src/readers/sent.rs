@@ -7,6 +7,7 @@ use rmcp::model::{
 use serde::Deserialize;
 use serde_json::Value;
 
+use crate::vocabulary::era::{SESSION_END_LABEL, SESSION_STREAM_LABEL};
 use crate::vocabulary::events::{SentDetail, SentRequest};
 use crate::vocabulary::listen_params::ListenFilter;
 use crate::vocabulary::method::MethodId;
@@ -71,7 +72,10 @@ impl SentRequest {
             .get("params")
             .and_then(Value::as_object)
             .unwrap_or(&empty);
-        let detail = detail(method, params, name.as_deref());
+        let detail = match method {
+            Some(_) => detail(method, params, name.as_deref()),
+            None => unnamed_detail(method_name, &request, id.as_ref()),
+        };
         SentRequest {
             id,
             method,
@@ -81,6 +85,22 @@ impl SentRequest {
             declares_tasks,
             detail,
         }
+    }
+}
+
+/// What a message with no MCP method is: a legacy session's own GET or DELETE (by the label
+/// the client wrote it under), or the client's response to a server's request.
+fn unnamed_detail(label: &str, message: &Value, id: Option<&RequestId>) -> SentDetail {
+    match (label, id) {
+        (SESSION_STREAM_LABEL, _) => SentDetail::SessionStream,
+        (SESSION_END_LABEL, _) => SentDetail::SessionEnd,
+        (_, Some(id))
+            if message.get("method").is_none()
+                && (message.get("result").is_some() || message.get("error").is_some()) =>
+        {
+            SentDetail::ServerAnswer { asked: id.clone() }
+        }
+        _ => SentDetail::Other,
     }
 }
 

@@ -11,6 +11,13 @@ pub const HEADER_SESSION_ID: &str = "Mcp-Session-Id";
 /// Request header of a legacy GET stream resumed after the last event it received.
 pub const HEADER_LAST_EVENT_ID: &str = "Last-Event-ID";
 
+/// What the wire log calls the GET of a legacy session's own stream.
+pub const SESSION_STREAM_LABEL: &str = "GET session stream";
+/// What the wire log calls the GET that resumes a request's broken stream.
+pub const RESUMED_STREAM_LABEL: &str = "GET resumed stream";
+/// What the wire log calls the DELETE that ends a legacy session.
+pub const SESSION_END_LABEL: &str = "DELETE session";
+
 /// The legacy revisions this client speaks, newest first. 2025-06-18 differs from
 /// 2025-11-25 only in what this client does not use (no URL elicitation, no tasks).
 pub const LEGACY_VERSIONS: &[&str] = &[LATEST_LEGACY_VERSION, "2025-06-18"];

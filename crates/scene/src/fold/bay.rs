@@ -37,6 +37,7 @@ impl Traffic {
             return self.retry(exchange, at, index, name, sent_state, answers);
         }
         self.abandon_paused(at, method, name);
+        let in_session = self.open_session().is_some();
         self.trays.push(Tray {
             id: exchange,
             method,
@@ -50,6 +51,7 @@ impl Traffic {
             progress: None,
             request: sent.request.clone(),
             offers_task: sent.declares_tasks,
+            in_session,
         });
         self.event(
             at,

@@ -15,6 +15,9 @@ use crate::traffic::{MAX_FINISHED_FLIGHTS, MAX_NOTIFICATIONS_PER_FLIGHT, Traffic
 impl Traffic {
     pub(crate) fn on_sent(&mut self, exchange: u64, at: f64, sent: &SentRequest) {
         let name = sent.name.as_deref();
+        if sent.method != Some(MethodId::Initialize) {
+            self.count_in_session();
+        }
         let role = match (&sent.detail, sent.method) {
             (
                 SentDetail::Round {
@@ -50,7 +53,19 @@ impl Traffic {
                 );
                 FlightRole::Listen
             }
-            _ => {
+            (SentDetail::ServerAnswer { asked }, _) => {
+                self.server_answer_sent(exchange, at, asked, &sent.request)
+            }
+            (SentDetail::SessionStream, _) => {
+                self.session_stream_sent(exchange, at, sent.method_name.clone())
+            }
+            (_, Some(MethodId::Initialize)) => {
+                self.initialize_sent(exchange, at, narration::initialize_label())
+            }
+            (detail, _) => {
+                if *detail == SentDetail::SessionEnd {
+                    self.end_session(at, narration::SESSION_DELETED);
+                }
                 self.event(
                     at,
                     Lane::Client,
@@ -89,6 +104,10 @@ impl Traffic {
         };
         flight.responded_at = Some(at);
         flight.status = Some(status);
+        // In a legacy session a 404 says one thing only: the server no longer knows it.
+        if status == SESSION_UNKNOWN_STATUS && flight.role != FlightRole::Initialize {
+            self.end_session(at, narration::SESSION_LOST);
+        }
         true
     }
 
@@ -147,7 +166,14 @@ impl Traffic {
             FlightRole::Poll { task } => self.poll_answered(reply, &task),
             FlightRole::Update { task } => self.update_answered(reply, &task),
             FlightRole::Cancel { task } => self.cancel_answered(reply, &task),
-            FlightRole::Listen | FlightRole::Other => {
+            FlightRole::Initialize => {
+                let request = self.flights.get(&exchange).map(|f| f.request.clone());
+                self.initialize_answered(reply, request.unwrap_or_default());
+            }
+            FlightRole::Listen
+            | FlightRole::Other
+            | FlightRole::SessionStream
+            | FlightRole::AnswersServer { .. } => {
                 let ok = if role == FlightRole::Listen {
                     narration::LISTEN_ENDED
                 } else {
@@ -197,6 +223,10 @@ impl Traffic {
         };
         flight.ended_at = Some(at);
         flight.end = Some(end.clone());
+        if flight.role == FlightRole::SessionStream {
+            self.session_stream_ended(exchange);
+            return true;
+        }
         if flight.answered() {
             return true;
         }
@@ -209,7 +239,7 @@ impl Traffic {
             FlightRole::Opens { tray } | FlightRole::Retry { tray, .. } => {
                 self.tray_cut_off(tray, at, reason, end)
             }
-            FlightRole::Listen => {}
+            FlightRole::Listen | FlightRole::SessionStream => {}
             _ => {
                 self.event(
                     at,
@@ -246,6 +276,10 @@ impl Traffic {
         });
     }
 }
+
+/// The HTTP status a legacy server answers a request of a session it no longer knows with
+/// (2025-11-25, "Session Management").
+const SESSION_UNKNOWN_STATUS: u16 = 404;
 
 /// Keep a notification on its flight, within the flight's bound.
 fn keep_notification(flight: &mut Flight, message: &Value) {

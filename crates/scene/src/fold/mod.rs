@@ -4,6 +4,7 @@
 
 mod bay;
 mod conveyor;
+mod legacy;
 mod magazine;
 mod snapshot;
 mod timeline;

@@ -4,7 +4,7 @@
 use holdbay_engine::MethodId;
 use holdbay_engine::model::TASKS_EXTENSION_ID;
 
-use crate::parts::{Cartridge, Delivery, Tray, TrayState};
+use crate::parts::{Cartridge, Delivery, ServerAsk, Tray, TrayState};
 
 impl Cartridge {
     /// How the client has learned of this task, for the inspector: counts by way, the
@@ -63,6 +63,14 @@ fn tray_facts(tray: &Tray) -> String {
                 .to_owned()
         });
     }
+    if tray.in_session {
+        facts.push(
+            "Sent in a legacy session: the server kept this call, and its stream, until the \
+             result; any input it needed it asked for on that stream."
+                .to_owned(),
+        );
+        return facts.join(" ");
+    }
     let rounds = tray.rounds.len();
     facts.push(if tray.state == TrayState::BoundReached {
         format!(
@@ -74,4 +82,25 @@ fn tray_facts(tray: &Tray) -> String {
         format!("Rounds: {rounds} of at most {}.", tray.max_rounds)
     });
     facts.join(" ")
+}
+
+impl ServerAsk {
+    /// Where the server asked and what became of it, for the inspector.
+    pub fn facts(&self) -> String {
+        let carried = match self.tray {
+            Some(_) => {
+                "It came on the open stream of the call it was asked in, which waited on \
+                        the server meanwhile."
+            }
+            None => "It came on the session's own stream.",
+        };
+        let answered = match &self.answer {
+            Some(answer) => format!(
+                "The client answered it with a POST of its own, {} ms later.",
+                (answer.at - self.asked_at).max(0.0).round()
+            ),
+            None => "The client has not answered it yet.".to_owned(),
+        };
+        format!("JSON-RPC id {}. {carried} {answered}", self.id)
+    }
 }

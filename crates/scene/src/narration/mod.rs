@@ -3,12 +3,14 @@
 
 mod answers;
 mod inspector;
+mod legacy;
 mod progress;
 mod requests;
 mod tasks;
 mod words;
 
 pub(crate) use answers::*;
+pub(crate) use legacy::*;
 pub(crate) use progress::*;
 pub(crate) use requests::*;
 pub(crate) use tasks::*;

@@ -92,6 +92,12 @@ pub enum FlightRole {
     Cancel { task: String },
     /// `subscriptions/listen`: a stream that may push task snapshots.
     Listen,
+    /// `initialize`: opens a legacy session.
+    Initialize,
+    /// The GET of a legacy session's own stream.
+    SessionStream,
+    /// The client's answer to the server's request number `ask` (a legacy session).
+    AnswersServer { ask: u64 },
     /// Discovery, lists and anything else.
     Other,
 }

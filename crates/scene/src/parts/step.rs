@@ -9,8 +9,9 @@ pub enum Lane {
     Server,
 }
 
-/// A part of the scene a timeline event concerns (and that can be inspected).
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+/// A part of the scene a timeline event concerns (and that can be inspected). Serializable:
+/// the lessons keep the part each reveal showed across a reload.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Part {
     Flight(u64),
     Tray(u64),
@@ -30,6 +31,10 @@ pub enum Part {
     },
     /// The session as a whole (a page reload). It has no JSON of its own.
     Session,
+    /// A legacy session the server holds, by the exchange of its `initialize`.
+    HeldSession(u64),
+    /// A request the server sent the client, by its number ([`crate::ServerAsk::number`]).
+    ServerAsk(u64),
 }
 
 /// One step of the sequence diagram, with its narration.

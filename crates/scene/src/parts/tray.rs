@@ -28,6 +28,9 @@ pub struct Tray {
     pub request: Value,
     /// The first round declared the tasks extension: it offered the server a task.
     pub offers_task: bool,
+    /// Sent in a legacy session: the server keeps the call (and its stream) while it asks,
+    /// where MRTR hands the client a latch and forgets.
+    pub in_session: bool,
 }
 
 /// Progress a server reported on a request's own stream, before its result.
@@ -51,9 +54,12 @@ impl TrayProgress {
 }
 
 impl Tray {
-    /// Occupied while the request is in flight or paused.
+    /// Occupied while the request is in flight, paused, or held by the server.
     pub fn is_occupied(&self) -> bool {
-        matches!(self.state, TrayState::InFlight | TrayState::Paused)
+        matches!(
+            self.state,
+            TrayState::InFlight | TrayState::Paused | TrayState::Held
+        )
     }
 
     /// The latch the tray carries now: the last `requestState` the server returned.
@@ -64,7 +70,9 @@ impl Tray {
     /// Input requests of the latest round still waiting for the user (the hanging tags).
     pub fn open_tags(&self) -> &[Tag] {
         match (self.state.clone(), self.rounds.last()) {
-            (TrayState::Paused | TrayState::BoundReached, Some(round)) => &round.tags,
+            (TrayState::Paused | TrayState::BoundReached | TrayState::Held, Some(round)) => {
+                &round.tags
+            }
             _ => &[],
         }
     }
@@ -84,7 +92,8 @@ pub struct TrayRound {
     pub latch_changed: bool,
     /// The `inputResponses` this round carried.
     pub answers: Option<InputResponses>,
-    /// The server's `input_required` tags for this round.
+    /// The server's `input_required` tags for this round (in a legacy session: the requests
+    /// the server sent on this round's open stream that the client has not answered yet).
     pub tags: Vec<Tag>,
     /// The `requestState` the server returned with them.
     pub received_state: Option<String>,
@@ -104,6 +113,9 @@ pub enum TrayState {
     Paused,
     /// The server asked again after the last round the client allows.
     BoundReached,
+    /// A legacy session's call: the server keeps it open and sent the client a request of
+    /// its own on its stream; it waits there, connection and all, for the client's answer.
+    Held,
     /// A final result (`isError: true` included; `tool_error` says so).
     Completed { tool_error: bool },
     /// A JSON-RPC error or an HTTP failure ended it.
@@ -125,6 +137,7 @@ impl TrayState {
             Self::InFlight => "in_flight",
             Self::Paused => "paused",
             Self::BoundReached => "bound_reached",
+            Self::Held => "held",
             Self::Completed { .. } => "done",
             Self::Failed { .. } => "error",
             Self::Detached { .. } => "detached",

@@ -4,6 +4,7 @@
 mod bay;
 mod bounds;
 mod failures;
+mod legacy;
 mod magazine;
 mod never_panics;
 mod session;

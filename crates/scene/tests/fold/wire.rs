@@ -71,6 +71,20 @@ impl Wire {
         body: &[&[u8]],
         end: End,
     ) {
+        let events = self.recorded(id, status, content_type, body, end);
+        self.apply(id, &events);
+    }
+
+    /// The events after `Sent` of exchange `id` its recorded response makes, on the clock,
+    /// not applied yet (a test applies them in parts, with other exchanges between).
+    pub(crate) fn recorded(
+        &mut self,
+        id: u64,
+        status: u16,
+        content_type: &str,
+        body: &[&[u8]],
+        end: End,
+    ) -> Vec<(f64, ExchangeEvent)> {
         let at = self.tick();
         let (method, name, request) = self.sent.get(&id).cloned().expect("sent first");
         let chunks: Vec<(f64, &[u8])> = body
@@ -95,8 +109,17 @@ impl Wire {
             stopped: matches!(end, End::Stopped),
             round: None,
         });
-        for timed in events.into_iter().skip(1) {
-            self.traffic.apply(id, at + timed.after_ms, &timed.event);
+        events
+            .into_iter()
+            .skip(1)
+            .map(|timed| (at + timed.after_ms, timed.event))
+            .collect()
+    }
+
+    /// Apply events of exchange `id` (from [`Wire::recorded`]).
+    pub(crate) fn apply(&mut self, id: u64, events: &[(f64, ExchangeEvent)]) {
+        for (at, event) in events {
+            self.traffic.apply(id, *at, event);
         }
     }
 

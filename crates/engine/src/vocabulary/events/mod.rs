@@ -115,6 +115,13 @@ pub enum SentDetail {
     TaskCancel { task_id: String },
     /// `subscriptions/listen` with this filter.
     Listen { filter: ListenFilter },
+    /// A legacy session's answer to a request of the server's (an `elicitation/create` on a
+    /// call's stream): a JSON-RPC response the client sent, to the request with id `asked`.
+    ServerAnswer { asked: RequestId },
+    /// The GET that opens a legacy session's own stream.
+    SessionStream,
+    /// The DELETE that ends a legacy session.
+    SessionEnd,
     /// Discovery, lists and anything else.
     Other,
 }

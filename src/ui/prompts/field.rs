@@ -47,26 +47,29 @@ pub fn ArgumentField(
     // The question asked last (debounced while typing); `None`: nothing asked, or a
     // suggestion was just picked. Only the latest question's answer is shown.
     let question = RwSignal::new(None::<Question>);
-    let answer = LocalResource::new(move || {
-        let asked = question.get();
-        let target = completion.get();
+    // Not a resource: a resource read while it loads suspends the chunk's `Suspense` the
+    // form sits in, which takes the whole tab off the page and back, the input under the
+    // user's typing with it (keystrokes were lost).
+    let answer = RwSignal::new(None::<Result<Vec<String>, String>>);
+    Effect::new(move |_| {
+        let (Some(asked), Some(target)) = (question.get(), completion.get()) else {
+            return;
+        };
         let argument = key.get_value();
-        async move {
-            match (asked, target) {
-                (Some(asked), Some(target)) => Some(
-                    session
-                        .suggestions(target, argument, asked.typed, asked.context)
-                        .await,
-                ),
-                _ => None,
+        leptos::task::spawn_local(async move {
+            let got = session
+                .suggestions(target, argument, asked.typed.clone(), asked.context.clone())
+                .await;
+            if question.try_with_untracked(|now| now.as_ref() == Some(&asked)) == Some(true) {
+                answer.try_set(Some(got));
             }
-        }
+        });
     });
     let answered = move || {
         if question.with(Option::is_none) {
             return None;
         }
-        answer.get().flatten()
+        answer.get()
     };
     let suggestions = move || answered().and_then(Result::ok).unwrap_or_default();
     let problem = move || answered().and_then(Result::err);

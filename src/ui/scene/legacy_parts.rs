@@ -5,18 +5,13 @@
 use holdbay_scene::{HeldSession, Part, ServerAsk, Traffic};
 use leptos::prelude::*;
 
+use super::conveyor::{BELT_START, LANE_HEIGHT, LISTEN_Y as SESSION_Y, PIECE_WIDTH};
 use super::parts::truncate;
 use super::pickable::Pickable;
 use super::{LINGER_MS, SceneContext, TRAVEL_MS};
 
-/// The belt's start, a piece's width and a lane's height (as the conveyor's).
-const BELT_START: f64 = 96.0;
-const PIECE_WIDTH: f64 = 196.0;
-const LANE_HEIGHT: f64 = 26.0;
 /// Lanes a request from the server may take (the last lane is the polls').
 const ASK_LANES: u64 = 3;
-/// The held session's line: where a listen stream would stand (a legacy session has none).
-const SESSION_Y: f64 = 124.0;
 
 /// What one request from the server shows while it is on the belt.
 #[derive(Clone, PartialEq)]

@@ -226,13 +226,7 @@ pub async fn post_message(
         &body,
         how,
     );
-    let record = Record::begin(how, message.sent_event(), &wire);
-    let deadline = Deadline::start(how, false);
-    let response = send(how, record, &wire, &deadline).await?;
-    read_body(how, record, &response, &deadline, &mut |_| true).await?;
-    let status = response.status();
-    record.end(how, false, OutgoingMessage::refusal(status));
-    Ok(status)
+    send_for_status(how, &wire, message.sent_event()).await
 }
 
 /// Send a request with no body (the DELETE that ends a legacy session), recorded in the wire
@@ -242,9 +236,19 @@ pub async fn send_bodiless(
     request: &BodilessRequest,
 ) -> Result<u16, ExchangeError> {
     let wire = Wire::bodiless(request, how);
-    let record = Record::begin(how, request.sent_event(), &wire);
+    send_for_status(how, &wire, request.sent_event()).await
+}
+
+/// Send `wire`, recorded in the wire log from `sent`, and read its answer only to record it:
+/// what matters is the status (a status outside 2xx ends the exchange as a refusal).
+async fn send_for_status(
+    how: &Carry<'_>,
+    wire: &Wire<'_>,
+    sent: ExchangeEvent,
+) -> Result<u16, ExchangeError> {
+    let record = Record::begin(how, sent, wire);
     let deadline = Deadline::start(how, false);
-    let response = send(how, record, &wire, &deadline).await?;
+    let response = send(how, record, wire, &deadline).await?;
     read_body(how, record, &response, &deadline, &mut |_| true).await?;
     let status = response.status();
     record.end(how, false, OutgoingMessage::refusal(status));

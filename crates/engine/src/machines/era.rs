@@ -9,7 +9,9 @@ use crate::builders::client::Client;
 use crate::builders::outgoing::OutgoingRequest;
 use crate::machines::version::{VersionMismatch, is_modern_error, legacy_server};
 use crate::readers::response::{Reply, ResponseError};
-use crate::vocabulary::era::{Binding, Era, EraChoice, HEADER_SESSION_ID, LEGACY_VERSIONS};
+use crate::vocabulary::era::{
+    Binding, Era, EraChoice, HEADER_SESSION_ID, LEGACY_VERSIONS, SESSION_UNKNOWN_STATUS,
+};
 use crate::vocabulary::findings::{Finding, Rule};
 use crate::vocabulary::method::McpMethod;
 
@@ -217,11 +219,11 @@ impl Client {
             _ => return None,
         };
         let names_the_session = message.to_ascii_lowercase().contains("session");
-        if status != 404 && !(status == 400 && names_the_session) {
+        if status != SESSION_UNKNOWN_STATUS && !(status == 400 && names_the_session) {
             return None;
         }
         let session = self.session_id.take()?;
-        Some(if status == 404 {
+        Some(if status == SESSION_UNKNOWN_STATUS {
             Finding::new(
                 Rule::LegacySessionEnded,
                 format!(

@@ -8,6 +8,9 @@ use crate::vocabulary::protocol::{LATEST_LEGACY_VERSION, PROTOCOL_VERSION};
 
 /// Legacy request header naming the session the server assigned in its `initialize` answer.
 pub const HEADER_SESSION_ID: &str = "Mcp-Session-Id";
+/// The HTTP status a legacy server answers a request of a session it no longer knows with
+/// (2025-11-25, "Session Management"): the client must start a new one.
+pub const SESSION_UNKNOWN_STATUS: u16 = 404;
 /// Request header of a legacy GET stream resumed after the last event it received.
 pub const HEADER_LAST_EVENT_ID: &str = "Last-Event-ID";
 

@@ -1,6 +1,7 @@
 //! The conveyor: one flight per exchange, and the dispatch of each event to the part of the
 //! scene the exchange serves (a tray, a cartridge, or only the conveyor).
 
+use holdbay_engine::era::SESSION_UNKNOWN_STATUS;
 use holdbay_engine::{
     AnswerEvent, EndEvent, MethodId, NotificationEvent, NotificationKind, SentDetail, SentRequest,
 };
@@ -276,10 +277,6 @@ impl Traffic {
         });
     }
 }
-
-/// The HTTP status a legacy server answers a request of a session it no longer knows with
-/// (2025-11-25, "Session Management").
-const SESSION_UNKNOWN_STATUS: u16 = 404;
 
 /// Keep a notification on its flight, within the flight's bound.
 fn keep_notification(flight: &mut Flight, message: &Value) {

@@ -461,7 +461,7 @@ impl<M: RunMethod> RunState<M> {
                         Some(Step::RetryWithoutInput) => self.retry(),
                         Some(Step::Task(created)) => {
                             if let Some(key) = self.key.try_get_value() {
-                                self.tasks.adopt(&created, &key);
+                                self.tasks.adopt_in(&created, &key, request.era());
                             }
                             let id = created.task.task_id.clone();
                             return self.set_phase(Phase::Task { id });

@@ -4,8 +4,10 @@
 //! the listen stream to open or close), sends it, hands back what came, and sleeps until the
 //! book's timeout or until woken (a reply, a new task, discovery's word on pushed snapshots).
 
-use holdbay_engine::Listen;
-use holdbay_engine::{OutgoingRequest, PollProblem, TaskBook, TaskTransmit, TransmitKind};
+use holdbay_engine::{
+    ExchangeEvent, Fetched, Listen, NotificationKind, Outcome, OutgoingRequest, PollProblem,
+    TaskBook, TaskResult, TaskTransmit, TransmitKind,
+};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
 use web_sys::AbortController;
@@ -25,6 +27,16 @@ pub async fn run(
     offers_push: Signal<Option<bool>>,
 ) {
     let mut pace = PollPace::default();
+    // A 2025-11-25 server pushes its tasks' states on the session's own stream.
+    let watching = link.watch_stream(std::rc::Rc::new(move |event: &ExchangeEvent| {
+        if let ExchangeEvent::Notification(note) = event
+            && let NotificationKind::LegacyTaskStatus(task) = &note.kind
+        {
+            board.with_book(|book| {
+                book.handle_pushed_status(task, Some(note.json.clone()), now_ms());
+            });
+        }
+    }));
     while link.is_alive() {
         follow_server_changes(board, link, traffic);
         let offered = offers_push.try_get_untracked().flatten();
@@ -65,6 +77,7 @@ pub async fn run(
             pace.rested();
         }
     }
+    link.unwatch_stream(watching);
 }
 
 /// Ask the book for something to send, built with the link's client.
@@ -98,19 +111,7 @@ async fn send(board: TaskBoard, link: Link, transmit: TaskTransmit) {
                     book.handle_poll_snapshot(&task_id, &reply.result.task, raw, now_ms());
                 });
             }
-            Err(error) => {
-                let problem = PollProblem {
-                    unreachable: error.is_unanswered(),
-                    detail: error.to_string(),
-                };
-                let refusal = match &error {
-                    ExchangeError::Response(refused) => Some(refused),
-                    _ => None,
-                };
-                board.with_book(|book| {
-                    book.handle_poll_failure(&task_id, refusal, problem, now_ms());
-                });
-            }
+            Err(error) => poll_failed(board, &task_id, &error),
         },
         TaskTransmit::Update { task_id, request } => {
             let outcome = sent(link, &request).await;
@@ -124,7 +125,88 @@ async fn send(board: TaskBoard, link: Link, transmit: TaskTransmit) {
             let outcome = sent(link, &request).await;
             board.with_book(|book| book.handle_sent(kind, &task_id, outcome));
         }
+        TaskTransmit::LegacyPoll { task_id, request } => match link.exchange(&request).await {
+            Ok(reply) => {
+                board.with_book(|book| {
+                    let raw = Some(reply.raw_result);
+                    book.handle_status_poll(&task_id, &reply.result, raw, now_ms());
+                });
+            }
+            Err(error) => poll_failed(board, &task_id, &error),
+        },
+        TaskTransmit::LegacyCancel {
+            task_id,
+            kind,
+            request,
+        } => {
+            let outcome = sent(link, &request).await;
+            board.with_book(|book| book.handle_sent(kind, &task_id, outcome));
+        }
+        TaskTransmit::Fetch { task_id, request } => fetch(board, link, task_id, request).await,
+        TaskTransmit::Answers { task_id, messages } => {
+            let mut outcome = Ok(());
+            for message in &messages {
+                if let Err(error) = link.post_message(message).await {
+                    outcome = Err(error.to_string());
+                }
+            }
+            board.with_book(|book| book.handle_sent(TransmitKind::Update, &task_id, outcome));
+        }
     }
+}
+
+/// A 2025-11-25 `tasks/result`: the requests its stream carries go to the task's asks as
+/// they come (a `ping` is answered at once), its end to the book.
+async fn fetch(
+    board: TaskBoard,
+    link: Link,
+    task_id: String,
+    request: OutgoingRequest<TaskResult>,
+) {
+    let asking = task_id.clone();
+    let on_event = move |event: &ExchangeEvent| {
+        if let ExchangeEvent::ServerRequest(asked) = event {
+            if asked.is_ping() {
+                link.answer_ping(asked);
+            } else {
+                board.with_book(|book| book.handle_fetch_ask(&asking, (**asked).clone()));
+            }
+        }
+    };
+    let outcome = link.exchange_outcome(&request, None, Some(&on_event)).await;
+    board.with_book(|book| {
+        let now = now_ms();
+        match &outcome {
+            Ok(reply) => match &reply.result {
+                Outcome::Complete(result) => {
+                    book.handle_fetched(
+                        &task_id,
+                        Fetched::Result(result.clone(), &reply.raw_result),
+                        now,
+                    );
+                }
+                // tasks/result never pauses or makes a task: the engine refuses those.
+                _ => book.handle_fetched(&task_id, Fetched::Unanswered, now),
+            },
+            Err(ExchangeError::Response(refused)) => {
+                book.handle_fetched(&task_id, Fetched::Refused(refused), now);
+            }
+            Err(_) => book.handle_fetched(&task_id, Fetched::Unanswered, now),
+        }
+    });
+}
+
+/// A poll got no snapshot: say why on the task, which backs off or ends as the book decides.
+fn poll_failed(board: TaskBoard, task_id: &str, error: &ExchangeError) {
+    let problem = PollProblem {
+        unreachable: error.is_unanswered(),
+        detail: error.to_string(),
+    };
+    let refusal = match error {
+        ExchangeError::Response(refused) => Some(refused),
+        _ => None,
+    };
+    board.with_book(|book| book.handle_poll_failure(task_id, refusal, problem, now_ms()));
 }
 
 /// Whether a request went through (its findings arrive with its decoded events).

@@ -13,8 +13,8 @@ mod store;
 
 use std::collections::HashMap;
 
-use holdbay_engine::TaskBook;
 use holdbay_engine::model::CreateTaskResult;
+use holdbay_engine::{Era, TaskBook};
 use leptos::prelude::*;
 use web_sys::AbortController;
 
@@ -152,10 +152,16 @@ impl TaskBoard {
 
     /// Follow a task a call just created (once: adopting the same id again changes nothing).
     pub fn adopt(&self, created: &CreateTaskResult, tool: &str) {
+        self.adopt_in(created, tool, Era::Modern);
+    }
+
+    /// Follow a task a call in `era` created (2025-11-25's tasks are polled and fetched
+    /// their own way: the book knows how).
+    pub fn adopt_in(&self, created: &CreateTaskResult, tool: &str, era: Era) {
         // The server's stored tasks come first: following shows them, then this one joins.
         self.begin_following();
         let now = now_ms();
-        self.with_book(|book| book.adopt(created, tool, now));
+        self.with_book(|book| book.adopt_in(created, tool, era, now));
     }
 
     /// Show the tasks stored for `server` (replacing any shown), without contacting it.

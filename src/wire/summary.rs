@@ -123,13 +123,8 @@ fn describe(kind: &NotificationKind) -> String {
                 .unwrap_or_default();
             format!("{level}{logger} {}", plain(&message.data))
         }
-        NotificationKind::Task(task) => {
-            let status = task_status_name(task.task.status);
-            match &task.task.status_message {
-                Some(message) => format!("{} {status} · {message}", task.task.task_id),
-                None => format!("{} {status}", task.task.task_id),
-            }
-        }
+        NotificationKind::Task(task) => task_summary(&task.task),
+        NotificationKind::LegacyTaskStatus(task) => task_summary(task),
         NotificationKind::ResourceUpdated { uri } => uri.clone(),
         _ => String::new(),
     }
@@ -185,4 +180,13 @@ pub fn server_label(server: &str) -> &str {
         .strip_prefix("https://")
         .or_else(|| server.strip_prefix("http://"))
         .unwrap_or(server)
+}
+
+/// A task's id, status and message, on one line.
+fn task_summary(task: &holdbay_engine::model::Task) -> String {
+    let status = task_status_name(task.status);
+    match &task.status_message {
+        Some(message) => format!("{} {status} · {message}", task.task_id),
+        None => format!("{} {status}", task.task_id),
+    }
 }

@@ -10,7 +10,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { root, startHoldbay, launchBrowser, screenshot, freePort, clearAppStorage } from './support.mjs';
-import { selectTool, fillField, call, shown, answerInput } from './ui.mjs';
+import { selectTool, fillField, call, shown, answerInput, waitForTaskStatus, askingCardOf } from './ui.mjs';
 import { pickPrompt, getPrompt, readResource } from './library.mjs';
 
 const legacyDir = join(root, 'tests', 'peers', 'legacy');
@@ -75,9 +75,22 @@ function recordMcpPosts(page) {
     posts.push(entry);
     const response = await request.response();
     entry.status = response?.status();
-    entry.answer = await response?.json().catch(() => null);
+    entry.answer = await response?.text().then(answerOf).catch(() => null);
   });
   return posts;
+}
+
+/** The JSON-RPC answer in a response body: JSON, or the event stream's message that has a
+ * result or an error (server-everything answers with a stream). */
+function answerOf(text) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    const messages = text.split('\n')
+      .filter((line) => line.startsWith('data:'))
+      .map((line) => { try { return JSON.parse(line.slice(5)); } catch { return null; } });
+    return messages.find((message) => message && ('result' in message || 'error' in message)) ?? null;
+  }
 }
 
 /** Open `url` in a new page that records its MCP POSTs and its page errors from the start,
@@ -261,6 +274,62 @@ test('a legacy call shows the progress the server sends on the session\'s own st
     assert.equal(cancelled.body.params.reason, 'the user pressed Stop');
     assert.equal(cancelled.status, 202);
     assert.equal(cancelled.headers['mcp-session-id'], stopped.headers['mcp-session-id']);
+    assert.deepEqual(errors, []);
+    await page.close();
+  } finally {
+    legacy.stop();
+  }
+});
+
+test('a 2025-11-25 task: params.task, tasks/get polls, the question on tasks/result\'s stream, the result; and a cancel', async () => {
+  const legacy = await startLegacyServer();
+  try {
+    const { page, errors, posts } = await openRecorded(`${plain.url}/?server=${encodeURIComponent(legacy.url)}`);
+    await shown(page, '#era-chip');
+    // server-everything's simulate-research-query requires a task, and asks for a
+    // clarification when the topic is ambiguous (its tools/simulate-research-query.js).
+    await selectTool(page, 'simulate-research-query');
+    const form = page.locator('#call-panel');
+    await fillField(form, 'topic', 'rust');
+    await fillField(form, 'ambiguous', 'true');
+    await page.locator('#call-panel input.accept-task').check();
+    await call(page);
+    const task = await waitForTaskStatus(page, 'simulate-research-query', 'input_required');
+    const card = await shown(await askingCardOf(page, task), '.input-request');
+    await shoot(page, '60-version-legacy-task-asks', { keepScroll: true });
+    await fillField(card, 'interpretation', 'technical');
+    await answerInput(card, 'accept');
+    const done = await waitForTaskStatus(page, 'simulate-research-query', 'completed');
+    assert.match(await done.locator('.task-result').textContent(), /Research Report: rust \(technical\)/);
+    await shoot(page, '60-version-legacy-task-done', { keepScroll: true });
+
+    const created = posts.find((post) => post.body?.method === 'tools/call');
+    assert.deepEqual(created.body.params.task, {}, 'asked for a task the 2025-11-25 way');
+    assert.deepEqual(Object.keys(created.body.params._meta ?? {}), ['progressToken'], 'no 2026-07-28 extension declared');
+    const taskId = created.answer?.result?.task?.taskId;
+    assert.ok(taskId, `a CreateTaskResult: ${JSON.stringify(created.answer)}`);
+    const polls = posts.filter((post) => post.body?.method === 'tasks/get');
+    assert.ok(polls.length >= 1, 'polled with tasks/get');
+    assert.ok(polls.every((poll) => poll.body.params.taskId === taskId));
+    assert.ok(polls.every((poll) => poll.answer?.result?.pollInterval === 1000), 'read in 2025-11-25\'s shape');
+    const fetches = await requestsOf(posts, (post) => post.body?.method === 'tasks/result', 1);
+    assert.ok(fetches.length >= 1, 'its question and its result came by tasks/result');
+    assert.equal(fetches[0].body.params.taskId, taskId);
+    const answer = posts.find((post) => post.body?.result?.action === 'accept');
+    assert.ok(answer, 'the answer went in a POST of its own');
+    assert.equal(answer.status, 202);
+    assert.equal(answer.body.result.content.interpretation, 'technical');
+    assert.equal(posts.filter((post) => post.body?.method === 'tasks/update').length, 0, 'no 2026-07-28 tasks/update');
+
+    // A second one, cancelled while it works: 2025-11-25's tasks/cancel, and the row ends so.
+    await fillField(form, 'ambiguous', 'false');
+    await call(page);
+    const working = await shown(page, `.task-row[data-status="working"]:has-text("simulate-research-query")`);
+    await working.locator('.task-cancel').click();
+    await waitForTaskStatus(page, 'simulate-research-query', 'cancelled');
+    const cancels = await requestsOf(posts, (post) => post.body?.method === 'tasks/cancel', 1);
+    assert.equal(cancels[0].status, 200);
+    assert.equal(cancels[0].answer?.result?.status, 'cancelled');
     assert.deepEqual(errors, []);
     await page.close();
   } finally {

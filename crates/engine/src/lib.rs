@@ -96,7 +96,7 @@ pub use machines::replay::{
 pub use machines::resumption::{MAX_RESUMPTIONS, Resumption};
 pub use machines::session_stream::{SessionStream, StreamState};
 pub use machines::task::{
-    ClientEnding, DEFAULT_POLL_MS, DuePolls, Following, MAX_POLL_MS, MAX_POLLS_IN_FLIGHT,
+    ClientEnding, DEFAULT_POLL_MS, DuePolls, Fetched, Following, MAX_POLL_MS, MAX_POLLS_IN_FLIGHT,
     MIN_POLL_MS, PollProblem, SaveNeeded, SnapshotSeen, TaskBook, TaskChanges, TaskError,
     TaskEvent, TaskTracker, TaskTransmit, TrackedTask, TransmitKind, due_polls,
 };
@@ -131,9 +131,9 @@ pub use vocabulary::limits::{
 pub use vocabulary::list_method::ListMethod;
 pub use vocabulary::listen_params::{ListenFilter, ListenParams};
 pub use vocabulary::method::{
-    CallTool, CancelTask, Complete, Discover, GetPrompt, GetTask, Initialize, ListPrompts,
-    ListResourceTemplates, ListResources, ListTools, Listen, McpMethod, MethodId, MethodRules,
-    ReadResource, RoundFields, UpdateTask,
+    CallTool, CancelTask, Complete, Discover, GetPrompt, GetTask, Initialize, LegacyCancelTask,
+    LegacyGetTask, ListPrompts, ListResourceTemplates, ListResources, ListTools, Listen, McpMethod,
+    MethodId, MethodRules, ReadResource, RoundFields, TaskResult, UpdateTask,
 };
 pub use vocabulary::protocol::{CLIENT_VERSIONS, LATEST_LEGACY_VERSION};
 

@@ -129,3 +129,31 @@ fn answers_to_the_servers_requests_validate() {
     assert_valid("JSONRPCResultResponse", &ping.json);
     assert_valid("EmptyResult", &ping.json["result"]);
 }
+
+#[test]
+fn the_task_requests_of_2025_11_25_validate() {
+    let mut client = legacy();
+    let options = RequestOptions {
+        accept_task: true,
+        ..RequestOptions::default()
+    };
+    let arguments: Option<JsonObject> = json!({"topic": "rust"}).as_object().cloned();
+    let call = client
+        .call_tool("simulate-research-query", arguments, &options)
+        .expect("a call");
+    let sent = body(&call);
+    assert_valid("CallToolRequest", &sent);
+    assert_valid("TaskMetadata", &sent["params"]["task"]);
+    assert_eq!(
+        call.sent_event(),
+        holdbay_engine::ExchangeEvent::Sent(Box::new(holdbay_engine::SentRequest::decode(
+            "tools/call",
+            call.body(),
+            None
+        ))),
+        "the wire log shows the task asked for"
+    );
+    assert_valid("GetTaskRequest", &body(&client.get_legacy_task("t1")));
+    assert_valid("GetTaskPayloadRequest", &body(&client.task_result("t1")));
+    assert_valid("CancelTaskRequest", &body(&client.cancel_legacy_task("t1")));
+}

@@ -17,7 +17,7 @@ use crate::builders::headers::{
     HeaderArgumentError, HeaderParam, encode_header_value, keep_valid_tools, param_headers,
 };
 pub use crate::builders::outgoing::RequestOptions;
-use crate::builders::outgoing::{OutgoingRequest, request_json};
+use crate::builders::outgoing::{OutgoingRequest, request_json, with_legacy_task};
 use crate::readers::structured::OutputContract;
 use crate::vocabulary::era::Era;
 use crate::vocabulary::findings::Finding;
@@ -346,11 +346,14 @@ impl Client {
     ) -> OutgoingRequest<M> {
         let id = self.fresh_id();
         let capabilities = self.capabilities_for::<M>(options);
-        let declares_tasks = self.era == Era::Modern
-            && capabilities
+        let declares_tasks = match self.era {
+            Era::Modern => capabilities
                 .extensions
                 .as_ref()
-                .is_some_and(|e| e.contains_key(TASKS_EXTENSION_ID));
+                .is_some_and(|e| e.contains_key(TASKS_EXTENSION_ID)),
+            // 2025-11-25 asks for a task with `params.task` on the request itself.
+            Era::Legacy => M::MAY_CREATE_TASK && options.accept_task,
+        };
         let mut headers = vec![
             (
                 "Content-Type".to_owned(),
@@ -384,7 +387,14 @@ impl Client {
         if let Some(token) = options.progress_token.clone() {
             meta.set_progress_token(token);
         }
-        let (body, meta) = request_json::<M, _>(&id, &params, meta, serde_json::to_string);
+        let legacy_task = self.era == Era::Legacy && declares_tasks;
+        let (body, meta) = request_json::<M, _>(&id, &params, meta, |request| {
+            if legacy_task {
+                serde_json::to_value(request).map(|value| with_legacy_task(value).to_string())
+            } else {
+                serde_json::to_string(request)
+            }
+        });
         // Serializing rmcp's own request types has no failure mode short of a bug in those
         // types; an empty body would be rejected loudly by any server.
         let body = body.unwrap_or_default();

@@ -5,8 +5,8 @@
 //! builders; [`Client::use_era`] makes them write legacy requests.
 
 use rmcp::model::{
-    CancelledNotificationMethod, CancelledNotificationParam, ClientCapabilities, ConstString,
-    InitializeRequestParams, InitializedNotificationMethod, RequestId,
+    CancelTaskParams, CancelledNotificationMethod, CancelledNotificationParam, ClientCapabilities,
+    ConstString, GetTaskParams, InitializeRequestParams, InitializedNotificationMethod, RequestId,
 };
 use serde_json::{Value, json};
 
@@ -19,7 +19,7 @@ use crate::vocabulary::era::{
     SESSION_STREAM_LABEL,
 };
 use crate::vocabulary::events::{ExchangeEvent, InputRequestKind, SentRequest, ServerRequestEvent};
-use crate::vocabulary::method::Initialize;
+use crate::vocabulary::method::{Initialize, LegacyCancelTask, LegacyGetTask, TaskResult};
 use crate::vocabulary::protocol::{self, LATEST_LEGACY_VERSION};
 
 /// A message the client POSTs that is not a request of its own (a notification, or its
@@ -133,6 +133,22 @@ impl Client {
                 LATEST_LEGACY_VERSION,
             ));
         self.request::<Initialize>(params, &RequestOptions::default())
+    }
+
+    /// 2025-11-25's `tasks/get`: the task's state, without its outcome.
+    pub fn get_legacy_task(&mut self, task_id: &str) -> OutgoingRequest<LegacyGetTask> {
+        self.request(GetTaskParams::new(task_id), &RequestOptions::default())
+    }
+
+    /// 2025-11-25's `tasks/cancel`: answered with the task's state.
+    pub fn cancel_legacy_task(&mut self, task_id: &str) -> OutgoingRequest<LegacyCancelTask> {
+        self.request(CancelTaskParams::new(task_id), &RequestOptions::default())
+    }
+
+    /// 2025-11-25's `tasks/result`: the task's outcome once it ends; meanwhile its stream
+    /// carries the task's requests to the client.
+    pub fn task_result(&mut self, task_id: &str) -> OutgoingRequest<TaskResult> {
+        self.request(GetTaskParams::new(task_id), &RequestOptions::default())
     }
 
     /// `notifications/initialized`, sent once the session is open.

@@ -122,9 +122,15 @@ impl<M: McpMethod> OutgoingRequest<M> {
         self.era
     }
 
-    /// Whether this request declared the tasks extension.
+    /// Whether this request declared the tasks extension (in 2025-11-25: asked for a task
+    /// with `params.task`).
     pub fn declares_tasks(&self) -> bool {
         self.declares_tasks
+    }
+
+    /// A 2025-11-25 request that asks the server to run it as a task (`params.task`).
+    pub fn asks_legacy_task(&self) -> bool {
+        self.era == Era::Legacy && self.declares_tasks
     }
 
     /// The `Sent` event of this request: its JSON written from the typed params and `_meta`
@@ -134,7 +140,10 @@ impl<M: McpMethod> OutgoingRequest<M> {
             request_json::<M, _>(&self.id, &self.params, self.meta.clone(), |request| {
                 serde_json::to_value(request)
             });
-        let request = request.unwrap_or_default();
+        let mut request = request.unwrap_or_default();
+        if self.asks_legacy_task() {
+            request = with_legacy_task(request);
+        }
         ExchangeEvent::Sent(Box::new(
             SentRequest::from_json(
                 M::name(),
@@ -197,4 +206,16 @@ pub(crate) fn request_json<M: McpMethod, T>(
         .remove::<RequestMetaObject>()
         .unwrap_or_default();
     (written, meta)
+}
+
+/// `request` with 2025-11-25's `params.task`: run it as a task, kept as long as the server
+/// likes (no `ttl` asked for).
+pub(crate) fn with_legacy_task(mut request: serde_json::Value) -> serde_json::Value {
+    if let Some(params) = request
+        .get_mut("params")
+        .and_then(serde_json::Value::as_object_mut)
+    {
+        params.insert("task".to_owned(), serde_json::json!({}));
+    }
+    request
 }

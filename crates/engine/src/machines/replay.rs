@@ -9,7 +9,8 @@ use crate::vocabulary::limits::Limits;
 use crate::vocabulary::listen_params::ListenFilter;
 use crate::vocabulary::method::{
     CallTool, CancelTask, Complete, Discover, GetPrompt, GetTask, Initialize, ListPrompts,
-    ListResourceTemplates, ListResources, ListTools, McpMethod, MethodId, ReadResource, UpdateTask,
+    ListResourceTemplates, ListResources, ListTools, McpMethod, MethodId, ReadResource, TaskResult,
+    UpdateTask,
 };
 
 /// One exchange as a wire log recorded it. Times are milliseconds after the request went
@@ -210,6 +211,7 @@ impl Reader {
             MethodId::GetTask => typed::<GetTask>,
             MethodId::UpdateTask => typed::<UpdateTask>,
             MethodId::CancelTask => typed::<CancelTask>,
+            MethodId::TaskResult => typed::<TaskResult>,
         };
         Reader::Typed(open(sent, status, content_type))
     }

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rmcp::model::{
     CallToolResult, CreateTaskResult, DetailedTask, ErrorData, InputRequests, InputResponses,
-    JsonObject, TaskPayload, TaskStatus,
+    JsonObject, Task, TaskPayload, TaskStatus,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -20,6 +20,7 @@ use crate::vocabulary::method::{CancelTask, GetTask, UpdateTask};
 
 mod book;
 mod following;
+mod legacy;
 mod outcome;
 mod polls;
 
@@ -28,6 +29,7 @@ pub use book::{
     TransmitKind,
 };
 pub use following::Following;
+pub use legacy::Fetched;
 pub use polls::{DuePolls, MAX_POLLS_IN_FLIGHT, due_polls};
 
 /// Polls never come faster than this, whatever the server asks.
@@ -177,6 +179,14 @@ pub struct TaskTracker {
     /// The client stopped following the task without a terminal status from the server.
     #[serde(default)]
     pub(crate) ended: Option<ClientEnding>,
+    /// Created by a 2025-11-25 server: polled with its own `tasks/get`, its outcome fetched
+    /// with `tasks/result`, its input asked on that request's stream.
+    #[serde(default)]
+    pub(crate) legacy: bool,
+    /// 2025-11-25: what the open `tasks/result` stream has asked, not stored (the stream
+    /// ends with the page).
+    #[serde(skip)]
+    pub(crate) fetch: legacy::Fetch,
 }
 
 /// What a followed task is now, read-only: the book alone changes it.
@@ -282,6 +292,8 @@ impl TaskTracker {
             // A cancelled task has nothing left to fetch.
             settled: task.status == TaskStatus::Cancelled,
             ended: None,
+            legacy: false,
+            fetch: legacy::Fetch::default(),
         };
         tracker.next_poll_at_ms = now_ms.saturating_add(tracker.poll_interval());
         tracker
@@ -415,55 +427,8 @@ impl TaskTracker {
     ) -> Vec<TaskEvent> {
         let mut events = Vec::new();
         let task = &snapshot.task;
-        if task.task_id != self.task_id {
-            events.push(TaskEvent::Finding(Finding::new(
-                Rule::TaskMismatch,
-                format!(
-                    "a snapshot for task {:?} arrived for task {:?}",
-                    task.task_id, self.task_id
-                ),
-                message,
-            )));
-            if !self.is_terminal() {
-                let ending = ClientEnding::Mismatched {
-                    reported: task.task_id.clone(),
-                };
-                self.clear_input_requests();
-                self.ended = Some(ending.clone());
-                events.push(TaskEvent::Ended(ending));
-            }
+        if !self.take_task(task, &message, &mut events, true) {
             return events;
-        }
-        self.consecutive_failures = 0;
-        // Created terminal but not yet fetched: the snapshot must agree on the status.
-        let unsettled_terminal = self.status.is_terminal() && !self.settled;
-        if self.is_terminal() || (unsettled_terminal && task.status != self.status) {
-            self.settled = true;
-            if task.status != self.status {
-                events.push(TaskEvent::Finding(Finding::new(
-                    Rule::TerminalTaskChanged,
-                    format!(
-                        "task {} was {:?} and then reported {:?}; kept {:?}",
-                        self.task_id, self.status, task.status, self.status
-                    ),
-                    message,
-                )));
-            }
-            return events;
-        }
-        self.settled = task.status.is_terminal();
-        if task.status != self.status {
-            events.push(TaskEvent::StatusChanged {
-                from: self.status,
-                to: task.status,
-            });
-        }
-        self.status = task.status;
-        self.status_message = task.status_message.clone();
-        self.last_updated_at = task.last_updated_at.clone();
-        self.ttl_ms = task.ttl_ms;
-        if task.poll_interval_ms.is_some() {
-            self.poll_interval_ms = task.poll_interval_ms;
         }
         let raw_requests = message.as_ref().and_then(received_input_requests);
         match &snapshot.payload {
@@ -511,6 +476,75 @@ impl TaskTracker {
             _ => self.clear_input_requests(),
         }
         events
+    }
+
+    /// What every snapshot says of the task, in either era: its status, message, TTL and
+    /// interval. `false` when the rest of the snapshot is not for this task to read (another
+    /// task's, or a task already ended). `outcome_inline`: a terminal snapshot carries the
+    /// outcome (2026-07-28); in 2025-11-25 `tasks/result` fetches it.
+    fn take_task(
+        &mut self,
+        task: &Task,
+        message: &Option<Value>,
+        events: &mut Vec<TaskEvent>,
+        outcome_inline: bool,
+    ) -> bool {
+        if task.task_id != self.task_id {
+            events.push(TaskEvent::Finding(Finding::new(
+                Rule::TaskMismatch,
+                format!(
+                    "a snapshot for task {:?} arrived for task {:?}",
+                    task.task_id, self.task_id
+                ),
+                message.clone(),
+            )));
+            if !self.is_terminal() {
+                let ending = ClientEnding::Mismatched {
+                    reported: task.task_id.clone(),
+                };
+                self.clear_input_requests();
+                self.ended = Some(ending.clone());
+                events.push(TaskEvent::Ended(ending));
+            }
+            return false;
+        }
+        self.consecutive_failures = 0;
+        // Ended but its outcome not yet taken in: a snapshot must agree on the status.
+        let unsettled_terminal = self.status.is_terminal() && !self.settled;
+        if self.is_terminal() || (unsettled_terminal && task.status != self.status) {
+            // Inline, the disagreeing snapshot settles it; fetched, the fetch still does.
+            self.settled |= outcome_inline;
+            if task.status != self.status {
+                events.push(TaskEvent::Finding(Finding::new(
+                    Rule::TerminalTaskChanged,
+                    format!(
+                        "task {} was {:?} and then reported {:?}; kept {:?}",
+                        self.task_id, self.status, task.status, self.status
+                    ),
+                    message.clone(),
+                )));
+            }
+            return false;
+        }
+        self.settled = if outcome_inline {
+            task.status.is_terminal()
+        } else {
+            task.status == TaskStatus::Cancelled
+        };
+        if task.status != self.status {
+            events.push(TaskEvent::StatusChanged {
+                from: self.status,
+                to: task.status,
+            });
+        }
+        self.status = task.status;
+        self.status_message = task.status_message.clone();
+        self.last_updated_at = task.last_updated_at.clone();
+        self.ttl_ms = task.ttl_ms;
+        if task.poll_interval_ms.is_some() {
+            self.poll_interval_ms = task.poll_interval_ms;
+        }
+        true
     }
 
     /// The terminal snapshot's outcome is not its wire type: say so, on the row and as a
@@ -636,8 +670,12 @@ impl TaskTracker {
     /// The `tasks/cancel` for a task the client refused to follow ([`ClientEnding::Refused`]),
     /// once: it still runs on the server, which should be asked to stop it.
     pub fn cancel_refused(&mut self, client: &mut Client) -> Option<OutgoingRequest<CancelTask>> {
-        let refused = matches!(self.ended, Some(ClientEnding::Refused { .. }));
-        (refused && !self.cancel_requested).then(|| self.cancel(client))
+        self.cancel_refused_due().then(|| self.cancel(client))
+    }
+
+    /// Refused by the client and not yet asked to stop.
+    pub(crate) fn cancel_refused_due(&self) -> bool {
+        matches!(self.ended, Some(ClientEnding::Refused { .. })) && !self.cancel_requested
     }
 
     /// The `tasks/cancel` to send. It is only a request: the task ends however the server

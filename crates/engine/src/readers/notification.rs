@@ -105,6 +105,10 @@ fn decode_kind<const TASK_STATE: bool>(
         NotificationKind::Task(Box::new(
             crate::vocabulary::decode::detailed_task(params).map_err(schema)?,
         ))
+    } else if method == LEGACY_TASK_STATUS {
+        NotificationKind::LegacyTaskStatus(Box::new(
+            crate::vocabulary::decode::legacy_task::legacy_task(params).map_err(schema)?,
+        ))
     } else if method == SubscriptionsAcknowledgedNotificationMethod::VALUE {
         let filter = params
             .get("notifications")
@@ -128,6 +132,10 @@ fn decode_kind<const TASK_STATE: bool>(
         }
     })
 }
+
+/// 2025-11-25's task status notification (rmcp models only 2026-07-28's
+/// `notifications/tasks`).
+const LEGACY_TASK_STATUS: &str = "notifications/tasks/status";
 
 fn method_of(json: &Value) -> &str {
     json.get("method")

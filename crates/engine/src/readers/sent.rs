@@ -110,8 +110,12 @@ fn routing_name(method: Option<MethodId>, params: &JsonObject) -> Option<String>
     params.get(field)?.as_str().map(str::to_owned)
 }
 
-/// Whether the request's `_meta` declares the tasks extension among its capabilities.
+/// Whether the request's `_meta` declares the tasks extension among its capabilities, or
+/// (2025-11-25) its `params.task` asks for a task.
 fn declares_tasks(params: &JsonObject) -> bool {
+    if params.get("task").is_some_and(Value::is_object) {
+        return true;
+    }
     let Some(Value::Object(meta)) = params.get("_meta") else {
         return false;
     };

@@ -11,7 +11,7 @@ use rmcp::model::{
     ListResourceTemplatesResult, ListResourcesRequestMethod, ListResourcesResult,
     ListToolsRequestMethod, ListToolsResult, PaginatedRequestParams, ReadResourceRequestMethod,
     ReadResourceRequestParams, ReadResourceResult, SubscriptionsListenRequestMethod,
-    SubscriptionsListenResult, TaskAckResult, UpdateTaskMethod, UpdateTaskParams,
+    SubscriptionsListenResult, Task, TaskAckResult, UpdateTaskMethod, UpdateTaskParams,
 };
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use serde_json::Value;
@@ -321,6 +321,85 @@ impl McpMethod for Listen {
     type Output = SubscriptionsListenResult;
 }
 
+/// 2025-11-25's `tasks/get`: the task's state, without its outcome (`tasks/result` fetches
+/// that). Its fields are read into 2026-07-28's names.
+#[derive(Debug, Clone, Copy)]
+pub struct LegacyGetTask;
+
+impl McpMethod for LegacyGetTask {
+    const ID: MethodId = MethodId::GetTask;
+    type Name = GetTaskMethod;
+    type Params = GetTaskParams;
+    type Output = Task;
+    const TASK_SNAPSHOT: bool = true;
+    const NAME_FIELD: Option<&'static str> = Some("taskId");
+
+    fn decode_output(result: &Value) -> Result<Self::Output, serde_json::Error> {
+        crate::vocabulary::decode::legacy_task::legacy_task(result)
+    }
+
+    fn complete_kind(output: &Self::Output) -> AnswerKind {
+        AnswerKind::TaskStatus(Box::new(output.clone()))
+    }
+}
+
+/// 2025-11-25's `tasks/cancel`: answered with the task's state (2026-07-28 acknowledges it
+/// with an empty result).
+#[derive(Debug, Clone, Copy)]
+pub struct LegacyCancelTask;
+
+impl McpMethod for LegacyCancelTask {
+    const ID: MethodId = MethodId::CancelTask;
+    type Name = CancelTaskMethod;
+    type Params = CancelTaskParams;
+    type Output = Task;
+    const NAME_FIELD: Option<&'static str> = Some("taskId");
+
+    fn decode_output(result: &Value) -> Result<Self::Output, serde_json::Error> {
+        LegacyGetTask::decode_output(result)
+    }
+
+    fn complete_kind(output: &Self::Output) -> AnswerKind {
+        AnswerKind::TaskStatus(Box::new(output.clone()))
+    }
+}
+
+/// `tasks/result`'s method name (2025-11-25; rmcp models only 2026-07-28's tasks).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TaskResultMethod;
+
+impl ConstString for TaskResultMethod {
+    const VALUE: &str = "tasks/result";
+}
+
+impl Serialize for TaskResultMethod {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(Self::VALUE)
+    }
+}
+
+/// 2025-11-25's `tasks/result`: waits until the task ends, then answers what the task's
+/// request would have (a tool call's result, or its error). While it waits, its stream
+/// carries the task's own requests to the client (an elicitation).
+#[derive(Debug, Clone, Copy)]
+pub struct TaskResult;
+
+impl McpMethod for TaskResult {
+    const ID: MethodId = MethodId::TaskResult;
+    type Name = TaskResultMethod;
+    type Params = GetTaskParams;
+    type Output = CallToolResult;
+    const NAME_FIELD: Option<&'static str> = Some("taskId");
+
+    fn decode_output(result: &Value) -> Result<Self::Output, serde_json::Error> {
+        crate::vocabulary::decode::call_tool_result(result)
+    }
+
+    fn complete_kind(output: &Self::Output) -> AnswerKind {
+        CallTool::complete_kind(output)
+    }
+}
+
 /// What a method type declares, as a value (see [`McpMethod`]'s constants).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MethodRules {
@@ -367,6 +446,7 @@ impl MethodId {
             MethodId::UpdateTask => MethodRules::of::<UpdateTask>(),
             MethodId::CancelTask => MethodRules::of::<CancelTask>(),
             MethodId::Listen => MethodRules::of::<Listen>(),
+            MethodId::TaskResult => MethodRules::of::<TaskResult>(),
         }
     }
 

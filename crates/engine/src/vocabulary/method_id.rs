@@ -20,10 +20,12 @@ pub enum MethodId {
     UpdateTask,
     CancelTask,
     Listen,
+    /// 2025-11-25's `tasks/result`: a task's outcome, waited for.
+    TaskResult,
 }
 
 impl MethodId {
-    pub const ALL: [MethodId; 14] = [
+    pub const ALL: [MethodId; 15] = [
         MethodId::Discover,
         MethodId::Initialize,
         MethodId::ListTools,
@@ -38,5 +40,6 @@ impl MethodId {
         MethodId::UpdateTask,
         MethodId::CancelTask,
         MethodId::Listen,
+        MethodId::TaskResult,
     ];
 }

@@ -133,16 +133,16 @@ impl Traffic {
             self.tray_progress(tray, at, progress);
             return true;
         }
-        if let NotificationKind::Task(task) = &note.kind {
-            let slot = self.cartridge_slot(&task.task.task_id, at, true, None);
-            self.apply_snapshot(
-                slot,
-                &Snapshot::of_detailed(task, note.params().unwrap_or(&Value::Null)),
-                at,
-                SnapshotSource::Push {
-                    method: note.method(),
-                },
-            );
+        let params = note.params().unwrap_or(&Value::Null);
+        let pushed = match &note.kind {
+            NotificationKind::Task(task) => Some(Snapshot::of_detailed(task, params)),
+            NotificationKind::LegacyTaskStatus(task) => Some(Snapshot::of_task(task, params)),
+            _ => None,
+        };
+        if let Some(snapshot) = pushed {
+            let slot = self.cartridge_slot(&snapshot.task.task_id, at, true, None);
+            let method = note.method();
+            self.apply_snapshot(slot, &snapshot, at, SnapshotSource::Push { method });
         }
         true
     }

@@ -309,14 +309,15 @@ impl Traffic {
         let slot = self.cartridge_slot(task, at, true, None);
         // Counted, not drawn: an unchanged poll must not redraw its cartridge.
         self.cartridges[slot].polls += 1;
-        if let AnswerKind::TaskSnapshot(snapshot) = &answer.kind {
-            let json = answer.outcome_json().unwrap_or(&Value::Null);
-            let changed = self.apply_snapshot(
-                slot,
-                &Snapshot::of_detailed(snapshot, json),
-                at,
-                SnapshotSource::Poll,
-            );
+        let json = answer.outcome_json().unwrap_or(&Value::Null);
+        let snapshot = match &answer.kind {
+            AnswerKind::TaskSnapshot(snapshot) => Some(Snapshot::of_detailed(snapshot, json)),
+            // 2025-11-25: the state alone; its outcome comes by tasks/result.
+            AnswerKind::TaskStatus(task) => Some(Snapshot::of_task(task, json)),
+            _ => None,
+        };
+        if let Some(snapshot) = snapshot {
+            let changed = self.apply_snapshot(slot, &snapshot, at, SnapshotSource::Poll);
             if !changed {
                 let status = self.cartridges[slot].status;
                 self.event(

@@ -13,6 +13,7 @@ use crate::machines::task::{TaskEvent, TaskTracker};
 use crate::vocabulary::findings::Finding;
 
 mod durability;
+mod legacy;
 mod listening;
 mod tracked;
 mod transmit;
@@ -126,13 +127,17 @@ impl TaskBook {
             return false;
         }
         let tracker = TaskTracker::from_created(created, now_ms);
-        self.tasks.push(TrackedTask::new(tool, tracker));
+        self.add(TrackedTask::new(tool, tracker));
+        true
+    }
+
+    fn add(&mut self, task: TrackedTask) {
+        self.tasks.push(task);
         self.changes.ids = true;
         self.changes.asking = true;
         self.changes.wake = true;
         self.saved(true);
         self.refresh_live();
-        true
     }
 
     /// Drop an ended task; `false` when it is not there or still followed.

@@ -19,7 +19,8 @@ pub(crate) struct ResultRules {
     pub mrtr: bool,
     pub may_create_task: bool,
     pub task_snapshot: bool,
-    /// A legacy session's answer: no `resultType`, no cache hints, no rounds or tasks.
+    /// A legacy session's answer: no `resultType`, no cache hints, no rounds, and tasks in
+    /// 2025-11-25's shape.
     pub legacy: bool,
 }
 
@@ -29,14 +30,13 @@ impl ResultRules {
     }
 
     /// The rules of an answer in `era`: a legacy revision has none of 2026-07-28's kinds
-    /// of answer but `complete`, and no cache hints.
+    /// of answer but `complete` and its own task shape, and no cache hints.
     pub(crate) fn in_era(self, era: Era) -> Self {
         match era {
             Era::Modern => self,
             Era::Legacy => Self {
                 cacheable: false,
                 mrtr: false,
-                may_create_task: false,
                 legacy: true,
                 ..self
             },
@@ -100,6 +100,20 @@ pub(crate) fn check(
     let mut defaults: Vec<(&'static str, Value)> = Vec::new();
     let finding =
         |rule: Rule, explanation: String| Finding::new(rule, explanation, Some(raw_result.clone()));
+    // A 2025-11-25 task answer has no resultType: it is the `task` object the request's
+    // `params.task` asked for.
+    if rules.legacy
+        && rules.may_create_task
+        && declares_tasks
+        && let Some(created) =
+            received.and_then(crate::vocabulary::decode::legacy_task::created_task)
+    {
+        return Ok(Checked {
+            kind: ResultKind::Task,
+            findings,
+            patched: Some(created),
+        });
+    }
     let mut result_type = match field("resultType") {
         None => {
             // Legacy revisions have no resultType: its absence is news only in 2026-07-28.

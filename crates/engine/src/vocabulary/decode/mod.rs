@@ -8,6 +8,7 @@
 //! tests check every decoder against rmcp's own `Deserialize`, on valid and broken input.
 
 mod input;
+pub(crate) mod legacy_task;
 #[cfg(test)]
 mod tests;
 

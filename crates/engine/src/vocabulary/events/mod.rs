@@ -147,6 +147,8 @@ pub enum NotificationKind {
     Message(LoggingMessageNotificationParam),
     /// `notifications/tasks`: a task's full state, as `tasks/get` would give it.
     Task(Box<DetailedTask>),
+    /// 2025-11-25's `notifications/tasks/status`: a task's state, without its outcome.
+    LegacyTaskStatus(Box<Task>),
     /// `notifications/subscriptions/acknowledged`, with the filter granted.
     ListenAcknowledged(ListenFilter),
     ToolsListChanged,
@@ -182,6 +184,8 @@ pub enum AnswerKind {
     Task(Box<Task>),
     /// `tasks/get`: the task's current state.
     TaskSnapshot(Box<DetailedTask>),
+    /// A 2025-11-25 `tasks/get`: the task's state without its outcome.
+    TaskStatus(Box<Task>),
     /// A JSON-RPC error.
     Error { code: i32, message: String },
     /// The answer could not be read as a result of the method (the reason says why).

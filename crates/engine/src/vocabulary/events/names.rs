@@ -14,7 +14,7 @@ impl AnswerKind {
     /// for a JSON-RPC error or an answer that could not be read.
     pub fn result_type(&self) -> Option<&'static str> {
         match self {
-            Self::Complete { .. } | Self::TaskSnapshot(_) => Some(COMPLETE),
+            Self::Complete { .. } | Self::TaskSnapshot(_) | Self::TaskStatus(_) => Some(COMPLETE),
             Self::InputRequired { .. } => Some(INPUT_REQUIRED),
             Self::Task(_) => Some(TASK),
             Self::Error { .. } | Self::Invalid { .. } => None,
@@ -29,6 +29,7 @@ impl AnswerKind {
             Self::TaskSnapshot(task) => {
                 format!("{COMPLETE} · {}", task_status_name(task.task.status))
             }
+            Self::TaskStatus(task) => format!("{COMPLETE} · {}", task_status_name(task.status)),
             Self::Error { code, .. } => format!("error {code}"),
             Self::Invalid { .. } => "invalid".to_owned(),
             other => other.result_type().unwrap_or_default().to_owned(),
@@ -49,6 +50,7 @@ impl NotificationKind {
     pub fn task_id(&self) -> Option<&str> {
         match self {
             Self::Task(task) => Some(task.task.task_id.as_str()),
+            Self::LegacyTaskStatus(task) => Some(task.task_id.as_str()),
             _ => None,
         }
     }

@@ -7,10 +7,13 @@ use serde_json::Value;
 
 use super::{PollProblem, TaskBook};
 use crate::builders::client::Client;
+use crate::builders::legacy::OutgoingMessage;
 use crate::builders::outgoing::OutgoingRequest;
 use crate::machines::task::{ClientEnding, MAX_POLLS_IN_FLIGHT, TaskEvent, due_polls};
 use crate::readers::response::ResponseError;
-use crate::vocabulary::method::{CancelTask, GetTask, UpdateTask};
+use crate::vocabulary::method::{
+    CancelTask, GetTask, LegacyCancelTask, LegacyGetTask, TaskResult, UpdateTask,
+};
 
 /// Which request went out for a task, to say what became of it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,6 +45,29 @@ pub enum TaskTransmit {
         kind: TransmitKind,
         request: OutgoingRequest<CancelTask>,
     },
+    /// 2025-11-25's `tasks/get` (report with [`TaskBook::handle_status_poll`]).
+    LegacyPoll {
+        task_id: String,
+        request: OutgoingRequest<LegacyGetTask>,
+    },
+    /// 2025-11-25's `tasks/cancel` (report with [`TaskBook::handle_sent`]).
+    LegacyCancel {
+        task_id: String,
+        kind: TransmitKind,
+        request: OutgoingRequest<LegacyCancelTask>,
+    },
+    /// 2025-11-25's `tasks/result`: hand its stream's requests to
+    /// [`TaskBook::handle_fetch_ask`] as they come, and its end to [`TaskBook::handle_fetched`].
+    Fetch {
+        task_id: String,
+        request: OutgoingRequest<TaskResult>,
+    },
+    /// 2025-11-25: the answers to the requests a `tasks/result` stream carried, each POSTed
+    /// on its own (report with [`TaskBook::handle_sent`], kind `Update`).
+    Answers {
+        task_id: String,
+        messages: Vec<OutgoingMessage>,
+    },
 }
 
 impl TaskBook {
@@ -60,6 +86,9 @@ impl TaskBook {
                 return Some(transmit);
             }
         }
+        if let Some(fetch) = self.fetch_transmit(now_ms, client) {
+            return Some(fetch);
+        }
         if polls_allowed == 0 || self.in_flight.len() >= MAX_POLLS_IN_FLIGHT {
             return None;
         }
@@ -70,9 +99,25 @@ impl TaskBook {
             1,
         );
         let task_id = due.due.into_iter().next()?;
-        let request = self.modify(&task_id, |task| task.tracker_mut().poll(client, now_ms))?;
-        self.in_flight.insert(task_id.clone());
-        Some(TaskTransmit::Poll { task_id, request })
+        let owned = task_id.clone();
+        let transmit = self.modify(&task_id, |task| {
+            let tracker = task.tracker_mut();
+            if tracker.is_legacy() {
+                let request = tracker.poll_legacy(client, now_ms);
+                TaskTransmit::LegacyPoll {
+                    task_id: owned,
+                    request,
+                }
+            } else {
+                let request = tracker.poll(client, now_ms);
+                TaskTransmit::Poll {
+                    task_id: owned,
+                    request,
+                }
+            }
+        })?;
+        self.in_flight.insert(task_id);
+        Some(transmit)
     }
 
     fn build(
@@ -82,6 +127,12 @@ impl TaskBook {
         client: &mut Client,
     ) -> Option<TaskTransmit> {
         let owned = task_id.to_owned();
+        let legacy = self
+            .task(task_id)
+            .is_some_and(|task| task.tracker().is_legacy());
+        if legacy {
+            return self.build_legacy(kind, task_id, client);
+        }
         match kind {
             TransmitKind::Update => self
                 .modify(task_id, |task| task.tracker_mut().update(client))
@@ -135,10 +186,10 @@ impl TaskBook {
             })
             .flatten();
         let listen = self.listen_open_at();
-        match (polls, listen) {
-            (Some(a), Some(b)) => Some(a.min(b)),
-            (a, b) => a.or(b),
-        }
+        [polls, listen, self.fetch_due_at()]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     /// Polls a second that following every task at its interval takes (the rate a pace must
@@ -216,8 +267,14 @@ impl TaskBook {
     /// What became of a `tasks/update` or `tasks/cancel` sent for `task_id` (`Err`: why it
     /// failed); the task says so.
     pub fn handle_sent(&mut self, kind: TransmitKind, task_id: &str, outcome: Result<(), String>) {
+        let legacy = self
+            .task(task_id)
+            .is_some_and(|task| task.tracker().is_legacy());
         let note = match (kind, outcome) {
             (TransmitKind::Poll, _) | (TransmitKind::Update, Ok(())) => None,
+            (TransmitKind::Update, Err(error)) if legacy => Some(format!(
+                "The answer to the server's request could not be sent: {error}"
+            )),
             (TransmitKind::Update, Err(error)) => Some(format!("tasks/update failed: {error}")),
             (TransmitKind::Cancel, Ok(())) => Some(
                 "Cancel requested and acknowledged; the task ends however the server reports \

@@ -378,7 +378,11 @@ impl Catalog {
         let mut names = NameTally::new(ListTools::ITEM);
         let mut take_page = |pages: &Pages<ListTools>, new: usize| {
             let page = pages.items()[new..].to_vec();
-            let Some((kept, findings)) = link.build(|client| client.learn_tools(page)) else {
+            let learned = link.build(|client| {
+                client.learn_task_tools(pages.task_capable());
+                client.learn_tools(page)
+            });
+            let Some((kept, findings)) = learned else {
                 return;
             };
             // Each hidden tool is a finding; its explanation says why it was hidden.

@@ -137,6 +137,7 @@ fn the_task_requests_of_2025_11_25_validate() {
         accept_task: true,
         ..RequestOptions::default()
     };
+    client.learn_task_tools(&["simulate-research-query".to_owned()]);
     let arguments: Option<JsonObject> = json!({"topic": "rust"}).as_object().cloned();
     let call = client
         .call_tool("simulate-research-query", arguments, &options)

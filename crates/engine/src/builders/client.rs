@@ -86,6 +86,9 @@ pub struct Client {
     tool_headers: BTreeMap<String, Vec<HeaderParam>>,
     /// `outputSchema` by tool name, from the last `tools/list`: results are checked against it.
     output_schemas: BTreeMap<String, Arc<JsonObject>>,
+    /// The tools a 2025-11-25 server runs as tasks when asked: only their calls carry
+    /// `params.task` (a server refuses it on the others).
+    legacy_task_tools: std::collections::BTreeSet<String>,
     /// The revision every request carries, in `_meta` and `MCP-Protocol-Version`.
     version: ProtocolVersion,
     /// The era requests are written in ([`Client::use_era`]).
@@ -103,6 +106,7 @@ impl Client {
             next_progress: 1,
             tool_headers: BTreeMap::new(),
             output_schemas: BTreeMap::new(),
+            legacy_task_tools: std::collections::BTreeSet::new(),
             version,
             era: Era::Modern,
             session_id: None,
@@ -150,6 +154,12 @@ impl Client {
             })
             .collect();
         (kept, findings)
+    }
+
+    /// Learn which tools a 2025-11-25 server runs as tasks when asked (from
+    /// [`crate::Pages::task_capable`]).
+    pub fn learn_task_tools(&mut self, names: &[String]) {
+        self.legacy_task_tools.extend(names.iter().cloned());
     }
 
     /// `server/discover`.
@@ -351,8 +361,14 @@ impl Client {
                 .extensions
                 .as_ref()
                 .is_some_and(|e| e.contains_key(TASKS_EXTENSION_ID)),
-            // 2025-11-25 asks for a task with `params.task` on the request itself.
-            Era::Legacy => M::MAY_CREATE_TASK && options.accept_task,
+            // 2025-11-25 asks for a task with `params.task` on the request itself, and only
+            // of a tool that says it runs as one.
+            Era::Legacy => {
+                M::MAY_CREATE_TASK
+                    && options.accept_task
+                    && M::tool_call(&params)
+                        .is_some_and(|(tool, _)| self.legacy_task_tools.contains(tool))
+            }
         };
         let mut headers = vec![
             (

@@ -92,6 +92,8 @@ pub struct Pages<M: ListMethod> {
     seen_cursors: BTreeSet<String>,
     pages: usize,
     stopped: Option<PagesError>,
+    /// The items a 2025-11-25 server runs as tasks when asked.
+    task_capable: Vec<String>,
 }
 
 impl<M: ListMethod> Pages<M> {
@@ -106,6 +108,7 @@ impl<M: ListMethod> Pages<M> {
             seen_cursors: BTreeSet::new(),
             pages: 0,
             stopped: None,
+            task_capable: Vec::new(),
         })
     }
 
@@ -131,6 +134,7 @@ impl<M: ListMethod> Pages<M> {
         }
         self.pages += 1;
         self.findings.extend(reply.findings);
+        self.task_capable.extend(M::task_capable(&reply.raw_result));
         let (items, next_cursor) = M::split_page(reply.result);
         for item in items {
             match overlong_name::<M>(&item, &self.limits) {
@@ -186,6 +190,12 @@ impl<M: ListMethod> Pages<M> {
     /// The items gathered so far, in server order.
     pub fn items(&self) -> &[M::Item] {
         &self.items
+    }
+
+    /// The items so far a 2025-11-25 server runs as tasks when asked (for
+    /// [`Client::learn_task_tools`]).
+    pub fn task_capable(&self) -> &[String] {
+        &self.task_capable
     }
 
     /// The findings of the pages so far.

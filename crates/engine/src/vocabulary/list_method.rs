@@ -34,6 +34,12 @@ pub trait ListMethod: McpMethod<Params = PaginatedRequestParams> {
     /// and, for a resource or a template, its URI.
     fn searched_text(item: &Self::Item) -> [Option<&str>; 2];
 
+    /// The items a 2025-11-25 server runs as tasks when asked (`execution.taskSupport`
+    /// `optional` or `required`; rmcp's types drop `execution`), read from a raw page.
+    fn task_capable(_raw_page: &serde_json::Value) -> Vec<String> {
+        Vec::new()
+    }
+
     /// What the list calls one item, for messages.
     const ITEM: &'static str;
     /// What it calls several.
@@ -49,6 +55,22 @@ impl ListMethod for ListTools {
 
     fn offered_by(capabilities: &ServerCapabilities) -> bool {
         capabilities.tools.is_some()
+    }
+
+    fn task_capable(raw_page: &serde_json::Value) -> Vec<String> {
+        let tools = raw_page.get("tools").and_then(serde_json::Value::as_array);
+        tools
+            .into_iter()
+            .flatten()
+            .filter(|tool| {
+                let support = tool.pointer("/execution/taskSupport");
+                matches!(
+                    support.and_then(serde_json::Value::as_str),
+                    Some("optional" | "required")
+                )
+            })
+            .filter_map(|tool| tool.get("name")?.as_str().map(str::to_owned))
+            .collect()
     }
 
     fn name_of(item: &Tool) -> &str {

@@ -363,3 +363,19 @@ fn a_name_over_the_bound_is_left_out_with_a_finding_and_the_rest_listed() {
     );
     assert!(listing.findings.iter().any(|f| f.rule == Rule::NameTooLong));
 }
+
+#[test]
+fn a_2025_11_25_page_says_which_tools_run_as_tasks() {
+    // As server-everything 2026.8.31 lists them (rmcp's Tool drops `execution`).
+    let raw = serde_json::json!({"tools": [
+        {"name": "echo", "inputSchema": {"type": "object"}},
+        {"name": "simulate-research-query", "inputSchema": {"type": "object"},
+         "execution": {"taskSupport": "required"}},
+        {"name": "maybe", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "optional"}},
+        {"name": "never", "inputSchema": {"type": "object"}, "execution": {"taskSupport": "forbidden"}}
+    ]});
+    assert_eq!(
+        <crate::ListTools as crate::ListMethod>::task_capable(&raw),
+        ["simulate-research-query", "maybe"]
+    );
+}

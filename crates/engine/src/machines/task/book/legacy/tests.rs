@@ -65,6 +65,7 @@ fn elicitation(id: u64) -> Value {
 /// The book with the task the legacy call created, and the client that made it.
 fn adopted() -> (TaskBook, Client) {
     let mut client = legacy_client();
+    client.learn_task_tools(&["simulate-research-query".to_owned()]);
     let options = RequestOptions {
         accept_task: true,
         ..RequestOptions::default()
@@ -107,10 +108,16 @@ fn adopted() -> (TaskBook, Client) {
 #[test]
 fn a_legacy_call_without_a_task_asked_for_is_read_as_a_result_even_with_a_task_field() {
     let mut client = legacy_client();
-    let call = client
-        .call_tool("echo", None, &RequestOptions::default())
-        .expect("a call");
+    client.learn_task_tools(&["simulate-research-query".to_owned()]);
+    // Accepting a task asks for one only of a tool that runs as one (server-everything
+    // refuses `params.task` on echo).
+    let accepting = RequestOptions {
+        accept_task: true,
+        ..RequestOptions::default()
+    };
+    let call = client.call_tool("echo", None, &accepting).expect("a call");
     assert!(!call.body().contains("\"task\""));
+    assert!(!call.asks_legacy_task());
     let (_, outcome, _) = read(
         &call,
         &[],

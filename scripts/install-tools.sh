@@ -27,6 +27,14 @@ if ! [ -x /usr/bin/chromium ] || ! [ -x /usr/bin/chromedriver ]; then
   apt-get install -y -q --no-install-recommends chromium chromium-driver
 fi
 
+# xmllint: `holdbay check --format junit` is checked well-formed by it (crates/server/tests/check.rs).
+if ! command -v xmllint >/dev/null; then
+  step "libxml2-utils (apt: xmllint)"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q
+  apt-get install -y -q --no-install-recommends libxml2-utils
+fi
+
 # The second browser for the wasm-bindgen tests: Debian's Firefox ESR, and geckodriver from
 # crates.io (Debian 12 packages none). 0.37.1 drives Firefox >= 128, so ESR 153.
 GECKODRIVER_VERSION=0.37.1

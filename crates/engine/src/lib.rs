@@ -81,6 +81,8 @@ pub use builders::refusal::refusal_for;
 pub use builders::sendable::{Unsendable, check_sendable};
 pub use builders::uri_template::{UriTemplate, UriTemplateError};
 pub use machines::cache::{AuthContext, ResultCache};
+/// Checking a server against the protocol's rules (`holdbay check`, the app's card).
+pub use machines::check;
 pub use machines::era::{EraDecision, OpenedSession, SessionRefused};
 pub use machines::listen::{ListenEvent, Subscription};
 pub use machines::listen_schedule::{

@@ -4,6 +4,7 @@
 pub mod app_files;
 pub mod app_page;
 pub mod cache_rules;
+pub mod check;
 pub mod conformance;
 pub mod content_coding;
 pub mod demo;

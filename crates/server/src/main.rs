@@ -4,8 +4,12 @@ use std::net::IpAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use std::io::Write;
+
 use anyhow::Context;
 use clap::{Parser, Subcommand};
+use holdbay_engine::check::{CheckOptions, ChosenCall};
+use holdbay_server::check::{CheckFormat, FailOn, render};
 use holdbay_server::oauth::{AuthMode, OAuthOptions};
 use holdbay_server::options::{
     FixtureChoice, Limits, RelayToken, ServeOptions, Token, default_data_dir,
@@ -33,9 +37,38 @@ enum Command {
     /// Serve the built app at /, the demo MCP server at /mcp (and behind sign-in at
     /// /protected/mcp) and the relay at /relay.
     Serve(Box<ServeArgs>),
+    /// Check a server against the protocol's rules (the engine's probes, natively, no
+    /// browser): one verdict per rule, with the exchanges that show it. Exits 1 when a rule
+    /// of --fail-on's level (or stricter) fails, 0 otherwise.
+    Check(CheckArgs),
     /// Compress the built app's files once (gzip -9, brotli 11, zstd 19), beside each file:
     /// `serve` sends them as they are. Skips files whose compressed copies are up to date.
     Precompress(PrecompressArgs),
+}
+
+#[derive(clap::Args)]
+struct CheckArgs {
+    /// The server's MCP endpoint (Streamable HTTP, 2026-07-28).
+    url: String,
+    /// How the card is written: text for a terminal, json, markdown for an issue tracker,
+    /// junit for CI.
+    #[arg(long, value_enum, default_value = "text")]
+    format: CheckFormat,
+    /// The least binding rule whose failure makes the exit status 1.
+    #[arg(long, value_enum, default_value = "must")]
+    fail_on: FailOn,
+    /// The browser origin the CORS probes ask for (the page a browser client runs on, e.g.
+    /// http://127.0.0.1:8080); without it they are not applicable.
+    #[arg(long)]
+    origin: Option<String>,
+    /// The tool the MRTR probes call: it runs, up to four times (once as given, then three
+    /// retries that decline what it asks). Name one whose calls may change nothing you
+    /// keep; without it those rules are not applicable.
+    #[arg(long, value_name = "TOOL")]
+    call: Option<String>,
+    /// The chosen tool's arguments, a JSON object.
+    #[arg(long, value_name = "JSON", default_value = "{}", requires = "call")]
+    arguments: String,
 }
 
 #[derive(clap::Args)]
@@ -159,7 +192,34 @@ async fn main() -> anyhow::Result<()> {
         None => serve(cli.serve.into_options()?).await,
         Some(Command::Serve(args)) => serve(args.into_options()?).await,
         Some(Command::Precompress(args)) => precompress(&args.dist),
+        Some(Command::Check(args)) => check(args).await,
     }
+}
+
+/// `holdbay check`: each probe named on stderr as it goes, the card on stdout.
+async fn check(args: CheckArgs) -> anyhow::Result<()> {
+    let call = match args.call {
+        Some(tool) => {
+            let arguments = serde_json::from_str(&args.arguments)
+                .context("--arguments must be a JSON object")?;
+            eprintln!("holdbay check calls {tool} (it runs, up to four times): you chose it");
+            Some(ChosenCall { tool, arguments })
+        }
+        None => None,
+    };
+    let options = CheckOptions {
+        origin: args.origin,
+        call,
+    };
+    let mut progress = |label: &str| eprintln!("  {label}");
+    let report = holdbay_server::check::check(&args.url, options, &mut progress).await?;
+    let mut stdout = std::io::stdout();
+    stdout.write_all(render(&report, args.format)?.as_bytes())?;
+    stdout.flush()?;
+    if report.fails_at(args.fail_on.level()) {
+        std::process::exit(1);
+    }
+    Ok(())
 }
 
 /// `holdbay precompress`: one line per file written, then a total.

@@ -84,6 +84,10 @@ pub enum FixtureChoice {
     NoCommonVersion,
     /// List 10,000 tools, 500 a page (`many_tools`): the scale of a large real server.
     ManyTools,
+    /// Break four rules on purpose (`http::misbehave`): routing headers that disagree with
+    /// the body go unnoticed, the preflight forgets Mcp-Name, WWW-Authenticate is not
+    /// exposed. For `holdbay check` and the app's card to have a server to fail.
+    Misbehave,
 }
 
 /// Bounds that protect the server; each one, when hit, gives the client a clear error.

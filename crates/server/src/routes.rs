@@ -24,12 +24,13 @@ use crate::http::body_limit::{self, BodyLimit};
 use crate::http::cors;
 use crate::http::hardening;
 use crate::http::host::{self, HostPolicy};
+use crate::http::misbehave::{self, Misbehave};
 use crate::http::origin::OriginPolicy;
 use crate::http::relay::{self, Relay};
 use crate::http::relay_token::{self, RelayToken};
 use crate::mcp::sets::ActiveSets;
 use crate::oauth::{self, AuthMode};
-use crate::options::ServeOptions;
+use crate::options::{FixtureChoice, ServeOptions};
 use crate::shared::Shared;
 use crate::stdio::{self, StdioServers};
 use crate::{app_files, demo, mcp};
@@ -47,6 +48,10 @@ pub fn router(
     let origins = Arc::new(OriginPolicy::new(address, &options.extra_origins));
     let tokens = Arc::new(BearerTokens::new(&options.tokens));
     let body_limit = BodyLimit(options.limits.max_body_bytes);
+    let misbehave = Misbehave {
+        on: options.fixtures.contains(&FixtureChoice::Misbehave),
+        limit: body_limit,
+    };
     // One list for both: the relay may reach these servers, and the page may call them.
     let allowed_servers = AllowedServers::new(&options.relay_allow);
     let page = Arc::new(match crate::embedded_app::index_html() {
@@ -107,6 +112,7 @@ pub fn router(
         .route(oauth::CLIENT_METADATA_PATH, get(oauth::client_metadata))
         .merge(oauth::routes(auth_server))
         .layer(from_fn_with_state(origins, cors::guard))
+        .layer(from_fn_with_state(misbehave, misbehave::layer))
         .layer(from_fn_with_state(Arc::clone(&hosts), host::guard));
 
     // The consent page records a decision, so it gets the Host guard against rebinding too.

@@ -1,8 +1,10 @@
 //! Floor 4, the machines: what spans exchanges. MRTR rounds within their bounds, tasks and
 //! their polls, listen streams and when to reopen them, paginated lists, version
-//! negotiation, the result cache, and a recorded log read back through the live readers.
+//! negotiation, the result cache, a recorded log read back through the live readers, and
+//! a check of a server against the protocol's rules.
 
 pub mod cache;
+pub mod check;
 pub mod era;
 pub mod listen;
 pub mod listen_schedule;

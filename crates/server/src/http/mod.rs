@@ -14,6 +14,7 @@ pub mod error_body;
 pub mod hardening;
 pub mod host;
 pub mod mcp_headers;
+pub mod misbehave;
 pub mod origin;
 pub mod relay;
 pub mod relay_token;

@@ -15,7 +15,7 @@ use rmcp::model::{
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 
-use super::sets::ActiveSets;
+use super::sets::{ActiveSets, one_page};
 use crate::demo::{INSTRUCTIONS, SERVER_NAME, SERVER_TITLE};
 use crate::fixture_kit::{Asked, Call};
 use crate::principal::Principal;
@@ -135,9 +135,10 @@ impl ServerHandler for FixtureServer {
 
     async fn list_prompts(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
+        one_page("prompts/list", cursor_of(&request))?;
         let prompts = self.sets.iter().flat_map(|set| set.prompts()).collect();
         Ok(ListPromptsResult::with_all_items(prompts))
     }
@@ -161,18 +162,20 @@ impl ServerHandler for FixtureServer {
 
     async fn list_resources(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
+        one_page("resources/list", cursor_of(&request))?;
         let resources = self.sets.iter().flat_map(|set| set.resources()).collect();
         Ok(ListResourcesResult::with_all_items(resources))
     }
 
     async fn list_resource_templates(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        one_page("resources/templates/list", cursor_of(&request))?;
         let templates = self
             .sets
             .iter()
@@ -208,4 +211,10 @@ impl ServerHandler for FixtureServer {
             .find_map(|set| set.complete(&request))
             .unwrap_or_else(|| Ok(CompleteResult::default()))
     }
+}
+
+fn cursor_of(request: &Option<PaginatedRequestParams>) -> Option<&str> {
+    request
+        .as_ref()
+        .and_then(|request| request.cursor.as_deref())
 }

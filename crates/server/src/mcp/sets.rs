@@ -52,6 +52,7 @@ impl ActiveSets {
     pub fn list_tools(&self, cursor: Option<&str>) -> Result<ListToolsResult, ErrorData> {
         let tools = self.declared().map(Tool::listed).collect();
         if !self.many_tools {
+            one_page("tools/list", cursor)?;
             return Ok(ListToolsResult::with_all_items(tools));
         }
         let (page, next) = many_tools::page(tools, cursor)?;
@@ -88,5 +89,19 @@ impl ActiveSets {
             return None;
         }
         many_tools::tool(self.declared().count(), name)
+    }
+}
+
+/// A list served whole, in one page, gives no cursor: any cursor sent back is not one of
+/// its own, and pagination asks for -32602 then.
+pub fn one_page(list: &str, cursor: Option<&str>) -> Result<(), ErrorData> {
+    match cursor {
+        None => Ok(()),
+        Some(cursor) => Err(ErrorData::invalid_params(
+            format!(
+                "{list}: the cursor {cursor:?} is not one this server gave (it lists everything in one page)"
+            ),
+            None,
+        )),
     }
 }

@@ -114,17 +114,13 @@ async fn send(board: TaskBoard, link: Link, transmit: TaskTransmit) {
             Err(error) => poll_failed(board, &task_id, &error),
         },
         TaskTransmit::Update { task_id, request } => {
-            let outcome = sent(link, &request).await;
-            board.with_book(|book| book.handle_sent(TransmitKind::Update, &task_id, outcome));
+            reported(board, link, TransmitKind::Update, &task_id, &request).await;
         }
         TaskTransmit::Cancel {
             task_id,
             kind,
             request,
-        } => {
-            let outcome = sent(link, &request).await;
-            board.with_book(|book| book.handle_sent(kind, &task_id, outcome));
-        }
+        } => reported(board, link, kind, &task_id, &request).await,
         TaskTransmit::LegacyPoll { task_id, request } => match link.exchange(&request).await {
             Ok(reply) => {
                 board.with_book(|book| {
@@ -138,10 +134,7 @@ async fn send(board: TaskBoard, link: Link, transmit: TaskTransmit) {
             task_id,
             kind,
             request,
-        } => {
-            let outcome = sent(link, &request).await;
-            board.with_book(|book| book.handle_sent(kind, &task_id, outcome));
-        }
+        } => reported(board, link, kind, &task_id, &request).await,
         TaskTransmit::Fetch { task_id, request } => fetch(board, link, task_id, request).await,
         TaskTransmit::Answers { task_id, messages } => {
             let mut outcome = Ok(());
@@ -209,15 +202,21 @@ fn poll_failed(board: TaskBoard, task_id: &str, error: &ExchangeError) {
     board.with_book(|book| book.handle_poll_failure(task_id, refusal, problem, now_ms()));
 }
 
-/// Whether a request went through (its findings arrive with its decoded events).
-async fn sent<M: holdbay_engine::McpMethod>(
+/// Send a request the user asked for and tell the book whether it went through (its
+/// findings arrive with its decoded events).
+async fn reported<M: holdbay_engine::McpMethod>(
+    board: TaskBoard,
     link: Link,
+    kind: TransmitKind,
+    task_id: &str,
     request: &OutgoingRequest<M>,
-) -> Result<(), String> {
-    link.exchange(request)
+) {
+    let outcome = link
+        .exchange(request)
         .await
         .map(|_| ())
-        .map_err(|error| error.to_string())
+        .map_err(|error| error.to_string());
+    board.with_book(|book| book.handle_sent(kind, task_id, outcome));
 }
 
 /// Open the listen stream the book asked for: its events go to the book as they come, and

@@ -104,10 +104,24 @@ fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {
 }
 
 /// One request of a check and what came of it (`Err`: no HTTP answer, and why).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProbeExchange {
     pub request: ProbeRequest,
     pub response: Result<ProbeResponse, String>,
+}
+
+/// Written as `{request, response}` or `{request, unanswered: why}`.
+impl Serialize for ProbeExchange {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut out = serializer.serialize_struct("ProbeExchange", 2)?;
+        out.serialize_field("request", &self.request)?;
+        match &self.response {
+            Ok(response) => out.serialize_field("response", response)?,
+            Err(why) => out.serialize_field("unanswered", why)?,
+        }
+        out.end()
+    }
 }
 
 /// How a server did on one rule.

@@ -73,21 +73,13 @@ impl TaskBook {
                     messages,
                 })
             }
-            TransmitKind::Cancel => self
+            TransmitKind::Cancel | TransmitKind::CancelRefused => self
                 .modify(task_id, |task| {
-                    (!task.tracker().is_terminal())
-                        .then(|| task.tracker_mut().cancel_legacy(client))
-                })
-                .flatten()
-                .map(|request| TaskTransmit::LegacyCancel {
-                    task_id: owned,
-                    kind,
-                    request,
-                }),
-            TransmitKind::CancelRefused => self
-                .modify(task_id, |task| {
-                    let refused = task.tracker().cancel_refused_due();
-                    refused.then(|| task.tracker_mut().cancel_legacy(client))
+                    let due = match kind {
+                        TransmitKind::Cancel => !task.tracker().is_terminal(),
+                        _ => task.tracker().cancel_refused_due(),
+                    };
+                    due.then(|| task.tracker_mut().cancel_legacy(client))
                 })
                 .flatten()
                 .map(|request| TaskTransmit::LegacyCancel {

@@ -5,6 +5,7 @@ use holdbay_engine::MethodId;
 use holdbay_scene::{Flight, FlightRole, Part, Traffic};
 use leptos::prelude::*;
 
+use super::belt::{BELT_START, LANE_HEIGHT, LISTEN_Y, PIECE_WIDTH};
 use super::legacy_parts::{HeldSessionLine, ServerAskPieces};
 use super::parts::truncate;
 use super::pickable::Pickable;
@@ -19,12 +20,6 @@ const LANES: u64 = 4;
 const POLL_LANE_ABOVE: usize = 5;
 /// The poll lane's place: the last lane (the other pieces keep the first three).
 const POLL_LANE: u64 = LANES - 1;
-/// Belt geometry in the conveyor's viewBox (the legacy session's parts share it).
-pub(super) const BELT_START: f64 = 96.0;
-pub(super) const PIECE_WIDTH: f64 = 196.0;
-pub(super) const LANE_HEIGHT: f64 = 26.0;
-/// Where a standing line is drawn: a listen stream, or a legacy session (never both).
-pub(super) const LISTEN_Y: f64 = 124.0;
 /// The poll lane spans the belt.
 const POLL_LANE_WIDTH: f64 = 604.0;
 

@@ -5,7 +5,7 @@
 use holdbay_scene::{HeldSession, Part, ServerAsk, Traffic};
 use leptos::prelude::*;
 
-use super::conveyor::{BELT_START, LANE_HEIGHT, LISTEN_Y as SESSION_Y, PIECE_WIDTH};
+use super::belt::{BELT_START, LANE_HEIGHT, LISTEN_Y as SESSION_Y, PIECE_WIDTH};
 use super::parts::truncate;
 use super::pickable::Pickable;
 use super::{LINGER_MS, SceneContext, TRAVEL_MS};

@@ -4,6 +4,7 @@
 
 mod auth_lane;
 mod bay;
+mod belt;
 mod conveyor;
 mod earlier;
 mod inspect;

@@ -5,8 +5,8 @@
 //! book's timeout or until woken (a reply, a new task, discovery's word on pushed snapshots).
 
 use holdbay_engine::{
-    ExchangeEvent, Fetched, Listen, NotificationKind, Outcome, OutgoingRequest, PollProblem,
-    TaskBook, TaskResult, TaskTransmit, TransmitKind,
+    ExchangeEvent, Fetched, Listen, NotificationKind, Outcome, OutgoingMessage, OutgoingRequest,
+    PollProblem, TaskBook, TaskResult, TaskTransmit, TransmitKind,
 };
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -139,8 +139,12 @@ async fn send(board: TaskBoard, link: Link, transmit: TaskTransmit) {
         TaskTransmit::Answers { task_id, messages } => {
             let mut outcome = Ok(());
             for message in &messages {
-                if let Err(error) = link.post_message(message).await {
-                    outcome = Err(error.to_string());
+                let refused = match link.post_message(message).await {
+                    Ok(status) => OutgoingMessage::refusal(status),
+                    Err(error) => Some(error.to_string()),
+                };
+                if let Some(why) = refused {
+                    outcome = Err(why);
                 }
             }
             board.with_book(|book| book.handle_sent(TransmitKind::Update, &task_id, outcome));

@@ -86,7 +86,9 @@ async fn send(
     // An event stream ends with its answer; one that does not is read until the timeout.
     while let Ok(Some(chunk)) = response.chunk().await {
         body.extend_from_slice(&chunk);
-        if body.len() >= MAX_BODY_BYTES || answered(&body) {
+        if body.len() >= MAX_BODY_BYTES
+            || ProbeResponse::holds_answer(&String::from_utf8_lossy(&body))
+        {
             break;
         }
     }
@@ -95,16 +97,6 @@ async fn send(
         headers,
         body: String::from_utf8_lossy(&body).into_owned(),
     })
-}
-
-/// Whether an event stream so far holds a JSON-RPC response (the probe needs no more).
-fn answered(body: &[u8]) -> bool {
-    let text = String::from_utf8_lossy(body);
-    text.contains("\n\n")
-        && text
-            .lines()
-            .filter_map(|line| line.strip_prefix("data:"))
-            .any(|data| data.contains("\"result\"") || data.contains("\"error\""))
 }
 
 /// The card in `format`.

@@ -78,11 +78,13 @@ impl ProbeResponse {
         if let Ok(json) = serde_json::from_str::<Value>(&self.body) {
             return Some(json);
         }
-        self.body
-            .lines()
-            .filter_map(|line| line.strip_prefix("data:"))
-            .filter_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
-            .find(|message| message.get("result").is_some() || message.get("error").is_some())
+        stream_answer(&self.body)
+    }
+
+    /// Whether a body read so far already holds the JSON-RPC answer (an event stream's
+    /// message with a result or an error): the caller may stop reading.
+    pub fn holds_answer(body: &str) -> bool {
+        body.contains("\n\n") && stream_answer(body).is_some()
     }
 
     /// The JSON-RPC error code, if the message is an error.
@@ -94,6 +96,14 @@ impl ProbeResponse {
     pub fn result(&self) -> Option<Value> {
         self.message()?.get("result").cloned()
     }
+}
+
+/// The message of an event stream that carries a result or an error.
+fn stream_answer(body: &str) -> Option<Value> {
+    body.lines()
+        .filter_map(|line| line.strip_prefix("data:"))
+        .filter_map(|data| serde_json::from_str::<Value>(data.trim()).ok())
+        .find(|message| message.get("result").is_some() || message.get("error").is_some())
 }
 
 fn header<'a>(headers: &'a [(String, String)], name: &str) -> Option<&'a str> {

@@ -7,7 +7,9 @@ use serde_json::Value;
 use super::exchange::{Outcome, ProbeExchange, ProbeRequest, ProbeResponse};
 use super::rules::{self, CheckRule};
 use crate::builders::client::{Client, RequestOptions};
-use crate::vocabulary::protocol::{HEADER_METHOD, HEADER_NAME, HEADER_PROTOCOL_VERSION};
+use crate::vocabulary::protocol::{
+    HEADER_METHOD, HEADER_NAME, HEADER_PROTOCOL_VERSION, PROTOCOL_VERSION,
+};
 
 /// Where a request's `_meta` names its protocol version.
 const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
@@ -252,24 +254,18 @@ impl Probe {
                     "tasks/get of an unknown task",
                 )
             }
-            Probe::Get => {
-                let discover = ProbeRequest::of(&client.discover(), "GET");
-                ProbeRequest {
-                    http_method: "GET",
-                    headers: vec![
-                        ("Accept".to_owned(), "text/event-stream".to_owned()),
-                        (
-                            HEADER_PROTOCOL_VERSION.to_owned(),
-                            discover
-                                .header(HEADER_PROTOCOL_VERSION)
-                                .unwrap_or_default()
-                                .to_owned(),
-                        ),
-                    ],
-                    body: None,
-                    label: "GET of the endpoint".to_owned(),
-                }
-            }
+            Probe::Get => ProbeRequest {
+                http_method: "GET",
+                headers: vec![
+                    ("Accept".to_owned(), "text/event-stream".to_owned()),
+                    (
+                        HEADER_PROTOCOL_VERSION.to_owned(),
+                        PROTOCOL_VERSION.to_owned(),
+                    ),
+                ],
+                body: None,
+                label: "GET of the endpoint".to_owned(),
+            },
             Probe::Preflight => {
                 let origin = origin.ok_or("no Origin to ask for (give one)")?;
                 ProbeRequest {

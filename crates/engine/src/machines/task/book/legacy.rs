@@ -101,21 +101,27 @@ impl TaskBook {
     ) {
         self.in_flight.remove(task_id);
         self.changes.wake = true;
-        let events = self
-            .modify(task_id, |tracked| {
-                tracked.snapshot_seen(now_ms, false);
-                tracked.tracker_mut().handle_status(task, message)
-            })
-            .unwrap_or_default();
-        self.note_events(events);
+        self.take_status(task_id, task, message, now_ms, false);
     }
 
     /// A 2025-11-25 `notifications/tasks/status` (the session's stream): the state of one
     /// of the book's tasks, pushed; another's is not this book's.
     pub fn handle_pushed_status(&mut self, task: &Task, message: Option<Value>, now_ms: u64) {
+        self.take_status(&task.task_id, task, message, now_ms, true);
+    }
+
+    /// A 2025-11-25 state from a poll or a push.
+    fn take_status(
+        &mut self,
+        task_id: &str,
+        task: &Task,
+        message: Option<Value>,
+        now_ms: u64,
+        pushed: bool,
+    ) {
         let events = self
-            .modify(&task.task_id, |tracked| {
-                tracked.snapshot_seen(now_ms, true);
+            .modify(task_id, |tracked| {
+                tracked.snapshot_seen(now_ms, pushed);
                 tracked.tracker_mut().handle_status(task, message)
             })
             .unwrap_or_default();
